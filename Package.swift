@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "openmarket",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "openmarket", targets: ["openmarket"]),
+        .library(name: "MarketModel", targets: ["MarketModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "MarketModel"),
+        .target(
+            name: "MarketCore",
+            dependencies: [
+                "MarketModel",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "MarketSQLite",
+            dependencies: ["MarketCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(name: "CVipsBridge", dependencies: ["CVips"]),
+        .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
+        .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
+        .target(
+            name: "MarketHTTP",
+            dependencies: [
+                "MarketCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "openmarket",
+            dependencies: [
+                "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "MarketModelTests", dependencies: ["MarketModel"]),
+        .testTarget(name: "MarketImagingTests", dependencies: ["MarketImaging"]),
+        .testTarget(name: "MarketSQLiteTests", dependencies: ["MarketSQLite"]),
+        .testTarget(
+            name: "MarketHTTPTests",
+            dependencies: [
+                "MarketHTTP", "MarketSQLite", "MarketImaging",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,50 @@
+#ifndef OPENMARKET_VIPS_BRIDGE_H
+#define OPENMARKET_VIPS_BRIDGE_H
+
+#include <stddef.h>
+
+// A thin, non-variadic face on the few libvips operations the market uses. Swift cannot call
+// C variadic functions, and keeping a whole pipeline in one C call keeps the input buffer's
+// lifetime obvious: libvips reads it lazily until the output is encoded.
+
+typedef enum {
+    OMK_FORMAT_JPEG = 0,
+    OMK_FORMAT_PNG = 1,
+    OMK_FORMAT_WEBP = 2,
+} omk_format;
+
+typedef enum {
+    OMK_OK = 0,
+    OMK_UNREADABLE = 1,
+    OMK_TOO_MANY_PIXELS = 2,
+} omk_status;
+
+typedef struct {
+    void *data;       // g_malloc'd; free with omk_free
+    size_t length;
+    int width;
+    int height;
+    omk_format format;
+} omk_encoded;
+
+/// Starts libvips once per process; returns 0 on success.
+int omk_start(void);
+
+/// Decodes `input`, refuses it when its header announces more than `max_pixels`, turns it
+/// upright by its EXIF orientation, shrinks it to fit `long_edge` (never enlarges), converts it to
+/// sRGB and re-encodes it without any metadata: JPEG, or PNG when it has transparency.
+/// On failure `*error` receives a message to free with omk_free.
+omk_status omk_normalize(const void *input, size_t length, int long_edge, long long max_pixels,
+                         omk_encoded *out, char **error);
+
+/// Draws a diagonal two-colour gradient with `dots` white dots in a row, for demo data and tests.
+/// Returns 0 on success.
+int omk_synthesize(int width, int height, const double from[3], const double to[3], int dots, omk_format format,
+                   omk_encoded *out, char **error);
+
+/// A one-bit black PNG: tiny on disk however many pixels it claims. Tests use it as a bomb.
+int omk_blank_bilevel_png(int width, int height, omk_encoded *out, char **error);
+
+void omk_free(void *pointer);
+
+#endif

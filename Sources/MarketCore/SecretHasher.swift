@@ -1,0 +1,37 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+
+/// Hashes vendor secrets with bcrypt (slow and salted) and checks them. bcrypt's own check
+/// compares in constant time.
+public struct SecretHasher: Sendable {
+    public static let defaultCost: UInt8 = 10
+    /// bcrypt reads only this many bytes of a secret.
+    public static let maximumSecretBytes = 72
+
+    public var cost: UInt8
+
+    public init(cost: UInt8 = SecretHasher.defaultCost) {
+        self.cost = cost
+    }
+
+    public func hash(_ secret: String) async throws -> String {
+        let cost = cost
+        return try await offload { Bcrypt.hash(secret, cost: cost) }
+    }
+
+    public func verify(_ secret: String, against hash: String) async throws -> Bool {
+        try await offload { Bcrypt.verify(secret, hash: hash) }
+    }
+
+    /// A hash of a secret nobody knows, checked against when a vendor is unknown so that a wrong
+    /// identifier costs as long as a wrong secret.
+    static let decoy = Bcrypt.hash(UUID().uuidString, cost: defaultCost)
+}
+
+/// Fast hashes for things that are already random and long: delete secrets and image contents.
+public enum Digest {
+    public static func sha256Hex(_ data: some DataProtocol) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import MarketModel
+
+/// Where vendors are kept.
+public protocol VendorStore: Sendable {
+    /// Adds a vendor; fails with a `.conflict` MarketError when the identifier is taken.
+    func insertVendor(_ vendor: NewVendor) async throws -> Vendor
+    func vendorCredentials(identifier: String) async throws -> StoredVendor?
+    func allVendors() async throws -> [Vendor]
+}
+
+/// Where products, their image rows and their delete secrets are kept. Every method is one
+/// transaction: it happens whole or not at all.
+public protocol ProductStore: Sendable {
+    func insertProduct(_ product: NewProduct) async throws -> Product
+    func product(id: Int64) async throws -> Product?
+    /// Newest first. `search` is already lowercased; it matches name or description.
+    func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary>
+    /// Reads the product, lets `change` return its new state and saves that, atomically.
+    /// Returns nil when there is no such product.
+    func updateProduct(
+        id: Int64, _ change: @Sendable (Product) throws -> Product
+    ) async throws -> Product?
+    /// Deletes the product after `check` accepts it; returns it as it was, or nil when absent.
+    func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product?
+    func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws
+    func productID(forDeleteToken hash: String) async throws -> Int64?
+    /// Whether any image row still names this blob.
+    func isImageBlobReferenced(_ key: String) async throws -> Bool
+}
+
+public typealias MarketStore = ProductStore & VendorStore
+
+public struct NewVendor: Sendable {
+    public var identifier: String
+    public var name: String
+    public var secretHash: String
+    public var createdAt: Date
+
+    public init(identifier: String, name: String, secretHash: String, createdAt: Date) {
+        self.identifier = identifier
+        self.name = name
+        self.secretHash = secretHash
+        self.createdAt = createdAt
+    }
+}
+
+public struct StoredVendor: Sendable {
+    public var vendor: Vendor
+    public var secretHash: String
+
+    public init(vendor: Vendor, secretHash: String) {
+        self.vendor = vendor
+        self.secretHash = secretHash
+    }
+}
+
+public struct NewProduct: Sendable {
+    public var vendorID: Int64
+    public var draft: ProductDraft
+    public var images: [NewProductImage]
+    public var createdAt: Date
+
+    public init(vendorID: Int64, draft: ProductDraft, images: [NewProductImage], createdAt: Date) {
+        self.vendorID = vendorID
+        self.draft = draft
+        self.images = images
+        self.createdAt = createdAt
+    }
+
+    /// What search matches against: name and description, lowercased once on the way in.
+    public static func searchText(name: String, description: String) -> String {
+        (name + "\n" + description).lowercased()
+    }
+}
+
+public struct NewProductImage: Sendable {
+    public var originalKey: String
+    public var thumbnailKey: String
+    public var width: Int
+    public var height: Int
+
+    public init(originalKey: String, thumbnailKey: String, width: Int, height: Int) {
+        self.originalKey = originalKey
+        self.thumbnailKey = thumbnailKey
+        self.width = width
+        self.height = height
+    }
+}

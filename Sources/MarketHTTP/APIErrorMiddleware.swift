@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import MarketCore
+
+/// Turns every failure into a JSON body that says what is wrong, in the shape v1 clients know
+/// (`{"error": true, "reason": …}`) plus the field to blame. Anything unexpected is logged and
+/// answered with a 500 that leaks no detail.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as MarketError {
+            return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
+        } catch let error as any HTTPResponseError {
+            let reason =
+                error.status == .notFound
+                ? "nothing at \(request.method) \(request.uri.path)" : error.status.reasonPhrase
+            return try Self.response(status: error.status, reason: reason, field: nil)
+        } catch {
+            context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: error))"])
+            return try Self.response(
+                status: .internalServerError, reason: "the server failed; it has been logged", field: nil)
+        }
+    }
+
+    private struct Body: Encodable {
+        var error = true
+        var reason: String
+        var field: String?
+    }
+
+    private static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {
+        try JSONResponse.make(Body(reason: reason, field: field), status: status)
+    }
+
+    static func status(of kind: MarketError.Kind) -> HTTPResponse.Status {
+        switch kind {
+        case .invalid: .badRequest
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .tooLarge: .contentTooLarge
+        case .conflict: .conflict
+        }
+    }
+}

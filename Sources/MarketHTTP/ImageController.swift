@@ -1,0 +1,32 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+
+/// Serves stored images. Their names are content hashes, so a URL's bytes never change: clients
+/// and proxies may keep them for a year, and the ETag is the name itself.
+struct ImageController<Context: RequestContext> {
+    let service: MarketService
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("images/{key}", use: show)
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let key = context.parameters.get("key") ?? ""
+        guard let data = try await service.imageData(key: key),
+            let format = ImageFormat(fileExtension: String(key.suffix(3)))
+        else { throw MarketError(.notFound, "no image is called \(key)") }
+        let etag = "\"\(key.prefix { $0 != "." })\""
+        var headers: HTTPFields = [
+            .contentType: format.mediaType,
+            .eTag: etag,
+            .cacheControl: "public, max-age=31536000, immutable",
+        ]
+        if request.headers[.ifNoneMatch]?.contains(etag) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(data.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketModel
+
+extension Request {
+    /// The largest request body the API reads: five images of the largest size, and the rest.
+    static let maximumAPIBodyBytes = 5 * MarketRules.maximumImageBytes + 4 * 1024 * 1024
+
+    /// The vendor identifier header. HTTP header names are matched case-insensitively.
+    var identifier: String? {
+        headers[HTTPField.Name("identifier")!]
+    }
+
+    /// Query parameters by name; the first occurrence wins.
+    var queryFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (key, value) in uri.queryParameters where fields[String(key)] == nil {
+            fields[String(key)] = String(value)
+        }
+        return fields
+    }
+
+    /// Image URLs on the scheme and host this request came to.
+    var imageURLs: ImageURLs {
+        let scheme = headers[HTTPField.Name("X-Forwarded-Proto")!] ?? "http"
+        return ImageURLs(base: "\(scheme)://\(head.authority ?? "localhost")")
+    }
+
+    mutating func collectAPIBody() async throws -> Data {
+        do {
+            return Data(try await collectBody(upTo: Self.maximumAPIBodyBytes).readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
+        }
+    }
+}
+
+enum JSONResponse {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return encoder
+    }()
+
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

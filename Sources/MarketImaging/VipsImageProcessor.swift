@@ -1,0 +1,58 @@
+import CVipsBridge
+import Foundation
+import MarketCore
+import MarketModel
+
+/// The market's image pipeline on libvips: sniff, decode, turn upright, strip, re-encode, thumbnail.
+public struct VipsImageProcessor: ImageProcessor {
+    public init() {}
+
+    public func process(_ upload: Data) async throws -> ProcessedImage {
+        guard let kind = UploadKind.sniff(upload) else {
+            throw ImageRejection("is not a JPEG, PNG or WebP image")
+        }
+        try Vips.ensureStarted()
+        return try await offload {
+            let original = try Self.normalize(upload, longEdge: MarketRules.originalLongEdge, kind: kind)
+            let thumbnail = try Self.normalize(original.data, longEdge: MarketRules.thumbnailLongEdge, kind: kind)
+            return ProcessedImage(original: original, thumbnail: thumbnail)
+        }
+    }
+
+    private static func normalize(_ data: Data, longEdge: Int, kind: UploadKind) throws -> EncodedImage {
+        var encoded = omk_encoded()
+        var error: UnsafeMutablePointer<CChar>?
+        let status = data.withUnsafeBytes { bytes in
+            omk_normalize(
+                bytes.baseAddress, bytes.count, Int32(longEdge), Int64(MarketRules.maximumImagePixels), &encoded, &error
+            )
+        }
+        switch status {
+        case OMK_OK:
+            return Vips.take(encoded)
+        case OMK_TOO_MANY_PIXELS:
+            throw ImageRejection(
+                "\(Vips.message(error)); an image may have at most \(MarketRules.maximumImagePixels) pixels",
+                isTooLarge: true)
+        default:
+            throw ImageRejection("is not a readable \(kind.rawValue) image (\(Vips.message(error)))")
+        }
+    }
+}
+
+/// What the first bytes of an upload say it is. The declared type and filename say nothing.
+enum UploadKind: String {
+    case jpeg = "JPEG"
+    case png = "PNG"
+    case webp = "WebP"
+
+    static func sniff(_ data: Data) -> UploadKind? {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.count == 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
+            return .webp
+        }
+        return nil
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The limits every product obeys, whichever door it comes in by (API v1, API v2, storefront,
+/// OpenMarketKit). Clients show these too, so they live in this dependency-free module.
+public enum MarketRules {
+    public static let nameLength = 1...100
+    public static let maximumDescriptionLength = 1000
+    public static let imagesPerProduct = 1...5
+    /// The largest amount or stock a JSON number carries exactly as a double (2^53 − 1).
+    public static let maximumAmount: Int64 = 9_007_199_254_740_991
+    public static let maximumImageBytes = 10 * 1024 * 1024
+    public static let maximumImagePixels = 50_000_000
+    public static let originalLongEdge = 2048
+    public static let thumbnailLongEdge = 400
+
+    public static func validName(_ name: String) throws(ValidationError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ValidationError(field: "name", rule: "must not be empty") }
+        guard nameLength.contains(trimmed.count) else {
+            throw ValidationError(field: "name", rule: "must be at most \(nameLength.upperBound) characters")
+        }
+        return trimmed
+    }
+
+    public static func validDescription(_ text: String) throws(ValidationError) -> String {
+        guard text.count <= maximumDescriptionLength else {
+            throw ValidationError(
+                field: "description", rule: "must be at most \(maximumDescriptionLength) characters")
+        }
+        return text
+    }
+
+    public static func validAmount(_ value: Int64, field: String) throws(ValidationError) -> Int64 {
+        guard value >= 0 else { throw ValidationError(field: field, rule: "must be 0 or more") }
+        guard value <= maximumAmount else {
+            throw ValidationError(field: field, rule: "must be at most \(maximumAmount)")
+        }
+        return value
+    }
+
+    public static func validDiscount(_ discount: Int64, price: Int64) throws(ValidationError) -> Int64 {
+        let discount = try validAmount(discount, field: "discounted_price")
+        guard discount <= price else {
+            throw ValidationError(field: "discounted_price", rule: "must not be more than the price (\(price))")
+        }
+        return discount
+    }
+
+    public static func validImageCount(_ count: Int) throws(ValidationError) {
+        guard count >= imagesPerProduct.lowerBound else {
+            throw ValidationError(field: "images", rule: "must hold at least \(imagesPerProduct.lowerBound) image")
+        }
+        guard count <= imagesPerProduct.upperBound else {
+            throw ValidationError(field: "images", rule: "must hold at most \(imagesPerProduct.upperBound) images")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Which slice of a list is wanted. Page numbers start at 1.
+public struct PageRequest: Sendable, Equatable {
+    public static let maximumItemsPerPage = 500
+
+    public var number: Int
+    public var itemsPerPage: Int
+
+    public init(number: Int, itemsPerPage: Int) {
+        self.number = number
+        self.itemsPerPage = itemsPerPage
+    }
+
+    public var offset: Int { (number - 1) * itemsPerPage }
+
+    public func validated() throws(ValidationError) -> PageRequest {
+        guard number >= 1 else {
+            throw ValidationError(field: "page_no", rule: "must be 1 or more")
+        }
+        guard (1...Self.maximumItemsPerPage).contains(itemsPerPage) else {
+            throw ValidationError(
+                field: "items_per_page", rule: "must be from 1 to \(Self.maximumItemsPerPage)")
+        }
+        return self
+    }
+}
+
+/// One page of a list, with what a client needs to page further.
+public struct Page<Item: Sendable>: Sendable {
+    public var request: PageRequest
+    public var totalCount: Int
+    public var items: [Item]
+
+    public init(request: PageRequest, totalCount: Int, items: [Item]) {
+        self.request = request
+        self.totalCount = totalCount
+        self.items = items
+    }
+
+    public var lastPage: Int {
+        (totalCount + request.itemsPerPage - 1) / request.itemsPerPage
+    }
+    public var hasNext: Bool { request.number < lastPage }
+    public var hasPrevious: Bool { request.number > 1 }
+}

@@ -1,0 +1,81 @@
+/// A product as a vendor first describes it, before its images are processed.
+public struct ProductDraft: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var currency: Currency
+    public var price: Int64
+    public var discount: Int64
+    public var stock: Int64
+
+    public init(
+        name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0,
+        stock: Int64 = 0
+    ) {
+        self.name = name
+        self.description = description
+        self.currency = currency
+        self.price = price
+        self.discount = discount
+        self.stock = stock
+    }
+
+    /// The draft with every rule checked: trimmed name, amounts in range, discount within the price.
+    public func validated() throws(ValidationError) -> ProductDraft {
+        var draft = self
+        draft.name = try MarketRules.validName(name)
+        draft.description = try MarketRules.validDescription(description)
+        draft.price = try MarketRules.validAmount(price, field: "price")
+        draft.discount = try MarketRules.validDiscount(discount, price: draft.price)
+        draft.stock = try MarketRules.validAmount(stock, field: "stock")
+        return draft
+    }
+}
+
+/// A partial update: nil leaves a fact as it is.
+public struct ProductChanges: Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var currency: Currency?
+    public var price: Int64?
+    public var discount: Int64?
+    public var stock: Int64?
+    public var coverImageID: Int64?
+
+    public init(
+        name: String? = nil, description: String? = nil, currency: Currency? = nil, price: Int64? = nil,
+        discount: Int64? = nil, stock: Int64? = nil, coverImageID: Int64? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.currency = currency
+        self.price = price
+        self.discount = discount
+        self.stock = stock
+        self.coverImageID = coverImageID
+    }
+
+    public var isEmpty: Bool { self == ProductChanges() }
+
+    /// The product with these changes applied and every rule checked again on the result.
+    public func applied(to product: Product) throws(ValidationError) -> Product {
+        var changed = product
+        let draft = try ProductDraft(
+            name: name ?? product.name, description: description ?? product.description,
+            currency: currency ?? product.currency, price: price ?? product.price,
+            discount: discount ?? product.discount, stock: stock ?? product.stock
+        ).validated()
+        changed.name = draft.name
+        changed.description = draft.description
+        changed.currency = draft.currency
+        changed.price = draft.price
+        changed.discount = draft.discount
+        changed.stock = draft.stock
+        if let coverImageID {
+            guard product.images.contains(where: { $0.id == coverImageID }) else {
+                throw ValidationError(field: "thumbnail_id", rule: "must be the id of one of this product's images")
+            }
+            changed.coverImageID = coverImageID
+        }
+        return changed
+    }
+}

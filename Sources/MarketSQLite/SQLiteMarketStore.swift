@@ -1,0 +1,222 @@
+import Foundation
+import GRDB
+import MarketCore
+import MarketModel
+
+/// The market's vendors and products in one SQLite file, in WAL mode so that readers never wait
+/// for the writer.
+public final class SQLiteMarketStore: MarketStore {
+    private let pool: DatabasePool
+
+    /// Opens (creating and migrating when needed) the database at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try SQLiteSchema.migrator.migrate(pool)
+    }
+
+    // MARK: Vendors
+
+    public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
+        do {
+            return try await pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO vendor (identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?)",
+                    arguments: [vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt])
+                return Vendor(
+                    id: db.lastInsertedRowID, identifier: vendor.identifier, name: vendor.name,
+                    createdAt: vendor.createdAt)
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw MarketError(
+                .conflict, field: "identifier", "a vendor with the identifier \(vendor.identifier) exists already")
+        }
+    }
+
+    public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM vendor WHERE identifier = ?", arguments: [identifier])
+                .map { StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"]) }
+        }
+    }
+
+    public func allVendors() async throws -> [Vendor] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map(Self.vendor(from:))
+        }
+    }
+
+    // MARK: Products
+
+    public func insertProduct(_ new: NewProduct) async throws -> Product {
+        try await pool.write { db in
+            let draft = new.draft
+            try db.execute(
+                sql: """
+                    INSERT INTO product (vendorId, name, description, currency, price, discount, stock,
+                        searchText, createdAt, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    new.vendorID, draft.name, draft.description, draft.currency.rawValue, draft.price,
+                    draft.discount, draft.stock,
+                    NewProduct.searchText(name: draft.name, description: draft.description),
+                    new.createdAt, new.createdAt,
+                ])
+            let productID = db.lastInsertedRowID
+            var coverID: Int64?
+            for (position, image) in new.images.enumerated() {
+                try db.execute(
+                    sql: """
+                        INSERT INTO productImage (productId, position, originalKey, thumbnailKey, width, height, createdAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        productID, position, image.originalKey, image.thumbnailKey, image.width, image.height,
+                        new.createdAt,
+                    ])
+                coverID = coverID ?? db.lastInsertedRowID
+            }
+            try db.execute(sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [coverID, productID])
+            return try Self.product(id: productID, in: db)!
+        }
+    }
+
+    public func product(id: Int64) async throws -> Product? {
+        try await pool.read { db in try Self.product(id: id, in: db) }
+    }
+
+    public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
+        try await pool.read { db in
+            let filter = search == nil ? "" : "WHERE instr(searchText, :search) > 0"
+            let arguments: StatementArguments = [
+                "search": search, "limit": page.itemsPerPage, "offset": page.offset,
+            ]
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM product \(filter)", arguments: arguments) ?? 0
+            // The page's ids come from the primary key alone; only those rows are joined.
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    WITH page AS (
+                        SELECT id FROM product \(filter) ORDER BY id DESC LIMIT :limit OFFSET :offset
+                    )
+                    SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
+                        i.thumbnailKey AS coverThumbnailKey
+                    FROM page JOIN product p ON p.id = page.id
+                    JOIN vendor v ON v.id = p.vendorId
+                    LEFT JOIN productImage i ON i.id = p.coverImageId
+                    ORDER BY p.id DESC
+                    """,
+                arguments: arguments)
+            return Page(request: page, totalCount: total, items: try rows.map(Self.summary(from:)))
+        }
+    }
+
+    public func updateProduct(
+        id: Int64, _ change: @Sendable (Product) throws -> Product
+    ) async throws -> Product? {
+        try await pool.write { db in
+            guard let product = try Self.product(id: id, in: db) else { return nil }
+            let changed = try change(product)
+            guard changed != product else { return product }
+            try db.execute(
+                sql: """
+                    UPDATE product SET name = ?, description = ?, currency = ?, price = ?, discount = ?,
+                        stock = ?, coverImageId = ?, searchText = ?, updatedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    changed.name, changed.description, changed.currency.rawValue, changed.price,
+                    changed.discount, changed.stock, changed.coverImageID,
+                    NewProduct.searchText(name: changed.name, description: changed.description),
+                    changed.updatedAt, id,
+                ])
+            return try Self.product(id: id, in: db)
+        }
+    }
+
+    public func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product? {
+        try await pool.write { db in
+            guard let product = try Self.product(id: id, in: db) else { return nil }
+            try check(product)
+            try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id])
+            return product
+        }
+    }
+
+    public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)",
+                arguments: [hash, productID, issuedAt])
+        }
+    }
+
+    public func productID(forDeleteToken hash: String) async throws -> Int64? {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT productId FROM deleteToken WHERE tokenHash = ?", arguments: [hash])
+        }
+    }
+
+    public func isImageBlobReferenced(_ key: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM productImage WHERE originalKey = :key)
+                        OR EXISTS (SELECT 1 FROM productImage WHERE thumbnailKey = :key)
+                    """,
+                arguments: ["key": key]) ?? false
+        }
+    }
+
+    // MARK: Rows to values
+
+    private static func product(id: Int64, in db: Database) throws -> Product? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt
+                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
+                    """,
+                arguments: [id])
+        else { return nil }
+        let images = try Row.fetchAll(
+            db, sql: "SELECT * FROM productImage WHERE productId = ? ORDER BY position", arguments: [id]
+        ).map { row in
+            ProductImage(
+                id: row["id"], originalKey: row["originalKey"], thumbnailKey: row["thumbnailKey"],
+                width: row["width"], height: row["height"], createdAt: row["createdAt"])
+        }
+        return Product(
+            id: row["id"], vendor: vendorSummary(from: row), name: row["name"], description: row["description"],
+            currency: try currency(from: row), price: row["price"], discount: row["discount"], stock: row["stock"],
+            images: images, coverImageID: row["coverImageId"] ?? images.first?.id ?? 0,
+            createdAt: row["createdAt"], updatedAt: row["updatedAt"])
+    }
+
+    private static func summary(from row: Row) throws -> ProductSummary {
+        ProductSummary(
+            id: row["id"], vendor: vendorSummary(from: row), name: row["name"], description: row["description"],
+            currency: try currency(from: row), price: row["price"], discount: row["discount"], stock: row["stock"],
+            thumbnailKey: row["coverThumbnailKey"] ?? "", createdAt: row["createdAt"])
+    }
+
+    private static func vendorSummary(from row: Row) -> VendorSummary {
+        VendorSummary(id: row["vendorId"], name: row["vendorName"], createdAt: row["vendorCreatedAt"])
+    }
+
+    private static func vendor(from row: Row) -> Vendor {
+        Vendor(id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"])
+    }
+
+    private static func currency(from row: Row) throws -> Currency {
+        let code: String = row["currency"]
+        guard let currency = Currency(rawValue: code) else {
+            throw DatabaseError(message: "unknown currency \(code) in product \(row["id"] as Int64)")
+        }
+        return currency
+    }
+}

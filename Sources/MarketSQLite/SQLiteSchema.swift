@@ -1,0 +1,54 @@
+import GRDB
+
+/// The database layout, one migration per change. Migrations only ever get appended.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("create market") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE vendor (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        identifier TEXT NOT NULL UNIQUE,
+                        name TEXT NOT NULL,
+                        secretHash TEXT NOT NULL,
+                        createdAt DATETIME NOT NULL
+                    );
+                    CREATE TABLE product (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        vendorId INTEGER NOT NULL REFERENCES vendor(id),
+                        name TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        currency TEXT NOT NULL,
+                        price INTEGER NOT NULL,
+                        discount INTEGER NOT NULL,
+                        stock INTEGER NOT NULL,
+                        coverImageId INTEGER,
+                        searchText TEXT NOT NULL,
+                        createdAt DATETIME NOT NULL,
+                        updatedAt DATETIME NOT NULL
+                    );
+                    CREATE TABLE productImage (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        originalKey TEXT NOT NULL,
+                        thumbnailKey TEXT NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        createdAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX productImageByProduct ON productImage(productId, position);
+                    CREATE INDEX productImageByOriginal ON productImage(originalKey);
+                    CREATE INDEX productImageByThumbnail ON productImage(thumbnailKey);
+                    CREATE TABLE deleteToken (
+                        tokenHash TEXT PRIMARY KEY,
+                        productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                        issuedAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX deleteTokenByProduct ON deleteToken(productId);
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import MarketCore
+import MarketImaging
+import MarketSQLite
+
+/// The `--data-dir` option and what lives there: the SQLite database and the image files.
+struct MarketFiles: ParsableArguments {
+    @Option(help: "Folder for the database and the images, created when missing (OPENMARKET_DATA_DIR).")
+    var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
+
+    func openService() throws -> MarketService {
+        let root = URL(fileURLWithPath: dataDir, isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return MarketService(
+            store: try SQLiteMarketStore(path: root.appendingPathComponent("market.sqlite").path),
+            images: try FileImageStore(root: root.appendingPathComponent("images", isDirectory: true)),
+            imageProcessor: VipsImageProcessor())
+    }
+}

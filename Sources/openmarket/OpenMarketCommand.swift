@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct OpenMarketCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openmarket",
+        abstract: "A self-hosted market for the Open Market apps.",
+        subcommands: [Serve.self, Vendors.self])
+}

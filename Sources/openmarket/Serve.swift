@@ -1,0 +1,34 @@
+import ArgumentParser
+import Logging
+import MarketDemo
+import MarketHTTP
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the market's HTTP server.")
+
+    @Option(help: "Address to listen on (OPENMARKET_HOST).")
+    var host: String = Environment.value("OPENMARKET_HOST", default: "127.0.0.1")
+
+    @Option(help: "Port to listen on (OPENMARKET_PORT).")
+    var port: Int = Int(Environment.value("OPENMARKET_PORT", default: "8080")) ?? 8080
+
+    @OptionGroup var files: MarketFiles
+
+    @Flag(help: "Fill an empty market with a demo catalogue (OPENMARKET_DEMO).")
+    var demo: Bool = Environment.flag("OPENMARKET_DEMO")
+
+    func run() async throws {
+        let logger = Logger(label: "openmarket")
+        let service = try files.openService()
+        if demo {
+            logger.info("filling the market with demo products; this takes a few seconds the first time")
+            let added = try await DemoCatalogue.fill(service)
+            logger.info(added > 0 ? "added \(added) demo products" : "the market has products already; no demo added")
+            for vendor in DemoCatalogue.vendors {
+                logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
+            }
+        }
+        logger.info("Open Market on http://\(host):\(port)  (Ctrl-C stops it)")
+        try await MarketServer.application(service: service, host: host, port: port, logger: logger).runService()
+    }
+}
