@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(name: "MarketModel"),
@@ -46,6 +48,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -56,15 +59,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MarketModelTests", dependencies: ["MarketModel"]),
-        .testTarget(name: "MarketImagingTests", dependencies: ["MarketImaging"]),
-        .testTarget(name: "MarketSQLiteTests", dependencies: ["MarketSQLite"]),
-        .testTarget(
-            name: "MarketHTTPTests",
+        .testTarget(name: "MarketImagingTests", dependencies: ["MarketTestSupport"]),
+        .testTarget(name: "MarketSQLiteTests", dependencies: ["MarketTestSupport"]),
+        .target(
+            name: "MarketTestSupport",
             dependencies: [
-                "MarketHTTP", "MarketSQLite", "MarketImaging",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+                "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/MarketTestSupport"
         ),
+        .testTarget(name: "MarketHTTPTests", dependencies: ["MarketTestSupport"]),
+        .testTarget(name: "OpenMarketCommandTests", dependencies: ["MarketTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

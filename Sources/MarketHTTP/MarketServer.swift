@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import MarketCore
+import NIOCore
 
 /// Builds the market's HTTP application around one MarketService.
 public enum MarketServer {
@@ -15,12 +16,15 @@ public enum MarketServer {
         return router
     }
 
+    /// The application on `host`:`port` (0 picks a free port); `onListening` learns the port.
     public static func application(
-        service: MarketService, host: String, port: Int, logger: Logger
+        service: MarketService, host: String, port: Int, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: router(service: service),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
 }

@@ -1,18 +1,79 @@
 import Foundation
 import MarketCore
 import MarketImaging
+import MarketTestSupport
 import Testing
 
 @Suite struct PipelineTests {
     let processor = VipsImageProcessor()
 
-    @Test func shrinksALargeJPEGAndMakesAThumbnail() async throws {
-        let upload = try ImageSynthesizer.picture(width: 3000, height: 1500, from: [10, 200, 10], to: [200, 10, 10])
+    @Test func shrinksALargeJPEGToTheLongEdgeAndMakesAThumbnail() async throws {
+        let image = try await processor.process(try TestImages.jpeg(width: 3000, height: 1500))
+        #expect((image.original.width, image.original.height) == (2048, 1024))
+        #expect((image.thumbnail.width, image.thumbnail.height) == (400, 200))
+        #expect(TestImages.size(of: image.original.data)! == (2048, 1024))
+        #expect(TestImages.size(of: image.thumbnail.data)! == (400, 200))
+    }
+
+    @Test func neverEnlargesASmallImage() async throws {
+        let image = try await processor.process(try TestImages.jpeg(width: 300, height: 200))
+        #expect((image.original.width, image.original.height) == (300, 200))
+        #expect((image.thumbnail.width, image.thumbnail.height) == (300, 200))
+    }
+
+    @Test func turnsAPhotoUprightByItsEXIFOrientation() async throws {
+        let upload = try TestImages.jpegWithOrientationAndGPS(width: 400, height: 200)
         let image = try await processor.process(upload)
-        #expect(image.original.width == 2048)
-        #expect(image.original.height == 1024)
-        #expect(image.original.format == .jpeg)
-        #expect(image.thumbnail.width == 400)
-        #expect(image.thumbnail.height == 200)
+        #expect((image.original.width, image.original.height) == (200, 400))
+        #expect(TestImages.size(of: image.original.data)! == (200, 400))
+    }
+
+    @Test func stripsEXIFAndGPSFromOriginalAndThumbnail() async throws {
+        let upload = try TestImages.jpegWithOrientationAndGPS()
+        #expect(TestImages.hasMetadata(upload))
+        let image = try await processor.process(upload)
+        #expect(!TestImages.hasMetadata(image.original.data))
+        #expect(!TestImages.hasMetadata(image.thumbnail.data))
+    }
+
+    @Test(arguments: [
+        ("PNG", try TestImages.png()), ("WebP", try TestImages.webp()),
+    ])
+    func acceptsPNGAndWebPAndReencodesThemAsJPEG(kind: String, upload: Data) async throws {
+        let image = try await processor.process(upload)
+        #expect(image.original.format == .jpeg, "\(kind)")
+        #expect(image.original.data.starts(with: [0xFF, 0xD8, 0xFF]), "\(kind)")
+        #expect((image.original.width, image.original.height) == (320, 240), "\(kind)")
+    }
+
+    @Test func refusesADecompressionBombBeforeDecodingIt() async throws {
+        let bomb = try ImageSynthesizer.bomb(width: 10_000, height: 10_000)
+        #expect(bomb.count < 1_000_000)
+        let before = try residentMegabytes()
+        let error = try await #require(throws: ImageRejection.self) { try await processor.process(bomb) }
+        #expect(error.isTooLarge)
+        #expect(error.reason.contains("100000000 pixels"))
+        #expect(try residentMegabytes() - before < 100)
+    }
+
+    @Test func refusesBytesThatAreNoImage() async throws {
+        let error = try await #require(throws: ImageRejection.self) {
+            try await processor.process(Data("GIF89a is not welcome, nor is text".utf8))
+        }
+        #expect(error.reason == "is not a JPEG, PNG or WebP image")
+    }
+
+    @Test func refusesATruncatedJPEG() async throws {
+        let whole = try TestImages.jpeg(width: 800, height: 600)
+        let error = try await #require(throws: ImageRejection.self) {
+            try await processor.process(whole.prefix(whole.count / 2))
+        }
+        #expect(error.reason.hasPrefix("is not a readable JPEG image"))
+    }
+
+    private func residentMegabytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ")[1]) ?? 0) / 1024
     }
 }

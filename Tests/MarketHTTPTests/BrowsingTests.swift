@@ -1,0 +1,210 @@
+import Foundation
+import MarketTestSupport
+import Testing
+
+@Suite struct BrowsingTests {
+    @Test(arguments: ["/healthChecker", "//healthChecker", "/healthChecker?", "/healthchecker"])
+    func healthCheckerAnswersAQuotedOK(path: String) async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send("GET", path)
+            #expect(response.status == 200)
+            #expect(response.text == "\"OK\"")
+            #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
+        }
+    }
+
+    @Test func listHasAllNineEnvelopeKeysAndNewestFirst() async throws {
+        try await TestMarket.withServer { market in
+            for number in 1...12 { try await market.addProduct("Product \(number)") }
+            let response = try await market.send("GET", "/api/products?page_no=2&items_per_page=5")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
+            let page = try response.json
+            #expect(page["page_no"] as? Int == 2)
+            #expect(page["items_per_page"] as? Int == 5)
+            #expect(page["total_count"] as? Int == 12)
+            #expect(page["offset"] as? Int == 5)
+            #expect(page["limit"] as? Int == 5)
+            #expect(page["last_page"] as? Int == 3)
+            #expect(page["has_next"] as? Bool == true)
+            #expect(page["has_prev"] as? Bool == true)
+            let items = try #require(page["pages"] as? [[String: Any]])
+            #expect(items.map { $0["name"] as? String } == (3...7).reversed().map { "Product \($0)" })
+        }
+    }
+
+    @Test func listItemsCarryEveryKeyStrictClientsDecode() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Apple Pencil", price: 165, discount: 5)
+            let item = try #require(
+                (try await market.send("GET", "/api/products").json["pages"] as? [[String: Any]])?.first)
+            #expect(item["price"] as? Int == 165)
+            #expect(item["discounted_price"] as? Int == 5)
+            #expect(item["bargain_price"] as? Int == 160)
+            #expect(item["currency"] as? String == "KRW")
+            #expect(item["stock"] as? Int == 5)
+            #expect(item["vendor_id"] as? Int == 1)
+            let day = try #require(item["created_at"] as? String)
+            #expect(day.wholeMatch(of: /\d{4}-\d{2}-\d{2}T00:00:00\.00/) != nil)
+            #expect(item["issued_at"] as? String == day)
+            let thumbnail = try #require(item["thumbnail"] as? String)
+            #expect(thumbnail.hasPrefix("http://127.0.0.1:\(market.port)/images/"))
+        }
+    }
+
+    @Test func pricesAreIntegersOnTheWire() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Whole", price: 2000)
+            let text = try await market.send("GET", "/api/products").text
+            #expect(text.contains("\"price\":2000,"))
+            #expect(!text.contains("2000.0"))
+        }
+    }
+
+    @Test func aPagePastTheEndIsEmptyNotAnError() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Only one")
+            let page = try await market.send("GET", "/api/products?page_no=9&items_per_page=10").json
+            #expect((page["pages"] as? [Any])?.isEmpty == true)
+            #expect(page["has_next"] as? Bool == false)
+            #expect(page["last_page"] as? Int == 1)
+        }
+    }
+
+    @Test(arguments: [
+        ("/api/products", 1, 20),
+        ("/api/products?", 1, 20),
+        ("//api/products?page_no=1&items_per_page=3", 1, 3),
+        ("/api/products/?items_per_page=3&page_no=2", 2, 3),
+        ("/api/products?items_per_page=200", 1, 200),
+        ("/api/products?page_no=2&items_perpage=10", 2, 20),
+        ("/api/products?page-no=2&items-per-page=4", 2, 4),
+        ("/api/products?search_value=&page_no=1&items_per_page=7", 1, 7),
+    ])
+    func listAcceptsTheQueriesClientsSend(path: String, page: Int, perPage: Int) async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send("GET", path)
+            #expect(response.status == 200)
+            #expect(try response.json["page_no"] as? Int == page)
+            #expect(try response.json["items_per_page"] as? Int == perPage)
+        }
+    }
+
+    @Test func searchMatchesNameOrDescriptionIgnoringCase() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Apple Pencil")
+            try await market.addProduct("Keyboard", description: "Works with an APPLE iPad.")
+            try await market.addProduct("팥빙수", description: "Shaved ice.")
+            try await market.addProduct("Bike")
+            let found = try await market.send("GET", "/api/products?search_value=aPpLe").json
+            #expect(found["total_count"] as? Int == 2)
+            let korean = try await market.send("GET", "/api/products?search_value=%ED%8C%A5%EB%B9%99").json
+            #expect((korean["pages"] as? [[String: Any]])?.first?["name"] as? String == "팥빙수")
+        }
+    }
+
+    @Test(arguments: [
+        "/api/products?page_no=abc", "/api/products?page_no=0", "/api/products?items_per_page=100000",
+    ])
+    func listRefusesNonsensePagesWithAReason(path: String) async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send("GET", path)
+            #expect(response.status == 400)
+            let body = try response.json
+            #expect(body["error"] as? Bool == true)
+            #expect((body["reason"] as? String)?.isEmpty == false)
+            #expect(body["field"] as? String != nil)
+        }
+    }
+
+    @Test func getsAcceptAStrayContentTypeAndIdentifier() async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send(
+                "GET", "/api/products?page_no=1&items_per_page=10",
+                headers: [
+                    "Content-Type: multipart/form-data; boundary=--3F2A", "identifier: \(TestMarket.papri.identifier)",
+                ])
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test func detailHasImagesInOrderAndTheVendor() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Camera", description: "Line one.\nLine two.", imageCount: 3)
+            for path in [
+                "/api/products/\(product.id)", "//api/products/\(product.id)",
+                "/api/products/\(product.id)?page_no=1&items_per_page=20",
+            ] {
+                let response = try await market.send("GET", path)
+                #expect(response.status == 200)
+                let detail = try response.json
+                #expect(detail["description"] as? String == "Line one.\nLine two.")
+                let images = try #require(detail["images"] as? [[String: Any]])
+                #expect(images.map { $0["id"] as? Int } == product.images.map { Int($0.id) })
+                #expect(images.allSatisfy { $0["succeed"] as? Bool == true && $0["issued_at"] is String })
+                #expect(detail["thumbnail"] as? String == images[0]["thumbnail_url"] as? String)
+                let vendor = try #require(detail["vendors"] as? [String: Any])
+                #expect(vendor["name"] as? String == "papri")
+                #expect(vendor["id"] as? Int == 1)
+                #expect(vendor["created_at"] is String && vendor["issued_at"] is String)
+            }
+        }
+    }
+
+    @Test(arguments: ["/api/products/999", "/api/products/abc"])
+    func anUnknownProductIsA404WithAReason(path: String) async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send("GET", path)
+            #expect(response.status == 404)
+            #expect(try response.json["reason"] as? String != nil)
+        }
+    }
+
+    @Test func anUnknownPathIsAJSON404() async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send("GET", "/nothing/here")
+            #expect(response.status == 404)
+            #expect(try response.json["reason"] as? String == "nothing at GET /nothing/here")
+        }
+    }
+
+    @Test func imagesAreServedWithAnETagAndForAYear() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp")
+            let detail = try await market.send("GET", "/api/products/\(product.id)").json
+            let url = try #require((detail["images"] as? [[String: Any]])?.first?["url"] as? String)
+            let path = String(url.dropFirst("http://127.0.0.1:\(market.port)".count))
+            let image = try await market.send("GET", path)
+            #expect(image.status == 200)
+            #expect(image.header("Content-Type") == "image/jpeg")
+            #expect(image.body.starts(with: [0xFF, 0xD8, 0xFF]))
+            #expect(image.header("Cache-Control") == "public, max-age=31536000, immutable")
+            let etag = try #require(image.header("ETag"))
+            let again = try await market.send("GET", path, headers: ["If-None-Match: \(etag)"])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
+        }
+    }
+
+    @Test(arguments: [
+        "/images/nope.jpg", "/images/..%2F..%2Fmarket.sqlite", "/images/\(String(repeating: "a", count: 64)).gif",
+    ])
+    func unknownImagesAre404(path: String) async throws {
+        try await TestMarket.withServer { market in
+            let response = try await market.send("GET", path)
+            #expect(response.status == 404)
+        }
+    }
+
+    @Test func imageURLsFollowTheHostTheClientUsed() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Hosted")
+            let response = try await market.send(
+                wire(
+                    "GET /api/products HTTP/1.1\r\nHost: market-training.example:443\r\nX-Forwarded-Proto: https\r\n\r\n"
+                ))
+            let item = try #require((try response.json["pages"] as? [[String: Any]])?.first)
+            #expect((item["thumbnail"] as? String)?.hasPrefix("https://market-training.example:443/images/") == true)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP response as it came off the socket.
+public struct RawResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body parsed as a JSON object.
+    public var json: [String: Any] {
+        get throws {
+            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+                throw RawHTTPError("the body is not a JSON object: \(text.prefix(200))")
+            }
+            return object
+        }
+    }
+}
+
+public struct RawHTTPError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Sends exact bytes to a server on 127.0.0.1 and reads the answer: the only way to reproduce what
+/// each app really put on the wire, sloppy slashes and malformed multipart included.
+public enum RawHTTP {
+    public static func send(_ request: Data, port: Int) async throws -> RawResponse {
+        // A thread of its own: a blocking recv() on a shared pool would starve the server under test.
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try exchange(request, port: port) }) }.start()
+        }
+    }
+
+    private static func exchange(_ request: Data, port: Int) throws -> RawResponse {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw RawHTTPError("socket() failed") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw RawHTTPError("cannot connect to port \(port)") }
+        try request.withUnsafeBytes { bytes in
+            var sent = 0
+            while sent < bytes.count {
+                let count = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                guard count > 0 else { throw RawHTTPError("send() failed after \(sent) bytes") }
+                sent += count
+            }
+        }
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let response = try parse(received) { return response }
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else {
+                guard let response = try parse(received, closed: true) else {
+                    throw RawHTTPError("the connection closed before a whole response arrived")
+                }
+                return response
+            }
+            received.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// A whole response from `data`, or nil while more bytes are needed.
+    private static func parse(_ data: Data, closed: Bool = false) throws -> RawResponse? {
+        guard let headEnd = data.firstRange(of: Data("\r\n\r\n".utf8)) else { return nil }
+        let lines = String(decoding: data[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw RawHTTPError("not an HTTP status line: \(lines[0])")
+        }
+        let headers = lines.dropFirst().compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = RawResponse(status: status, headers: headers, body: Data())
+        let body = data[headEnd.upperBound...]
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            guard body.count >= length else { return nil }
+            response.body = Data(body.prefix(length))
+        } else if status == 304 || status == 204 {
+            return response
+        } else {
+            guard closed else { return nil }
+            response.body = Data(body)
+        }
+        return response
+    }
+}
+
+/// Builds request bytes from text and binary pieces: `wire("--b\r\n", jpeg, "\r\n--b--")`.
+public func wire(_ pieces: WirePiece...) -> Data {
+    pieces.reduce(into: Data()) { $0.append($1.data) }
+}
+
+public struct WirePiece: ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
+    public var data: Data
+    public init(stringLiteral value: String) { data = Data(value.utf8) }
+    public init(_ data: Data) { self.data = data }
+}
