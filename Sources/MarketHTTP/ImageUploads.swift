@@ -1,23 +1,21 @@
 import Foundation
 
 /// The images in one uploaded file part. One app sends all its images concatenated in a single
-/// part, and some add a CRLF after the image's end; walking each format's own structure finds where
-/// every image ends, so both come out as the images that were meant.
+/// part; walking each format's own structure finds where every image ends and the next begins.
 enum ImageUploads {
     static func split(_ data: Data) -> [Data] {
         let bytes = [UInt8](data)
         var images: [Data] = []
         var start = 0
-        while start < bytes.count {
-            guard let end = imageEnd(in: bytes, from: start) else {
-                // Not an image we can walk: hand the rest on whole, so decoding can say what is wrong.
-                if images.isEmpty { images.append(Data(bytes[start...])) }
-                break
-            }
+        while let end = imageEnd(in: bytes, from: start) {
+            var next = end
+            while next < bytes.count, [0x0D, 0x0A, 0x20, 0x09].contains(bytes[next]) { next += 1 }
+            // Cut only where another image follows; anything else stays with this one.
+            guard next < bytes.count, imageEnd(in: bytes, from: next) != nil else { break }
             images.append(Data(bytes[start..<end]))
-            start = end
-            while start < bytes.count, [0x0D, 0x0A, 0x20, 0x00].contains(bytes[start]) { start += 1 }
+            start = next
         }
+        images.append(Data(bytes[start...]))
         return images
     }
 
