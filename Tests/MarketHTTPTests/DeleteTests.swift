@@ -1,0 +1,126 @@
+import Foundation
+import MarketTestSupport
+import Testing
+
+@Suite struct DeleteTests {
+    static let papri = TestMarket.papri
+
+    static func productSecret(
+        _ market: TestMarket, _ id: Int64, body: String = #"{"secret":"80sgmjjk9v"}"#,
+        headers: [String] = ["Content-Type: application/json"]
+    ) async throws -> RawResponse {
+        try await market.send(
+            "POST", "/api/products/\(id)/secret", headers: ["identifier: \(papri.identifier)"] + headers,
+            body: Data(body.utf8))
+    }
+
+    @Test func secretAnswersAPlainTextTokenThatDeletesTheProductAndItsUnsharedFiles() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Doomed", imageCount: 2)
+            // The same first picture: stored once, under its content hash, for both products.
+            let kept = try await market.addProduct("Kept", imageCount: 1)
+            let filesBefore = try market.imageFileCount()
+            let secret = try await Self.productSecret(market, product.id)
+            #expect(secret.status == 200)
+            #expect(secret.header("Content-Type")?.hasPrefix("text/plain") == true)
+            #expect(secret.text.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/) != nil)
+            #expect(secret.text != Self.papri.secret)
+            let deleted = try await market.send(
+                "DELETE", "/api/products/\(product.id)/\(secret.text)",
+                headers: ["identifier: \(Self.papri.identifier)", "Content-Type: application/json"])
+            #expect(deleted.status == 200)
+            let body = try deleted.json
+            #expect(body["name"] as? String == "Doomed")
+            #expect((body["images"] as? [Any])?.count == 2)
+            #expect(body["vendors"] is [String: Any])
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
+            #expect(try await market.send("GET", "/api/products/\(kept.id)").status == 200)
+            #expect(try market.imageFileCount() == filesBefore - 2)
+            let keptImage = try await market.send("GET", "/images/\(kept.images[0].originalKey)")
+            #expect(keptImage.status == 200)
+        }
+    }
+
+    @Test(arguments: [
+        (#""80sgmjjk9v""#, [String]()),
+        (#"{"secret":"80sgmjjk9v"}"#, [String]()),
+        (#"{"secret": "80sgmjjk9v"}"#, ["Content-Type: application/x-www-form-urlencoded"]),
+    ])
+    func secretAcceptsABareStringAndAMissingContentType(body: String, headers: [String]) async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Any body")
+            let response = try await Self.productSecret(market, product.id, body: body, headers: headers)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.text.count == 36)
+        }
+    }
+
+    @Test func secretRefusesTheWrongVendorSecretAndOtherVendors() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Guarded")
+            let wrong = try await Self.productSecret(market, product.id, body: #"{"secret":"guess"}"#)
+            #expect(wrong.status == 401)
+            let judy = TestMarket.judy
+            let other = try await market.send(
+                "POST", "/api/products/\(product.id)/secret", headers: ["identifier: \(judy.identifier)"],
+                body: Data(#"{"secret":"\#(judy.secret)"}"#.utf8))
+            #expect(other.status == 403)
+            let missing = try await Self.productSecret(market, 9999)
+            #expect(missing.status == 404)
+        }
+    }
+
+    @Test func theVendorSecretOrAnotherProductsTokenDoesNotDelete() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Still here")
+            let other = try await market.addProduct("Other")
+            let otherToken = try await Self.productSecret(market, other.id).text
+            for secret in [Self.papri.secret, otherToken, "827c04d7-7838-11ec-abfa-55347a6e30e7"] {
+                let response = try await market.send(
+                    "DELETE", "/api/products/\(product.id)/\(secret)", headers: ["identifier: \(Self.papri.identifier)"]
+                )
+                #expect(response.status == 400, "\(secret)")
+                #expect(try response.json["field"] as? String == "product_secret")
+            }
+            #expect(try await market.productCount() == 2)
+        }
+    }
+
+    @Test func aTokenDoesNotDeleteForAnotherVendorsIdentifier() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Mine")
+            let token = try await Self.productSecret(market, product.id).text
+            let response = try await market.send(
+                "DELETE", "/api/products/\(product.id)/\(token)", headers: ["identifier: \(TestMarket.judy.identifier)"]
+            )
+            #expect(response.status == 403)
+            let anonymous = try await market.send("DELETE", "/api/products/\(product.id)/\(token)")
+            #expect(anonymous.status == 400)
+            #expect(try anonymous.json["field"] as? String == "identifier")
+            #expect(try await market.productCount() == 1)
+        }
+    }
+
+    @Test func aCafelaDeleteWithAJSONStringBody() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("String body")
+            let token = try await Self.productSecret(market, product.id).text
+            let response = try await market.send(
+                "DELETE", "//api/products/\(product.id)/\(token)", headers: ["identifier: \(Self.papri.identifier)"],
+                body: Data(#""80sgmjjk9v""#.utf8))
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test func aDeletedProductIsGoneForItsTokenToo() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Once")
+            let token = try await Self.productSecret(market, product.id).text
+            let path = "/api/products/\(product.id)/\(token)"
+            #expect(
+                try await market.send("DELETE", path, headers: ["identifier: \(Self.papri.identifier)"]).status == 200)
+            #expect(
+                try await market.send("DELETE", path, headers: ["identifier: \(Self.papri.identifier)"]).status == 404)
+        }
+    }
+}
