@@ -69,6 +69,7 @@ let package = Package(
             ],
             path: "Tests/MarketTestSupport"
         ),
+        .testTarget(name: "MarketCoreTests", dependencies: ["MarketTestSupport"]),
         .testTarget(name: "MarketHTTPTests", dependencies: ["MarketTestSupport"]),
         .testTarget(name: "OpenMarketCommandTests", dependencies: ["MarketTestSupport"]),
     ],

@@ -28,7 +28,9 @@ struct Serve: AsyncParsableCommand {
                 logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
             }
         }
-        logger.info("Open Market on http://\(host):\(port)  (Ctrl-C stops it)")
-        try await MarketServer.application(service: service, host: host, port: port, logger: logger).runService()
+        let application = MarketServer.application(service: service, host: host, port: port, logger: logger) {
+            [host] port in logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
+        }
+        try await application.runService()
     }
 }

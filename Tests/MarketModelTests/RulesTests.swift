@@ -1,0 +1,72 @@
+import Foundation
+import MarketModel
+import Testing
+
+@Suite struct RulesTests {
+    let draft = ProductDraft(
+        name: "  Lamp  ", description: "Warm", currency: .krw, price: 1000, discount: 100, stock: 2)
+
+    @Test func aValidDraftIsTrimmedAndKept() throws {
+        let valid = try draft.validated()
+        #expect(valid.name == "Lamp")
+        #expect(valid.price == 1000 && valid.discount == 100)
+    }
+
+    @Test(arguments: [
+        (ProductDraft(name: "", description: "", currency: .krw, price: 1), "name"),
+        (ProductDraft(name: String(repeating: "가", count: 101), description: "", currency: .krw, price: 1), "name"),
+        (
+            ProductDraft(name: "n", description: String(repeating: "d", count: 1001), currency: .krw, price: 1),
+            "description"
+        ),
+        (ProductDraft(name: "n", description: "", currency: .krw, price: -1), "price"),
+        (ProductDraft(name: "n", description: "", currency: .krw, price: MarketRules.maximumAmount + 1), "price"),
+        (ProductDraft(name: "n", description: "", currency: .krw, price: 10, discount: 11), "discounted_price"),
+        (ProductDraft(name: "n", description: "", currency: .krw, price: 10, discount: -1), "discounted_price"),
+        (ProductDraft(name: "n", description: "", currency: .krw, price: 10, stock: -1), "stock"),
+    ])
+    func aDraftBreakingARuleNamesTheField(draft: ProductDraft, field: String) {
+        #expect(throws: ValidationError.self) { try draft.validated() }
+        do { _ = try draft.validated() } catch { #expect(error.field == field) }
+    }
+
+    @Test func aThousandCharacterDescriptionAndAHundredCharacterNameAreFine() throws {
+        let longest = ProductDraft(
+            name: String(repeating: "n", count: 100), description: String(repeating: "d", count: 1000), currency: .usd,
+            price: 1)
+        #expect(try longest.validated() == longest)
+    }
+
+    @Test func changesAreCheckedAgainstTheWholeProduct() throws {
+        let product = Product(
+            id: 1, vendor: VendorSummary(id: 1, name: "v", createdAt: .now), name: "Lamp", description: "",
+            currency: .krw,
+            price: 1000, discount: 300, stock: 1,
+            images: [ProductImage(id: 7, originalKey: "a", thumbnailKey: "b", width: 1, height: 1, createdAt: .now)],
+            coverImageID: 7, createdAt: .now, updatedAt: .now)
+        #expect(try ProductChanges(price: 2000).applied(to: product).discount == 300)
+        #expect(throws: ValidationError(field: "discounted_price", rule: "must not be more than the price (200)")) {
+            try ProductChanges(price: 200).applied(to: product)
+        }
+        #expect(throws: ValidationError.self) { try ProductChanges(coverImageID: 8).applied(to: product) }
+        #expect(ProductChanges().isEmpty)
+    }
+
+    @Test func pagesKnowWhereTheyAre() throws {
+        let page = Page<Int>(request: PageRequest(number: 93, itemsPerPage: 15), totalCount: 1387, items: [])
+        #expect(page.lastPage == 93)
+        #expect(!page.hasNext && page.hasPrevious)
+        #expect(page.request.offset == 1380)
+        #expect(throws: ValidationError.self) { try PageRequest(number: 0, itemsPerPage: 10).validated() }
+    }
+
+    @Test(arguments: [("KRW", Currency.krw), ("usd", .usd), (" USD ", .usd)])
+    func currencyCodesAreReadForgivingly(code: String, currency: Currency) {
+        #expect(Currency(code: code) == currency)
+    }
+
+    @Test func onlyKRWAndUSDExist() {
+        #expect(Currency(code: "JPY") == nil)
+        #expect(Currency.allCases == [.krw, .usd])
+    }
+}
