@@ -89,18 +89,16 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await pool.read { db in
-            let filter = search == nil ? "" : "WHERE instr(searchText, :search) > 0"
+            let filter = SearchFilter(search)
             let arguments: StatementArguments = [
-                "search": search, "limit": page.itemsPerPage, "offset": page.offset,
+                "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
             ]
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM product \(filter)", arguments: arguments) ?? 0
-            // The page's ids come from the primary key alone; only those rows are joined.
+            let total = try Int.fetchOne(db, sql: filter.countSQL, arguments: arguments) ?? 0
+            // The page's ids come from an index alone; only those rows are joined.
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    WITH page AS (
-                        SELECT id FROM product \(filter) ORDER BY id DESC LIMIT :limit OFFSET :offset
-                    )
+                    WITH page AS (\(filter.idsSQL) LIMIT :limit OFFSET :offset)
                     SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
                         i.thumbnailKey AS coverThumbnailKey
                     FROM page JOIN product p ON p.id = page.id

@@ -49,6 +49,36 @@ enum SQLiteSchema {
                     CREATE INDEX deleteTokenByProduct ON deleteToken(productId);
                     """)
         }
+        migrator.registerMigration("count and search index") { db in
+            // The total is kept by triggers so that a list never counts 100,000 rows; substring
+            // search goes through a trigram index instead of reading every description.
+            try db.execute(
+                sql: """
+                    CREATE TABLE productTotal (id INTEGER PRIMARY KEY CHECK (id = 1), count INTEGER NOT NULL);
+                    INSERT INTO productTotal VALUES (1, (SELECT count(*) FROM product));
+                    CREATE TRIGGER productCountUp AFTER INSERT ON product BEGIN
+                        UPDATE productTotal SET count = count + 1 WHERE id = 1;
+                    END;
+                    CREATE TRIGGER productCountDown AFTER DELETE ON product BEGIN
+                        UPDATE productTotal SET count = count - 1 WHERE id = 1;
+                    END;
+                    CREATE VIRTUAL TABLE productSearch USING fts5(
+                        searchText, content = 'product', content_rowid = 'id', tokenize = 'trigram');
+                    INSERT INTO productSearch (productSearch) VALUES ('rebuild');
+                    CREATE TRIGGER productSearchInsert AFTER INSERT ON product BEGIN
+                        INSERT INTO productSearch (rowid, searchText) VALUES (new.id, new.searchText);
+                    END;
+                    CREATE TRIGGER productSearchDelete AFTER DELETE ON product BEGIN
+                        INSERT INTO productSearch (productSearch, rowid, searchText)
+                        VALUES ('delete', old.id, old.searchText);
+                    END;
+                    CREATE TRIGGER productSearchUpdate AFTER UPDATE OF searchText ON product BEGIN
+                        INSERT INTO productSearch (productSearch, rowid, searchText)
+                        VALUES ('delete', old.id, old.searchText);
+                        INSERT INTO productSearch (rowid, searchText) VALUES (new.id, new.searchText);
+                    END;
+                    """)
+        }
         return migrator
     }
 }

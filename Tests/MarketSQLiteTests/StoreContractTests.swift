@@ -87,6 +87,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let found = try await store.products(PageRequest(number: 1, itemsPerPage: 10), matching: "ünïcode case")
         #expect(found.items.map(\.name) == ["Special"])
         #expect(found.totalCount == 1)
+        let short = try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "m 7")
+        #expect(short.items.map(\.name) == ["Item 7"])
+        let twoLetters = try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "ün")
+        #expect(twoLetters.items.map(\.name) == ["Special"])
+        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "\"x").totalCount == 0)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -102,6 +107,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
         #expect(updated?.name == "After")
         #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "after").totalCount == 1)
+        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "before").totalCount == 0)
         struct Refusal: Error {}
         await #expect(throws: Refusal.self) {
             try await store.updateProduct(id: product.id) { _ in throw Refusal() }
@@ -122,6 +128,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         await #expect(throws: Refusal.self) { try await store.deleteProduct(id: product.id) { _ in throw Refusal() } }
         #expect(try await store.product(id: product.id) != nil)
         #expect(try await store.deleteProduct(id: product.id) { _ in } == product)
+        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount == 0)
+        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: "gone").totalCount == 0)
         #expect(try await store.product(id: product.id) == nil)
         #expect(try await store.productID(forDeleteToken: "digest") == nil)
         #expect(try await !store.isImageBlobReferenced("Gone-0.jpg"))
