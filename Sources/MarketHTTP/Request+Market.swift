@@ -40,7 +40,7 @@ extension Request {
 enum JSONResponse {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        encoder.outputFormatting = .withoutEscapingSlashes
         return encoder
     }()
 

@@ -127,17 +127,28 @@ struct V2PageBody: Encodable {
     }
 }
 
-/// Dates as the 2022 clients parse them: the day, at midnight, with exactly two fraction digits.
+/// Dates as the 2022 clients parse them: the day (in UTC), at midnight, with exactly two fraction
+/// digits.
 enum V2Dates {
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
     static func day(_ date: Date) -> String {
-        let day = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02dT00:00:00.00", day.year!, day.month!, day.day!)
+        let (year, month, day) = civilDate(daysSince1970: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
+        return "\(year)-\(twoDigits(month))-\(twoDigits(day))T00:00:00.00"
+    }
+
+    private static func twoDigits(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+
+    /// The proleptic Gregorian date of a day count (Howard Hinnant's `civil_from_days`): plain
+    /// integer arithmetic, where a Calendar would cost more than the rest of a list item.
+    private static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

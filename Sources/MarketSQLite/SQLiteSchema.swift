@@ -79,6 +79,10 @@ enum SQLiteSchema {
                     END;
                     """)
         }
+        migrator.registerMigration("newest-first index") { db in
+            // Skipping to page 1000 walks this narrow index instead of 20,000 whole rows.
+            try db.execute(sql: "CREATE INDEX productNewest ON product(id)")
+        }
         return migrator
     }
 }
