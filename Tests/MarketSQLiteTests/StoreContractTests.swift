@@ -10,12 +10,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func make() throws -> any MarketStore {
+    /// Runs `body` on a new, empty store of this kind and removes it afterwards.
+    func withStore(_ body: (any MarketStore) async throws -> Void) async throws {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return try SQLiteMarketStore(path: folder.appendingPathComponent("market.sqlite").path)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await body(try SQLiteMarketStore(path: folder.appendingPathComponent("market.sqlite").path))
         }
     }
 }
@@ -47,92 +49,103 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 
     @Test(arguments: StoreKind.allCases)
     func vendorsAreFoundByIdentifierAndUnique(kind: StoreKind) async throws {
-        let store = try kind.make()
-        let vendor = try await Self.vendor(store, "first")
-        let found = try #require(try await store.vendorCredentials(identifier: vendor.identifier))
-        #expect(found.vendor == vendor)
-        #expect(found.secretHash == "hash-first")
-        #expect(try await store.vendorCredentials(identifier: "nobody") == nil)
-        let duplicate = NewVendor(identifier: vendor.identifier, name: "again", secretHash: "x", createdAt: Self.now)
-        let error = try await #require(throws: MarketError.self) { try await store.insertVendor(duplicate) }
-        #expect(error.kind == .conflict)
-        #expect(try await store.allVendors() == [vendor])
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store, "first")
+            let found = try #require(try await store.vendorCredentials(identifier: vendor.identifier))
+            #expect(found.vendor == vendor)
+            #expect(found.secretHash == "hash-first")
+            #expect(try await store.vendorCredentials(identifier: "nobody") == nil)
+            let duplicate = NewVendor(
+                identifier: vendor.identifier, name: "again", secretHash: "x", createdAt: Self.now)
+            let error = try await #require(throws: MarketError.self) { try await store.insertVendor(duplicate) }
+            #expect(error.kind == .conflict)
+            #expect(try await store.allVendors() == [vendor])
+        }
     }
 
     @Test(arguments: StoreKind.allCases)
     func aProductComesBackAsItWentIn(kind: StoreKind) async throws {
-        let store = try kind.make()
-        let vendor = try await Self.vendor(store)
-        let product = try await Self.product(store, vendor: vendor, name: "Lamp", description: "Warm light", images: 3)
-        #expect(product.name == "Lamp")
-        #expect(product.vendor == vendor.summary)
-        #expect((product.price, product.discount, product.stock, product.currency) == (100, 10, 3, .usd))
-        #expect(product.images.map(\.originalKey) == ["Lamp-0.jpg", "Lamp-1.jpg", "Lamp-2.jpg"])
-        #expect(product.coverImageID == product.images[0].id)
-        #expect(abs(product.createdAt.timeIntervalSince(Self.now)) < 0.001)
-        #expect(try await store.product(id: product.id) == product)
-        #expect(try await store.product(id: product.id + 100) == nil)
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            let product = try await Self.product(
+                store, vendor: vendor, name: "Lamp", description: "Warm light", images: 3)
+            #expect(product.name == "Lamp")
+            #expect(product.vendor == vendor.summary)
+            #expect((product.price, product.discount, product.stock, product.currency) == (100, 10, 3, .usd))
+            #expect(product.images.map(\.originalKey) == ["Lamp-0.jpg", "Lamp-1.jpg", "Lamp-2.jpg"])
+            #expect(product.coverImageID == product.images[0].id)
+            #expect(abs(product.createdAt.timeIntervalSince(Self.now)) < 0.001)
+            #expect(try await store.product(id: product.id) == product)
+            #expect(try await store.product(id: product.id + 100) == nil)
+        }
     }
 
     @Test(arguments: StoreKind.allCases)
     func pagesAreNewestFirstAndSearchMatchesLowercasedText(kind: StoreKind) async throws {
-        let store = try kind.make()
-        let vendor = try await Self.vendor(store)
-        for number in 1...7 { try await Self.product(store, vendor: vendor, name: "Item \(number)") }
-        try await Self.product(store, vendor: vendor, name: "Special", description: "Ünïcode CASE")
-        let page = try await store.products(PageRequest(number: 2, itemsPerPage: 3), matching: nil)
-        #expect(page.totalCount == 8)
-        #expect(page.items.map(\.name) == ["Item 5", "Item 4", "Item 3"])
-        #expect(page.items[0].thumbnailKey == "Item 5-0-thumb.jpg")
-        let found = try await store.products(PageRequest(number: 1, itemsPerPage: 10), matching: "ünïcode case")
-        #expect(found.items.map(\.name) == ["Special"])
-        #expect(found.totalCount == 1)
-        let short = try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "m 7")
-        #expect(short.items.map(\.name) == ["Item 7"])
-        let twoLetters = try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "ün")
-        #expect(twoLetters.items.map(\.name) == ["Special"])
-        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "\"x").totalCount == 0)
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            for number in 1...7 { try await Self.product(store, vendor: vendor, name: "Item \(number)") }
+            try await Self.product(store, vendor: vendor, name: "Special", description: "Ünïcode CASE")
+            let page = try await store.products(PageRequest(number: 2, itemsPerPage: 3), matching: nil)
+            #expect(page.totalCount == 8)
+            #expect(page.items.map(\.name) == ["Item 5", "Item 4", "Item 3"])
+            #expect(page.items[0].thumbnailKey == "Item 5-0-thumb.jpg")
+            let found = try await store.products(PageRequest(number: 1, itemsPerPage: 10), matching: "ünïcode case")
+            #expect(found.items.map(\.name) == ["Special"])
+            #expect(found.totalCount == 1)
+            let short = try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "m 7")
+            #expect(short.items.map(\.name) == ["Item 7"])
+            let twoLetters = try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "ün")
+            #expect(twoLetters.items.map(\.name) == ["Special"])
+            #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 2), matching: "\"x").totalCount == 0)
+        }
     }
 
     @Test(arguments: StoreKind.allCases)
     func updatesAreAtomicAndARefusedChangeChangesNothing(kind: StoreKind) async throws {
-        let store = try kind.make()
-        let vendor = try await Self.vendor(store)
-        let product = try await Self.product(store, vendor: vendor, name: "Before", images: 2)
-        let updated = try await store.updateProduct(id: product.id) { current in
-            var changed = current
-            changed.name = "After"
-            changed.coverImageID = current.images[1].id
-            return changed
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            let product = try await Self.product(store, vendor: vendor, name: "Before", images: 2)
+            let updated = try await store.updateProduct(id: product.id) { current in
+                var changed = current
+                changed.name = "After"
+                changed.coverImageID = current.images[1].id
+                return changed
+            }
+            #expect(updated?.name == "After")
+            #expect(
+                try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "after").totalCount == 1)
+            #expect(
+                try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "before").totalCount == 0)
+            struct Refusal: Error {}
+            await #expect(throws: Refusal.self) {
+                try await store.updateProduct(id: product.id) { _ in throw Refusal() }
+            }
+            #expect(try await store.product(id: product.id) == updated)
+            #expect(try await store.updateProduct(id: 999) { $0 } == nil)
         }
-        #expect(updated?.name == "After")
-        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "after").totalCount == 1)
-        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "before").totalCount == 0)
-        struct Refusal: Error {}
-        await #expect(throws: Refusal.self) {
-            try await store.updateProduct(id: product.id) { _ in throw Refusal() }
-        }
-        #expect(try await store.product(id: product.id) == updated)
-        #expect(try await store.updateProduct(id: 999) { $0 } == nil)
     }
 
     @Test(arguments: StoreKind.allCases)
     func deletesTakeTokensAlongAndFreeImageKeys(kind: StoreKind) async throws {
-        let store = try kind.make()
-        let vendor = try await Self.vendor(store)
-        let product = try await Self.product(store, vendor: vendor, name: "Gone")
-        try await store.insertDeleteToken(hash: "digest", productID: product.id, issuedAt: Self.now)
-        #expect(try await store.productID(forDeleteToken: "digest") == product.id)
-        #expect(try await store.isImageBlobReferenced("Gone-0.jpg"))
-        struct Refusal: Error {}
-        await #expect(throws: Refusal.self) { try await store.deleteProduct(id: product.id) { _ in throw Refusal() } }
-        #expect(try await store.product(id: product.id) != nil)
-        #expect(try await store.deleteProduct(id: product.id) { _ in } == product)
-        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount == 0)
-        #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: "gone").totalCount == 0)
-        #expect(try await store.product(id: product.id) == nil)
-        #expect(try await store.productID(forDeleteToken: "digest") == nil)
-        #expect(try await !store.isImageBlobReferenced("Gone-0.jpg"))
-        #expect(try await !store.isImageBlobReferenced("Gone-0-thumb.jpg"))
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            let product = try await Self.product(store, vendor: vendor, name: "Gone")
+            try await store.insertDeleteToken(hash: "digest", productID: product.id, issuedAt: Self.now)
+            #expect(try await store.productID(forDeleteToken: "digest") == product.id)
+            #expect(try await store.isImageBlobReferenced("Gone-0.jpg"))
+            struct Refusal: Error {}
+            await #expect(throws: Refusal.self) {
+                try await store.deleteProduct(id: product.id) { _ in throw Refusal() }
+            }
+            #expect(try await store.product(id: product.id) != nil)
+            #expect(try await store.deleteProduct(id: product.id) { _ in } == product)
+            #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount == 0)
+            #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: "gone").totalCount == 0)
+            #expect(try await store.product(id: product.id) == nil)
+            #expect(try await store.productID(forDeleteToken: "digest") == nil)
+            #expect(try await !store.isImageBlobReferenced("Gone-0.jpg"))
+            #expect(try await !store.isImageBlobReferenced("Gone-0-thumb.jpg"))
+        }
     }
 }
