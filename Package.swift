@@ -56,6 +56,7 @@ let package = Package(
             dependencies: [
                 "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "MarketModelTests", dependencies: ["MarketModel"]),

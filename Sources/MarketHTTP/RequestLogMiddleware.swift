@@ -1,8 +1,11 @@
 import Hummingbird
 import Logging
 
-/// One log line per request: method, path, status and how long it took.
+/// One log line per request: method, path, status and how long it took. Path segments that carry a
+/// secret (the `{productSecret}` of a DELETE) are masked: a log is no place for a key.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var secretParameter: String { "{productSecret}" }
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -11,8 +14,18 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code) \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
+            "\(request.method) \(Self.loggablePath(request.uri.path, route: context.endpointPath)) \(response.status.code) \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
         )
         return response
+    }
+
+    static func loggablePath(_ path: String, route: String?) -> String {
+        // Case-insensitive routers keep their templates lowercased.
+        guard let route = route?.lowercased(), route.contains(secretParameter.lowercased()) else { return path }
+        let template = route.split(separator: "/")
+        let segments = path.split(separator: "/").enumerated().map { index, segment in
+            index < template.count && template[index] == secretParameter.lowercased() ? "•••" : String(segment)
+        }
+        return "/" + segments.joined(separator: "/")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MarketDemo
 import MarketHTTP
+import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the market's HTTP server.")
@@ -31,6 +32,22 @@ struct Serve: AsyncParsableCommand {
         let application = MarketServer.application(service: service, host: host, port: port, logger: logger) {
             [host] port in logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
         }
-        try await application.runService()
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [application, ShutdownNotice(logger: logger)], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await services.run()
+        logger.info("Open Market is closed")
+    }
+}
+
+/// Says in the log when a graceful shutdown begins: from then on no new connection is taken and the
+/// requests in flight are finished.
+struct ShutdownNotice: Service {
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        logger.info("shutting down: finishing the requests in flight")
     }
 }

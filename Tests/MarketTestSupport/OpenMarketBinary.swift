@@ -40,41 +40,69 @@ public enum OpenMarketBinary {
     }
 }
 
-/// A server process and its log.
+/// A server process whose log is collected as it is written.
 public final class RunningServer: @unchecked Sendable {
-    let process: Process
-    let log: FileHandle
+    private let process: Process
+    private let condition = NSCondition()
+    private var log = ""
+    private var logEnded = false
 
     init(process: Process, log: FileHandle) {
         self.process = process
-        self.log = log
+        Thread { [self] in
+            while true {
+                let chunk = log.availableData
+                condition.lock()
+                if chunk.isEmpty { logEnded = true } else { self.log += String(decoding: chunk, as: UTF8.self) }
+                condition.broadcast()
+                condition.unlock()
+                if chunk.isEmpty { return }
+            }
+        }.start()
     }
 
-    /// Reads the log until the server says where it listens.
-    public func listeningPort() async throws -> Int {
-        let handle = log
+    /// Everything the server has logged so far.
+    public var logText: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return log
+    }
+
+    /// Waits until the log matches the regular expression `pattern`, and returns its first capture.
+    public func waitForLog(_ pattern: String) async throws -> String {
+        let regex = try Regex(pattern)
         return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                var seen = ""
+            nonisolated(unsafe) let regex = regex
+            Thread { [self] in
+                condition.lock()
+                defer { condition.unlock() }
                 while true {
-                    let chunk = handle.availableData
-                    guard !chunk.isEmpty else {
-                        continuation.resume(throwing: RawHTTPError("the server exited before listening:\n\(seen)"))
-                        return
+                    if let match = log.firstMatch(of: regex) {
+                        return continuation.resume(returning: match.output[1].substring.map(String.init) ?? "")
                     }
-                    seen += String(decoding: chunk, as: UTF8.self)
-                    if let match = seen.firstMatch(of: /open at http:\/\/127\.0\.0\.1:(\d+)/), let port = Int(match.1) {
-                        continuation.resume(returning: port)
-                        return
+                    if logEnded {
+                        return continuation.resume(throwing: RawHTTPError("the log ended without it:\n\(log)"))
                     }
+                    condition.wait()
                 }
             }.start()
         }
     }
 
+    public func listeningPort() async throws -> Int {
+        Int(try await waitForLog(#"open at http://127\.0\.0\.1:(\d+)"#)) ?? 0
+    }
+
+    /// Sends SIGTERM without waiting.
+    public func signalTerminate() { process.terminate() }
+
     /// Sends SIGTERM and returns the exit status.
     public func terminate() async throws -> Int32 {
         process.terminate()
+        return await exitStatus()
+    }
+
+    public func exitStatus() async -> Int32 {
         let process = process
         return await withCheckedContinuation { continuation in
             Thread {

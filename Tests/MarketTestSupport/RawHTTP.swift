@@ -36,51 +36,86 @@ public struct RawHTTPError: Error, CustomStringConvertible {
 /// each app really put on the wire, sloppy slashes and malformed multipart included.
 public enum RawHTTP {
     public static func send(_ request: Data, port: Int) async throws -> RawResponse {
-        // A thread of its own: a blocking recv() on a shared pool would starve the server under test.
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try exchange(request, port: port) }) }.start()
+        let connection = try await RawConnection(port: port)
+        try await connection.send(request)
+        return try await connection.response()
+    }
+}
+
+/// One TCP connection to 127.0.0.1, for requests sent in pieces. Blocking socket calls run on
+/// threads of their own: on a shared pool they would starve the server under test.
+public final class RawConnection: Sendable {
+    private let socket: Int32
+
+    public init(port: Int) async throws {
+        socket = try await Self.onThread { try Self.connect(port: port) }
+    }
+
+    deinit { close(socket) }
+
+    public func send(_ bytes: Data) async throws {
+        let socket = socket
+        try await Self.onThread {
+            try bytes.withUnsafeBytes { buffer in
+                var sent = 0
+                while sent < buffer.count {
+                    let count = Glibc.send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
+                    guard count > 0 else { throw RawHTTPError("send() failed after \(sent) bytes") }
+                    sent += count
+                }
+            }
         }
     }
 
-    private static func exchange(_ request: Data, port: Int) throws -> RawResponse {
+    /// Reads until one whole response has arrived.
+    public func response() async throws -> RawResponse {
+        let socket = socket
+        return try await Self.onThread {
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                if let response = try RawHTTP.parse(received) { return response }
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else {
+                    guard let response = try RawHTTP.parse(received, closed: true) else {
+                        throw RawHTTPError("the connection closed before a whole response arrived")
+                    }
+                    return response
+                }
+                received.append(contentsOf: buffer[0..<count])
+            }
+        }
+    }
+
+    private static func connect(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw RawHTTPError("socket() failed") }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw RawHTTPError("cannot connect to port \(port)") }
-        try request.withUnsafeBytes { bytes in
-            var sent = 0
-            while sent < bytes.count {
-                let count = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
-                guard count > 0 else { throw RawHTTPError("send() failed after \(sent) bytes") }
-                sent += count
-            }
+        guard connected == 0 else {
+            close(socket)
+            throw RawHTTPError("cannot connect to port \(port)")
         }
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            if let response = try parse(received) { return response }
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else {
-                guard let response = try parse(received, closed: true) else {
-                    throw RawHTTPError("the connection closed before a whole response arrived")
-                }
-                return response
-            }
-            received.append(contentsOf: buffer[0..<count])
-        }
+        return socket
     }
 
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
+
+extension RawHTTP {
     /// A whole response from `data`, or nil while more bytes are needed.
-    private static func parse(_ data: Data, closed: Bool = false) throws -> RawResponse? {
+    static func parse(_ data: Data, closed: Bool = false) throws -> RawResponse? {
         guard let headEnd = data.firstRange(of: Data("\r\n\r\n".utf8)) else { return nil }
         let lines = String(decoding: data[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")

@@ -66,3 +66,66 @@ import Testing
         }
     }
 }
+
+@Suite struct ShutdownTests {
+    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-stop-\(UUID().uuidString)")
+        .path
+    let papri = TestMarket.papri
+
+    func upload(_ name: String, port: Int) throws -> Data {
+        let b = UUID().uuidString
+        let body = wire(
+            "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n",
+            #"{"name":"\#(name)","descriptions":"d","price":10,"currency":"KRW","secret":"\#(papri.secret)"}"#, "\r\n",
+            "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n\r\n",
+            WirePiece(try TestImages.jpeg()), "\r\n--\(b)--\r\n")
+        return wire(
+            "POST /api/products HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nidentifier: \(papri.identifier)\r\n",
+            "Content-Type: multipart/form-data; boundary=\(b)\r\nContent-Length: \(body.count)\r\n\r\n", WirePiece(body)
+        )
+    }
+
+    @Test func sigtermLetsARequestInFlightFinishAndTheLogKeepsNoDeleteSecret() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        _ = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "papri", "--identifier", papri.identifier,
+            "--secret", papri.secret,
+        ])
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let port = try await server.listeningPort()
+
+        let first = try await RawHTTP.send(try upload("Deleted", port: port), port: port)
+        let id = try #require(try first.json["id"] as? Int)
+        let secretBody = #"{"secret":"\#(papri.secret)"}"#
+        let token = try await RawHTTP.send(
+            wire(
+                "POST /api/products/\(id)/secret HTTP/1.1\r\nHost: x\r\nidentifier: \(papri.identifier)\r\n",
+                "Content-Length: \(secretBody.utf8.count)\r\n\r\n\(secretBody)"), port: port
+        ).text
+        let deleted = try await RawHTTP.send(
+            wire("DELETE /api/products/\(id)/\(token) HTTP/1.1\r\nHost: x\r\nidentifier: \(papri.identifier)\r\n\r\n"),
+            port: port)
+        #expect(deleted.status == 200)
+
+        // Half a request is on the wire when SIGTERM arrives; the rest follows once the server has
+        // begun to shut down.
+        let request = try upload("Arrived during shutdown", port: port)
+        let connection = try await RawConnection(port: port)
+        try await connection.send(request.prefix(request.count / 2))
+        server.signalTerminate()
+        _ = try await server.waitForLog(#"(?i)(shut\w* ?down)"#)
+        try await connection.send(request.dropFirst(request.count / 2))
+        let response = try await connection.response()
+        #expect(response.status == 201)
+        #expect(await server.exitStatus() == 0)
+        #expect(!server.logText.contains(token))
+        #expect(server.logText.contains("DELETE /api/products/\(id)/••• 200"))
+
+        let again = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let newPort = try await again.listeningPort()
+        let list = try await RawHTTP.send(wire("GET /api/products HTTP/1.1\r\nHost: x\r\n\r\n"), port: newPort)
+        let names = (try list.json["pages"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["Arrived during shutdown"])
+        #expect(try await again.terminate() == 0)
+    }
+}
