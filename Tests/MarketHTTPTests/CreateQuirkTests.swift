@@ -9,24 +9,18 @@ import Testing
     static let judy = TestMarket.judy
     static let nala = TestMarket.nala
 
-    /// A request with the given path, headers and body; Host and Content-Length as URLSession adds them.
-    static func post(_ path: String, _ headers: [String], _ body: Data, port: Int) -> Data {
-        let head = (["POST \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["Content-Length: \(body.count)"])
-            .joined(separator: "\r\n")
-        return wire("\(head)\r\n\r\n", WirePiece(body))
-    }
-
     static func params(_ secret: String, name: String = "Quirky product", extra: String = "") -> String {
         #"{"name":"\#(name)","descriptions":"Sent as a real app sends it.","price":15000,"currency":"KRW","discounted_price":500,"stock":3,\#(extra)"secret":"\#(secret)"}"#
     }
 
-    /// Sends the request and checks what every client needs: 201, JSON, the product with `images`
-    /// images and its vendor, readable right away by id.
+    /// POSTs the body with these headers (Host and Content-Length added as URLSession adds them) and
+    /// checks what every client needs: 201, JSON, the product with `images` images and its vendor,
+    /// readable right away by id.
     static func expectCreated(
-        _ market: TestMarket, _ request: Data, images: Int, name: String = "Quirky product",
-        sourceLocation: SourceLocation = #_sourceLocation
+        _ market: TestMarket, path: String, headers: [String], body: Data, images: Int,
+        name: String = "Quirky product", sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let response = try await market.send(request)
+        let response = try await market.send("POST", path, headers: headers, body: body)
         #expect(response.status == 201, "\(response.text)", sourceLocation: sourceLocation)
         guard response.status == 201 else { return }
         #expect(response.header("Content-Type")?.hasPrefix("application/json") == true, sourceLocation: sourceLocation)
@@ -55,11 +49,10 @@ import Testing
                 WirePiece(try TestImages.jpeg(dots: 1)), "\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"image1.jpg\"\r\nContent-Type: image/jpg\r\n\r\n",
                 WirePiece(try TestImages.jpeg(dots: 2)), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "//api/products/",
-                ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 2)
+            try await Self.expectCreated(
+                market, path: "//api/products/",
+                headers: ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
+                body: body, images: 2)
         }
     }
 
@@ -71,11 +64,10 @@ import Testing
                 WirePiece(try TestImages.jpeg(width: 3024, height: 4032)), "\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(Self.params(Self.nala.secret))\r\n",
                 "--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.nala.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.nala.identifier)"],
+                body: body, images: 1)
         }
     }
 
@@ -88,11 +80,10 @@ import Testing
                 "--\(b)\r\nContent-Disposition:form-data; name=\"params\"\r\nContent-Type: application/json\r\n\r\n\(params)\r\n",
                 "--\(b)\r\nContent-Disposition:form-data; name=\"images\"; filename=\"1번사진.jpg\"\r\nContent-Type: image/jpg\r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.judy.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.judy.identifier)"],
+                body: body, images: 1)
         }
     }
 
@@ -105,11 +96,10 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\" \r\n\r\n\(params)\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"\(UUID().uuidString)\" \r\nContent-Type: image/jpeg \r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--")
-            let request = Self.post(
-                "/api/products",
-                ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
+                body: body, images: 1)
         }
     }
 
@@ -120,11 +110,10 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(Self.params(Self.papri.secret))\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=0.jpeg\r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--")
-            let request = Self.post(
-                "/api/products",
-                ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
+                body: body, images: 1)
         }
     }
 
@@ -135,11 +124,11 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\nContent-Type: application/json\r\n\r\n\(Self.params(Self.papri.secret))\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"image.jpg\"\r\nContent-Type: jpg\r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\"\(b)\"", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: [
+                    "Content-Type: multipart/form-data; boundary=\"\(b)\"", "identifier: \(Self.papri.identifier)",
+                ], body: body, images: 1)
         }
     }
 
@@ -154,11 +143,10 @@ import Testing
                 WirePiece(try TestImages.jpeg(dots: 1)), "\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"image\"\r\nContent-Type: \"multipart/form-data\"\r\n\r\n",
                 WirePiece(try TestImages.jpeg(dots: 2)), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 2)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body, images: 2)
             let item = try #require(
                 (try await market.send("GET", "/api/products").json["pages"] as? [[String: Any]])?.first)
             #expect(item["discounted_price"] as? Int == 100)
@@ -172,11 +160,10 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(Self.params(Self.papri.secret))\r\n\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"\(UUID().uuidString)..png\"\r\nContent-Type: image/png\r\n\r\n",
                 WirePiece(try TestImages.png()), "\r\n\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body, images: 1)
         }
     }
 
@@ -189,11 +176,10 @@ import Testing
                 WirePiece(try TestImages.jpeg(dots: 1)), "\r\n",
                 "--\(b)321312\r\nContent-Disposition: form-data; name=\"images\"; filename=\"1.jpeg\"\r\nContent-Type: image/jpeg\r\n\r\n",
                 WirePiece(try TestImages.jpeg(dots: 2)), "\r\n--\(b)321312--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 2)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body, images: 2)
         }
     }
 
@@ -207,11 +193,10 @@ import Testing
                 "--\(b)\r\nContent-Disposition:form-data; name=\"params\"\r\nContent-Type: application/json\r\n\r\n\(params)\r\n",
                 "--\(b)\r\nContent-Disposition:form-data; name=\"images\"; filename=\"image.jpeg\"\r\nContent-Type: image/jpeg\r\n\r\n",
                 WirePiece(images), "\r\n--\(b)--")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 3)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body, images: 3)
         }
     }
 
@@ -224,11 +209,10 @@ import Testing
                 WirePiece(try TestImages.png()), "\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"-4431923.png\"\r\nContent-Type: image/png\r\n\r\n",
                 WirePiece(try TestImages.webp()), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 2)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body, images: 2)
         }
     }
 
@@ -241,11 +225,10 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(params)\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body, images: 1)
             let id = try #require(
                 (try await market.send("GET", "/api/products").json["pages"] as? [[String: Any]])?.first?["id"] as? Int)
             let detail = try await market.send("GET", "/api/products/\(id)").json
@@ -265,14 +248,12 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(Self.params(Self.papri.secret, extra: extra))\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                [
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: [
                     "Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)",
                     "accessId: eddy123",
-                ],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+                ], body: body, images: 1)
         }
     }
 
@@ -283,14 +264,12 @@ import Testing
                 "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(Self.params(Self.papri.secret))\r\n",
                 "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n\r\n",
                 WirePiece(try TestImages.jpeg()), "\r\n--\(b)--\r\n")
-            let request = Self.post(
-                "/api/products",
-                [
+            try await Self.expectCreated(
+                market, path: "/api/products",
+                headers: [
                     "Content-Type: multipart/form-data; boundary=\(b)",
                     "Identifier: \(Self.papri.identifier.uppercased())",
-                ],
-                body, port: market.port)
-            try await Self.expectCreated(market, request, images: 1)
+                ], body: body, images: 1)
         }
     }
 }

@@ -124,3 +124,26 @@ import Testing
         }
     }
 }
+
+/// hoBahk reuses one URL-components object, so every request carries the list's query string.
+@Suite struct StrayQueryTests {
+    @Test func writesIgnoreAStrayListQuery() async throws {
+        try await TestMarket.withServer { market in
+            let papri = TestMarket.papri
+            let product = try await market.addProduct("Queried")
+            let query = "?page_no=1&items_per_page=20"
+            let patched = try await market.send(
+                "PATCH", "/api/products/\(product.id)\(query)", headers: ["identifier: \(papri.identifier)"],
+                body: Data(#"{"stock":7,"secret":"\#(papri.secret)"}"#.utf8))
+            #expect(patched.status == 202)
+            let token = try await market.send(
+                "POST", "/api/products/\(product.id)/secret\(query)", headers: ["identifier: \(papri.identifier)"],
+                body: Data(#"{"secret":"\#(papri.secret)"}"#.utf8))
+            #expect(token.status == 200)
+            let deleted = try await market.send(
+                "DELETE", "/api/products/\(product.id)/\(token.text)\(query)",
+                headers: ["identifier: \(papri.identifier)"])
+            #expect(deleted.status == 200)
+        }
+    }
+}
