@@ -20,8 +20,12 @@ struct LenientJSONParser {
         var reason: String
     }
 
+    /// Deeper than any request needs; a deeper one is refused before it can exhaust the stack.
+    static let maximumDepth = 32
+
     private let bytes: [UInt8]
     private var index = 0
+    private var depth = 0
 
     static func parse(_ data: Data) throws(Failure) -> JSONValue {
         var parser = LenientJSONParser(bytes: Array(data))
@@ -75,8 +79,17 @@ struct LenientJSONParser {
         return .number(String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
-    private mutating func object() throws(Failure) -> JSONValue {
+    private mutating func enter() throws(Failure) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw Failure(offset: index, reason: "values are nested more than \(Self.maximumDepth) deep")
+        }
         index += 1
+    }
+
+    private mutating func object() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
         var members: [String: JSONValue] = [:]
         while true {
             skipWhitespace()
@@ -104,7 +117,8 @@ struct LenientJSONParser {
     }
 
     private mutating func array() throws(Failure) -> JSONValue {
-        index += 1
+        try enter()
+        defer { depth -= 1 }
         var elements: [JSONValue] = []
         while true {
             skipWhitespace()

@@ -1,6 +1,8 @@
 /// Which slice of a list is wanted. Page numbers start at 1.
 public struct PageRequest: Sendable, Equatable {
     public static let maximumItemsPerPage = 500
+    /// Far beyond any catalogue, and small enough that an offset never overflows.
+    public static let maximumPageNumber = 1_000_000_000
 
     public var number: Int
     public var itemsPerPage: Int
@@ -13,8 +15,8 @@ public struct PageRequest: Sendable, Equatable {
     public var offset: Int { (number - 1) * itemsPerPage }
 
     public func validated() throws(ValidationError) -> PageRequest {
-        guard number >= 1 else {
-            throw ValidationError(field: "page_no", rule: "must be 1 or more")
+        guard (1...Self.maximumPageNumber).contains(number) else {
+            throw ValidationError(field: "page_no", rule: "must be from 1 to \(Self.maximumPageNumber)")
         }
         guard (1...Self.maximumItemsPerPage).contains(itemsPerPage) else {
             throw ValidationError(

@@ -105,6 +105,7 @@ import Testing
 
     @Test(arguments: [
         "/api/products?page_no=abc", "/api/products?page_no=0", "/api/products?items_per_page=100000",
+        "/api/products?page_no=9223372036854775807&items_per_page=500", "/api/products?page_no=99999999999999999999",
     ])
     func listRefusesNonsensePagesWithAReason(path: String) async throws {
         try await TestMarket.withServer { market in

@@ -82,6 +82,8 @@ import Testing
             (#"{"name":"Sneaky","secret":"not-the-secret"}"#, 401, "secret"),
             (#"{"name":"No secret"}"#, 400, "secret"),
             (#"{"name": "#, 400, "body"),
+            (String(repeating: "[", count: 100_000), 400, "body"),
+            (#"{"secret":"80sgmjjk9v","x":"# + String(repeating: "{\"a\":", count: 50_000), 400, "body"),
         ] as [(String, Int, String)])
     func refusedChangesChangeNothing(json: String, status: Int, field: String) async throws {
         try await TestMarket.withServer { market in
