@@ -46,6 +46,15 @@ import Testing
         #expect((image.original.width, image.original.height) == (320, 240), "\(kind)")
     }
 
+    @Test func keepsTransparencyAsPNG() async throws {
+        let image = try await processor.process(TestImages.transparentPNG(width: 8, height: 6))
+        #expect(image.original.format == .png)
+        #expect(image.thumbnail.format == .png)
+        #expect(TestImages.size(of: image.original.data)! == (8, 6))
+        // Colour type 6 in the IHDR: RGB with alpha.
+        #expect([UInt8](image.original.data)[25] == 6)
+    }
+
     @Test func refusesADecompressionBombBeforeDecodingIt() async throws {
         let bomb = try ImageSynthesizer.bomb(width: 10_000, height: 10_000)
         #expect(bomb.count < 1_000_000)

@@ -16,6 +16,44 @@ public enum TestImages {
             width: width, height: height, from: [0, 0, 160], to: [160, 160, 0], format: .webp)
     }
 
+    /// A PNG with an alpha channel: `width` × `height` half-transparent red pixels, written by hand
+    /// (one stored deflate block) since the synthesizer draws only opaque pictures.
+    public static func transparentPNG(width: Int = 8, height: Int = 6) -> Data {
+        let row = [UInt8(0)] + Array(repeating: [255, 0, 0, 128] as [UInt8], count: width).flatMap { $0 }
+        let raw = Array(repeating: row, count: height).flatMap { $0 }
+        var zlib: [UInt8] = [0x78, 0x01, 0x01]
+        zlib += UInt16(raw.count).littleEndianBytes + (~UInt16(raw.count)).littleEndianBytes + raw
+        zlib += adler32(raw).bigEndianBytes
+        let header = UInt32(width).bigEndianBytes + UInt32(height).bigEndianBytes + [8, 6, 0, 0, 0]
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+                + chunk("IEND", []))
+    }
+
+    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return UInt32(data.count).bigEndianBytes + typed + crc32(typed).bigEndianBytes
+    }
+
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    private static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in bytes {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return b << 16 | a
+    }
+
     /// A JPEG whose EXIF says "rotate 90° clockwise to view" (orientation 6) and carries a GPS
     /// position, as phones write them.
     public static func jpegWithOrientationAndGPS(width: Int = 400, height: Int = 200) throws -> Data {
@@ -81,6 +119,10 @@ public enum TestImages {
 extension FixedWidthInteger {
     var bigEndianBytes: [UInt8] {
         withUnsafeBytes(of: self.bigEndian) { Array($0) }
+    }
+
+    var littleEndianBytes: [UInt8] {
+        withUnsafeBytes(of: self.littleEndian) { Array($0) }
     }
 }
 
