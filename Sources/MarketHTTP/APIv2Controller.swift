@@ -40,9 +40,9 @@ struct APIv2Controller<Context: RequestContext> {
         let form = try MultipartForm(body: body, boundary: boundary)
         guard let params = form.parts(named: "params").first else { throw MarketError.missing("params") }
         let fields = try JSONFields(body: params.body, part: "params")
+        // Empty parts are what one app sends for pictures it failed to encode; they are no pictures.
         let images = form.parts(named: "images", "images[]").flatMap { ImageUploads.split($0.body) }
             .filter { !$0.isEmpty }
-        guard !images.isEmpty else { throw MarketError.missing("images") }
         let product = try await service.createProduct(
             try V2Requests.draft(from: fields), images: images,
             by: try V2Requests.credentials(identifier: request.identifier, from: fields))

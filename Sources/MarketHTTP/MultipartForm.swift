@@ -6,10 +6,10 @@ import MarketCore
 /// unquoted or half-quoted parameters, raw UTF-8 filenames, and delimiter lines that carry extra
 /// characters after the boundary.
 struct MultipartForm {
+    /// A part's field name and bytes. Filenames and declared types are not kept: the market trusts
+    /// neither.
     struct Part {
         var name: String
-        var filename: String?
-        var contentType: String?
         var body: Data
     }
 
@@ -54,9 +54,7 @@ struct MultipartForm {
         guard let disposition = headers["content-disposition"],
             let name = HeaderParameters.value(of: "name", in: disposition)
         else { return nil }
-        return Part(
-            name: name, filename: HeaderParameters.value(of: "filename", in: disposition),
-            contentType: headers["content-type"], body: body)
+        return Part(name: name, body: body)
     }
 
     /// The header lines of a part up to the blank line, and where its body starts.
