@@ -49,7 +49,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ],
+            resources: [.copy("Resources/placeholder.png")]
         ),
         .executableTarget(
             name: "openmarket",

@@ -14,13 +14,16 @@ public protocol VendorStore: Sendable {
 public protocol ProductStore: Sendable {
     func insertProduct(_ product: NewProduct) async throws -> Product
     func product(id: Int64) async throws -> Product?
-    /// Newest first. `search` is already lowercased; it matches name or description.
+    /// In the page's order. `search` is already lowercased; it matches name or description.
     func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary>
-    /// Reads the product, lets `change` return its new state and saves that, atomically.
-    /// Returns nil when there is no such product.
+    /// Who may change a product, or nil when there is no such product.
+    func ownership(of productID: Int64) async throws -> ProductOwnership?
+    /// Reads the product, lets `change` return its new state and saves that, atomically; with
+    /// `images`, the product's images are replaced by these (the first becomes the cover).
+    /// Returns the product before and after, or nil when there is no such product.
     func updateProduct(
-        id: Int64, _ change: @Sendable (Product) throws -> Product
-    ) async throws -> Product?
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @Sendable (Product) throws -> Product
+    ) async throws -> (before: Product, after: Product)?
     /// Deletes the product after `check` accepts it; returns it as it was, or nil when absent.
     func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product?
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws
@@ -59,12 +62,17 @@ public struct NewProduct: Sendable {
     public var vendorID: Int64
     public var draft: ProductDraft
     public var images: [NewProductImage]
+    /// The bcrypt hash of a 2021 item's own password, for items made through the 2021 API.
+    public var passwordHash: String?
     public var createdAt: Date
 
-    public init(vendorID: Int64, draft: ProductDraft, images: [NewProductImage], createdAt: Date) {
+    public init(
+        vendorID: Int64, draft: ProductDraft, images: [NewProductImage], passwordHash: String? = nil, createdAt: Date
+    ) {
         self.vendorID = vendorID
         self.draft = draft
         self.images = images
+        self.passwordHash = passwordHash
         self.createdAt = createdAt
     }
 
@@ -85,5 +93,19 @@ public struct NewProductImage: Sendable {
         self.thumbnailKey = thumbnailKey
         self.width = width
         self.height = height
+    }
+}
+
+/// The secrets that prove the right to change one product: its vendor's, and for a 2021 item its own
+/// password.
+public struct ProductOwnership: Sendable {
+    public var vendorIdentifier: String
+    public var vendorSecretHash: String
+    public var passwordHash: String?
+
+    public init(vendorIdentifier: String, vendorSecretHash: String, passwordHash: String?) {
+        self.vendorIdentifier = vendorIdentifier
+        self.vendorSecretHash = vendorSecretHash
+        self.passwordHash = passwordHash
     }
 }

@@ -3,10 +3,12 @@ import Hummingbird
 import MarketCore
 import MarketModel
 
-/// The 2022 Open Market API (v2, market-training flavour): wire bytes in, MarketService calls,
-/// wire bytes out. Status codes are the ones strict clients pin: GET 200, POST 201, PATCH 202.
+/// The 2022 Open Market API (v2): wire bytes in, MarketService calls, wire bytes out, in the flavour
+/// of the host each request names. Status codes are the ones strict clients pin: GET 200, POST 201,
+/// PATCH 202.
 struct APIv2Controller<Context: RequestContext> {
     let service: MarketService
+    let defaultFlavor: V2Flavor
 
     func addRoutes(to router: Router<Context>) {
         router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
@@ -16,18 +18,21 @@ struct APIv2Controller<Context: RequestContext> {
         products.get("{id}", use: show)
         products.patch("{id}", use: update)
         products.post("{id}/secret", use: issueDeleteSecret)
+        products.post("{id}/archived", use: issueDeletePath)
         products.delete("{id}/{productSecret}", use: delete)
+        // openmarket's `/archived` path: the one segment is the delete secret (the router allows one
+        // parameter name per position, hence `{id}`).
+        products.delete("{id}", use: deleteBySecretAlone)
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let query = request.queryFields
         let page = try await service.products(try V2Requests.page(from: query), search: query["search_value"])
-        return try JSONResponse.make(V2PageBody(page: page, urls: request.imageURLs))
+        return try JSONResponse.make(V2PageBody(page: page, flavor: flavor(of: request), urls: request.imageURLs))
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let product = try await service.product(id: try context.productID())
-        return try JSONResponse.make(V2ProductBody(product: product, urls: request.imageURLs))
+        try respond(with: try await service.product(id: try context.productID()), to: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
@@ -40,13 +45,10 @@ struct APIv2Controller<Context: RequestContext> {
         let form = try MultipartForm(body: body, boundary: boundary)
         guard let params = form.parts(named: "params").first else { throw MarketError.missing("params") }
         let fields = try JSONFields(body: params.body, part: "params")
-        // Empty parts are what one app sends for pictures it failed to encode; they are no pictures.
-        let images = form.parts(named: "images", "images[]").flatMap { ImageUploads.split($0.body) }
-            .filter { !$0.isEmpty }
         let product = try await service.createProduct(
-            try V2Requests.draft(from: fields), images: images,
-            by: try V2Requests.credentials(identifier: request.identifier, from: fields))
-        return try JSONResponse.make(V2ProductBody(product: product, urls: request.imageURLs), status: .created)
+            try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),
+            by: VendorCredentials(identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields)))
+        return try respond(with: product, to: request, status: .created)
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
@@ -56,27 +58,51 @@ struct APIv2Controller<Context: RequestContext> {
         let body = try JSONFields(body: try await request.collectAPIBody(), part: "body")
         let product = try await service.updateProduct(
             id: id, try V2Requests.changes(from: body),
-            by: try V2Requests.credentials(identifier: request.identifier, from: body))
-        return try JSONResponse.make(V2ProductBody(product: product, urls: request.imageURLs), status: .accepted)
+            proof: OwnershipProof(identifier: request.identifier, secret: try V2Requests.secret(in: body)))
+        return try respond(with: product, to: request, status: .accepted)
     }
 
+    /// market-training's `/secret`: the delete secret itself, as plain text.
     @Sendable func issueDeleteSecret(_ request: Request, context: Context) async throws -> Response {
-        var request = request
-        let id = try context.productID()
-        let secret = try V2Requests.secret(from: try await request.collectAPIBody())
-        let productSecret = try await service.issueDeleteSecret(
-            productID: id, by: VendorCredentials(identifier: request.identifier ?? "", secret: secret))
-        return Response(
-            status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: productSecret)))
+        let (_, secret) = try await deleteSecret(request, context: context)
+        return PlainText.response(secret)
+    }
+
+    /// openmarket's `/archived`: a path that deletes the product, as plain text.
+    @Sendable func issueDeletePath(_ request: Request, context: Context) async throws -> Response {
+        let (id, secret) = try await deleteSecret(request, context: context)
+        return PlainText.response(flavor(of: request).deletePath(productID: id, secret: secret))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let product = try await service.deleteProduct(
-            productID: try context.productID(),
-            productSecret: context.parameters.get("productSecret") ?? "",
-            identifier: request.identifier)
-        return try JSONResponse.make(V2ProductBody(product: product, urls: request.imageURLs))
+            productID: try context.productID(), productSecret: context.parameters.get("productSecret") ?? "")
+        return try respond(with: product, to: request)
+    }
+
+    @Sendable func deleteBySecretAlone(_ request: Request, context: Context) async throws -> Response {
+        let product = try await service.deleteProduct(productID: nil, productSecret: context.parameters.get("id") ?? "")
+        return try respond(with: product, to: request)
+    }
+
+    private func deleteSecret(_ request: Request, context: Context) async throws -> (Int64, String) {
+        var request = request
+        let id = try context.productID()
+        let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
+        let productSecret = try await service.issueDeleteSecret(
+            productID: id, proof: OwnershipProof(identifier: request.identifier, secret: secret))
+        return (id, productSecret)
+    }
+
+    private func flavor(of request: Request) -> V2Flavor {
+        V2Flavor.forHost(request.head.authority, fallback: defaultFlavor)
+    }
+
+    private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
+        -> Response
+    {
+        try JSONResponse.make(
+            V2ProductBody(product: product, flavor: flavor(of: request), urls: request.imageURLs), status: status)
     }
 }
 
@@ -86,5 +112,21 @@ extension RequestContext {
         let text = parameters.get("id") ?? ""
         guard let id = Int64(text) else { throw MarketError(.notFound, "no product has the id \"\(text)\"") }
         return id
+    }
+}
+
+extension MultipartForm {
+    /// The pictures in the parts with these names. Empty parts are what one app sends for pictures it
+    /// failed to encode; they are no pictures.
+    func images(named names: String...) -> [Data] {
+        parts.filter { names.contains($0.name) }.flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
+    }
+}
+
+enum PlainText {
+    static func response(_ text: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

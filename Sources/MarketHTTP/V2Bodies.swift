@@ -1,138 +1,89 @@
 import Foundation
 import MarketModel
 
-/// The 2022 API's JSON shapes (market-training flavour, §3.5–§3.6 of the API reference). Amounts go
-/// out as integers: clients that decode `Double` read them as well as those that decode `Int`.
+/// A product in the 2022 API's JSON (API reference §3.6), list form or, with `product`, detail
+/// form. Amounts go out as integers: clients that decode `Double` read them as well as those that
+/// decode `Int`.
 struct V2ProductBody: Encodable {
-    var id: Int64
-    var vendorID: Int64
-    var name: String
-    var description: String
-    var thumbnail: String
-    var currency: String
-    var price: Int64
-    var bargainPrice: Int64
-    var discountedPrice: Int64
-    var stock: Int64
-    var createdAt: String
-    var issuedAt: String
-    var images: [V2ImageBody]?
-    var vendors: V2VendorBody?
+    var summary: ProductSummary
+    var product: Product?
+    var flavor: V2Flavor
+    var urls: ImageURLs
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, description, thumbnail, currency, price, stock, images, vendors
-        case vendorID = "vendor_id"
-        case bargainPrice = "bargain_price"
-        case discountedPrice = "discounted_price"
-        case createdAt = "created_at"
-        case issuedAt = "issued_at"
+    init(summary: ProductSummary, flavor: V2Flavor, urls: ImageURLs) {
+        self.summary = summary
+        self.flavor = flavor
+        self.urls = urls
     }
 
-    init(summary: ProductSummary, urls: ImageURLs) {
-        id = summary.id
-        vendorID = summary.vendor.id
-        name = summary.name
-        description = summary.description
-        thumbnail = urls.url(for: summary.thumbnailKey)
-        currency = summary.currency.rawValue
-        price = summary.price
-        bargainPrice = summary.salePrice
-        discountedPrice = summary.discount
-        stock = summary.stock
-        createdAt = V2Dates.day(summary.createdAt)
-        issuedAt = createdAt
+    init(product: Product, flavor: V2Flavor, urls: ImageURLs) {
+        self.init(summary: product.summary, flavor: flavor, urls: urls)
+        self.product = product
     }
 
-    /// The detail form: with the images in order and the vendor.
-    init(product: Product, urls: ImageURLs) {
-        self.init(summary: product.summary, urls: urls)
-        images = product.images.map { V2ImageBody(image: $0, urls: urls) }
-        vendors = V2VendorBody(vendor: product.vendor)
-    }
-}
-
-struct V2ImageBody: Encodable {
-    var id: Int64
-    var url: String
-    var thumbnailURL: String
-    var succeed = true
-    var issuedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, url, succeed
-        case thumbnailURL = "thumbnail_url"
-        case issuedAt = "issued_at"
-    }
-
-    init(image: ProductImage, urls: ImageURLs) {
-        id = image.id
-        url = urls.url(for: image.originalKey)
-        thumbnailURL = urls.url(for: image.thumbnailKey)
-        issuedAt = V2Dates.day(image.createdAt)
-    }
-}
-
-struct V2VendorBody: Encodable {
-    var id: Int64
-    var name: String
-    var createdAt: String
-    var issuedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, name
-        case createdAt = "created_at"
-        case issuedAt = "issued_at"
-    }
-
-    init(vendor: VendorSummary) {
-        id = vendor.id
-        name = vendor.name
-        createdAt = V2Dates.day(vendor.createdAt)
-        issuedAt = createdAt
+    func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: JSONKey.self)
+        let day = flavor.day(summary.createdAt)
+        try json.encode(summary.id, forKey: "id")
+        try json.encode(summary.vendor.id, forKey: "vendor_id")
+        try json.encode(summary.name, forKey: "name")
+        try json.encode(summary.description, forKey: "description")
+        try json.encode(urls.thumbnail(for: summary.thumbnailKey), forKey: "thumbnail")
+        try json.encode(summary.currency.rawValue, forKey: "currency")
+        try json.encode(summary.price, forKey: "price")
+        try json.encode(summary.salePrice, forKey: "bargain_price")
+        try json.encode(summary.discount, forKey: "discounted_price")
+        try json.encode(summary.stock, forKey: "stock")
+        try json.encode(day, forKey: "created_at")
+        try json.encode(day, forKey: "issued_at")
+        if flavor == .openmarket { try json.encode(summary.vendor.name, forKey: "vendorName") }
+        guard let product else { return }
+        var images = json.nestedUnkeyedContainer(forKey: "images")
+        for image in product.images {
+            var item = images.nestedContainer(keyedBy: JSONKey.self)
+            try item.encode(image.id, forKey: "id")
+            try item.encode(urls.url(for: image.originalKey), forKey: "url")
+            try item.encode(urls.url(for: image.thumbnailKey), forKey: "thumbnail_url")
+            try item.encode(flavor.day(image.createdAt), forKey: "issued_at")
+            if flavor == .marketTraining { try item.encode(true, forKey: "succeed") }
+        }
+        var vendor = json.nestedContainer(keyedBy: JSONKey.self, forKey: "vendors")
+        try vendor.encode(product.vendor.id, forKey: "id")
+        try vendor.encode(product.vendor.name, forKey: "name")
+        if flavor == .marketTraining {
+            try vendor.encode(flavor.day(product.vendor.createdAt), forKey: "created_at")
+            try vendor.encode(flavor.day(product.vendor.createdAt), forKey: "issued_at")
+        }
     }
 }
 
 /// The list envelope; every one of its nine keys is required by some client.
 struct V2PageBody: Encodable {
-    var pageNumber: Int
-    var itemsPerPage: Int
-    var totalCount: Int
-    var offset: Int
-    var limit: Int
-    var lastPage: Int
-    var hasNext: Bool
-    var hasPrevious: Bool
-    var pages: [V2ProductBody]
+    var page: Page<ProductSummary>
+    var flavor: V2Flavor
+    var urls: ImageURLs
 
-    enum CodingKeys: String, CodingKey {
-        case offset, limit, pages
-        case pageNumber = "page_no"
-        case itemsPerPage = "items_per_page"
-        case totalCount = "total_count"
-        case lastPage = "last_page"
-        case hasNext = "has_next"
-        case hasPrevious = "has_prev"
-    }
-
-    init(page: Page<ProductSummary>, urls: ImageURLs) {
-        pageNumber = page.request.number
-        itemsPerPage = page.request.itemsPerPage
-        totalCount = page.totalCount
-        offset = page.request.offset
-        limit = page.request.itemsPerPage
-        lastPage = page.lastPage
-        hasNext = page.hasNext
-        hasPrevious = page.hasPrevious
-        pages = page.items.map { V2ProductBody(summary: $0, urls: urls) }
+    func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: JSONKey.self)
+        try json.encode(page.request.number, forKey: flavor.key("page_no", "pageNo"))
+        try json.encode(page.request.itemsPerPage, forKey: flavor.key("items_per_page", "itemsPerPage"))
+        try json.encode(page.totalCount, forKey: flavor.key("total_count", "totalCount"))
+        try json.encode(page.request.offset, forKey: "offset")
+        try json.encode(page.request.itemsPerPage, forKey: "limit")
+        try json.encode(page.lastPage, forKey: flavor.key("last_page", "lastPage"))
+        try json.encode(page.hasNext, forKey: flavor.key("has_next", "hasNext"))
+        try json.encode(page.hasPrevious, forKey: flavor.key("has_prev", "hasPrev"))
+        try json.encode(
+            page.items.map { V2ProductBody(summary: $0, flavor: flavor, urls: urls) }, forKey: "pages")
     }
 }
 
-/// Dates as the 2022 clients parse them: the day (in UTC), at midnight, with exactly two fraction
-/// digits.
+/// Days as the 2022 clients parse them: the date (in UTC) at midnight. The flavour adds the
+/// fraction digits or not.
 enum V2Dates {
     static func day(_ date: Date) -> String {
         let (year, month, day) = civilDate(daysSince1970: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
-        return "\(year)-\(twoDigits(month))-\(twoDigits(day))T00:00:00.00"
+        return "\(year)-\(twoDigits(month))-\(twoDigits(day))T00:00:00"
     }
 
     private static func twoDigits(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
@@ -157,4 +108,7 @@ struct ImageURLs {
     var base: String
 
     func url(for key: String) -> String { "\(base)/images/\(key)" }
+
+    /// A product's thumbnail; a 2021 item posted without pictures shows the placeholder.
+    func thumbnail(for key: String) -> String { key.isEmpty ? "\(base)/images/placeholder.png" : url(for: key) }
 }

@@ -25,18 +25,18 @@ enum V2Requests {
             description: try body.text("descriptions", "description"),
             currency: try body.currency("currency"),
             price: try body.wholeNumber("price"),
-            discount: try body.wholeNumber("discounted_price", "discountedPrice"),
+            discount: try body.wholeNumber("discounted_price", "discountedPrice").map { .amount($0) },
             stock: try body.wholeNumber("stock"),
             coverImageID: try body.wholeNumber("thumbnail_id", "thumbnailId", "thumbnailID"))
     }
 
-    static func credentials(identifier: String?, from body: JSONFields) throws(MarketError) -> VendorCredentials {
+    static func secret(in body: JSONFields) throws(MarketError) -> String {
         guard let secret = try body.text("secret") else { throw MarketError.missing("secret") }
-        return VendorCredentials(identifier: identifier ?? "", secret: secret)
+        return secret
     }
 
-    /// The body of `/secret`: `{"secret": "…"}`, or the secret alone as a JSON string.
-    static func secret(from body: Data) throws(MarketError) -> String {
+    /// The body of `/secret` and `/archived`: `{"secret": "…"}`, or the secret alone as a JSON string.
+    static func bareOrObjectSecret(from body: Data) throws(MarketError) -> String {
         switch try JSONFields.parse(body, part: "body") {
         case .string(let secret) where !secret.isEmpty:
             return secret

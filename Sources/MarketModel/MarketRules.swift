@@ -46,9 +46,21 @@ public enum MarketRules {
         return discount
     }
 
-    public static func validImageCount(_ count: Int) throws(ValidationError) {
-        guard count >= imagesPerProduct.lowerBound else {
-            throw ValidationError(field: "images", rule: "must hold at least \(imagesPerProduct.lowerBound) image")
+    /// The discount that makes a buyer pay `salePrice`: the 2021 API sends the sale price where the
+    /// 2022 API sends the discount.
+    public static func discount(price: Int64, salePrice: Int64) throws(ValidationError) -> Int64 {
+        _ = try validAmount(salePrice, field: "discounted_price")
+        guard salePrice <= price else {
+            throw ValidationError(field: "discounted_price", rule: "must not be more than the price (\(price))")
+        }
+        return price - salePrice
+    }
+
+    /// `minimum` is 1, or 0 where a dialect's apps could post without pictures (the 2021 API).
+    public static func validImageCount(_ count: Int, minimum: Int = imagesPerProduct.lowerBound) throws(ValidationError)
+    {
+        guard count >= minimum else {
+            throw ValidationError(field: "images", rule: "must hold at least \(minimum) image")
         }
         guard count <= imagesPerProduct.upperBound else {
             throw ValidationError(field: "images", rule: "must hold at most \(imagesPerProduct.upperBound) images")

@@ -1,3 +1,9 @@
+/// The order a list comes in: the 2022 API lists the newest first, the 2021 API the oldest.
+public enum ListOrder: Sendable, Equatable {
+    case newestFirst
+    case oldestFirst
+}
+
 /// Which slice of a list is wanted. Page numbers start at 1.
 public struct PageRequest: Sendable, Equatable {
     public static let maximumItemsPerPage = 500
@@ -6,10 +12,12 @@ public struct PageRequest: Sendable, Equatable {
 
     public var number: Int
     public var itemsPerPage: Int
+    public var order: ListOrder
 
-    public init(number: Int, itemsPerPage: Int) {
+    public init(number: Int, itemsPerPage: Int, order: ListOrder = .newestFirst) {
         self.number = number
         self.itemsPerPage = itemsPerPage
+        self.order = order
     }
 
     public var offset: Int { (number - 1) * itemsPerPage }

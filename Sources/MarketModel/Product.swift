@@ -13,14 +13,14 @@ public struct Product: Sendable, Equatable, Identifiable {
     public var discount: Int64
     public var stock: Int64
     public var images: [ProductImage]
-    /// The image shown in lists; one of `images`.
-    public var coverImageID: Int64
+    /// The image shown in lists; one of `images`, or nil for a 2021 item posted without pictures.
+    public var coverImageID: Int64?
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
-        price: Int64, discount: Int64, stock: Int64, images: [ProductImage], coverImageID: Int64,
+        price: Int64, discount: Int64, stock: Int64, images: [ProductImage], coverImageID: Int64?,
         createdAt: Date, updatedAt: Date
     ) {
         self.id = id
@@ -47,8 +47,8 @@ public struct Product: Sendable, Equatable, Identifiable {
     public var summary: ProductSummary {
         ProductSummary(
             id: id, vendor: vendor, name: name, description: description, currency: currency,
-            price: price, discount: discount, stock: stock,
-            thumbnailKey: coverImage?.thumbnailKey ?? "", createdAt: createdAt)
+            price: price, discount: discount, stock: stock, thumbnailKey: coverImage?.thumbnailKey ?? "",
+            thumbnailKeys: images.map(\.thumbnailKey), createdAt: createdAt)
     }
 }
 
@@ -62,12 +62,15 @@ public struct ProductSummary: Sendable, Equatable, Identifiable {
     public var price: Int64
     public var discount: Int64
     public var stock: Int64
+    /// The cover's thumbnail; empty for a 2021 item posted without pictures.
     public var thumbnailKey: String
+    /// Every image's thumbnail, in order.
+    public var thumbnailKeys: [String]
     public var createdAt: Date
 
     public init(
         id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
-        price: Int64, discount: Int64, stock: Int64, thumbnailKey: String, createdAt: Date
+        price: Int64, discount: Int64, stock: Int64, thumbnailKey: String, thumbnailKeys: [String], createdAt: Date
     ) {
         self.id = id
         self.vendor = vendor
@@ -78,6 +81,7 @@ public struct ProductSummary: Sendable, Equatable, Identifiable {
         self.discount = discount
         self.stock = stock
         self.thumbnailKey = thumbnailKey
+        self.thumbnailKeys = thumbnailKeys
         self.createdAt = createdAt
     }
 

@@ -33,17 +33,34 @@ public struct ProductDraft: Sendable, Equatable {
 
 /// A partial update: nil leaves a fact as it is.
 public struct ProductChanges: Sendable, Equatable {
+    /// How a change states the discount.
+    public enum Discount: Sendable, Equatable {
+        /// How much is taken off the price (the 2022 API's `discounted_price`).
+        case amount(Int64)
+        /// What the buyer pays (the 2021 API's `discounted_price`).
+        case salePrice(Int64)
+    }
+
+    /// What a change of price alone leaves as it was: the 2022 API keeps the discount amount, the
+    /// 2021 API keeps what the buyer pays.
+    public enum PriceChangeKeeps: Sendable, Equatable {
+        case discount
+        case salePrice
+    }
+
     public var name: String?
     public var description: String?
     public var currency: Currency?
     public var price: Int64?
-    public var discount: Int64?
+    public var discount: Discount?
     public var stock: Int64?
     public var coverImageID: Int64?
+    public var priceChangeKeeps: PriceChangeKeeps
 
     public init(
         name: String? = nil, description: String? = nil, currency: Currency? = nil, price: Int64? = nil,
-        discount: Int64? = nil, stock: Int64? = nil, coverImageID: Int64? = nil
+        discount: Discount? = nil, stock: Int64? = nil, coverImageID: Int64? = nil,
+        priceChangeKeeps: PriceChangeKeeps = .discount
     ) {
         self.name = name
         self.description = description
@@ -52,17 +69,17 @@ public struct ProductChanges: Sendable, Equatable {
         self.discount = discount
         self.stock = stock
         self.coverImageID = coverImageID
+        self.priceChangeKeeps = priceChangeKeeps
     }
-
-    public var isEmpty: Bool { self == ProductChanges() }
 
     /// The product with these changes applied and every rule checked again on the result.
     public func applied(to product: Product) throws(ValidationError) -> Product {
         var changed = product
+        let price = price ?? product.price
         let draft = try ProductDraft(
             name: name ?? product.name, description: description ?? product.description,
-            currency: currency ?? product.currency, price: price ?? product.price,
-            discount: discount ?? product.discount, stock: stock ?? product.stock
+            currency: currency ?? product.currency, price: price,
+            discount: try discount(for: product, at: price), stock: stock ?? product.stock
         ).validated()
         changed.name = draft.name
         changed.description = draft.description
@@ -77,5 +94,15 @@ public struct ProductChanges: Sendable, Equatable {
             changed.coverImageID = coverImageID
         }
         return changed
+    }
+
+    private func discount(for product: Product, at price: Int64) throws(ValidationError) -> Int64 {
+        switch discount {
+        case .amount(let amount): return amount
+        case .salePrice(let salePrice): return try MarketRules.discount(price: price, salePrice: salePrice)
+        case nil:
+            guard priceChangeKeeps == .salePrice, product.discount > 0 else { return product.discount }
+            return try MarketRules.discount(price: price, salePrice: product.salePrice)
+        }
     }
 }

@@ -55,30 +55,17 @@ public final class SQLiteMarketStore: MarketStore {
             try db.execute(
                 sql: """
                     INSERT INTO product (vendorId, name, description, currency, price, discount, stock,
-                        searchText, createdAt, updatedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        searchText, passwordHash, createdAt, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     new.vendorID, draft.name, draft.description, draft.currency.rawValue, draft.price,
                     draft.discount, draft.stock,
                     NewProduct.searchText(name: draft.name, description: draft.description),
-                    new.createdAt, new.createdAt,
+                    new.passwordHash, new.createdAt, new.createdAt,
                 ])
             let productID = db.lastInsertedRowID
-            var coverID: Int64?
-            for (position, image) in new.images.enumerated() {
-                try db.execute(
-                    sql: """
-                        INSERT INTO productImage (productId, position, originalKey, thumbnailKey, width, height, createdAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        productID, position, image.originalKey, image.thumbnailKey, image.width, image.height,
-                        new.createdAt,
-                    ])
-                coverID = coverID ?? db.lastInsertedRowID
-            }
-            try db.execute(sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [coverID, productID])
+            try Self.insertImages(new.images, of: productID, at: new.createdAt, in: db)
             return try Self.product(id: productID, in: db)!
         }
     }
@@ -89,7 +76,7 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await pool.read { db in
-            let filter = SearchFilter(search)
+            let filter = SearchFilter(search, order: page.order)
             let arguments: StatementArguments = [
                 "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
             ]
@@ -100,38 +87,86 @@ public final class SQLiteMarketStore: MarketStore {
                 sql: """
                     WITH page AS (\(filter.idsSQL) LIMIT :limit OFFSET :offset)
                     SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
-                        i.thumbnailKey AS coverThumbnailKey
+                        i.thumbnailKey AS coverThumbnailKey,
+                        (SELECT group_concat(thumbnailKey, ' ') FROM (
+                            SELECT thumbnailKey FROM productImage WHERE productId = p.id ORDER BY position
+                        )) AS thumbnailKeys
                     FROM page JOIN product p ON p.id = page.id
                     JOIN vendor v ON v.id = p.vendorId
                     LEFT JOIN productImage i ON i.id = p.coverImageId
-                    ORDER BY p.id DESC
+                    ORDER BY p.id \(filter.direction)
                     """,
                 arguments: arguments)
             return Page(request: page, totalCount: total, items: try rows.map(Self.summary(from:)))
         }
     }
 
+    public func ownership(of productID: Int64) async throws -> ProductOwnership? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT v.identifier, v.secretHash, p.passwordHash
+                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
+                    """,
+                arguments: [productID]
+            ).map {
+                ProductOwnership(
+                    vendorIdentifier: $0["identifier"], vendorSecretHash: $0["secretHash"],
+                    passwordHash: $0["passwordHash"])
+            }
+        }
+    }
+
     public func updateProduct(
-        id: Int64, _ change: @Sendable (Product) throws -> Product
-    ) async throws -> Product? {
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @Sendable (Product) throws -> Product
+    ) async throws -> (before: Product, after: Product)? {
         try await pool.write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
             let changed = try change(product)
-            guard changed != product else { return product }
+            if let images {
+                try db.execute(sql: "DELETE FROM productImage WHERE productId = ?", arguments: [id])
+                try Self.insertImages(images, of: id, at: changed.updatedAt, in: db)
+            } else if changed == product {
+                return (product, product)
+            }
             try db.execute(
                 sql: """
                     UPDATE product SET name = ?, description = ?, currency = ?, price = ?, discount = ?,
-                        stock = ?, coverImageId = ?, searchText = ?, updatedAt = ?
+                        stock = ?, searchText = ?, updatedAt = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     changed.name, changed.description, changed.currency.rawValue, changed.price,
-                    changed.discount, changed.stock, changed.coverImageID,
+                    changed.discount, changed.stock,
                     NewProduct.searchText(name: changed.name, description: changed.description),
                     changed.updatedAt, id,
                 ])
-            return try Self.product(id: id, in: db)
+            if images == nil {
+                try db.execute(
+                    sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [changed.coverImageID, id])
+            }
+            return (product, try Self.product(id: id, in: db)!)
         }
+    }
+
+    /// Adds image rows in order and makes the first one the cover.
+    private static func insertImages(
+        _ images: [NewProductImage], of productID: Int64, at date: Date, in db: Database
+    ) throws {
+        var coverID: Int64?
+        for (position, image) in images.enumerated() {
+            try db.execute(
+                sql: """
+                    INSERT INTO productImage (productId, position, originalKey, thumbnailKey, width, height, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    productID, position, image.originalKey, image.thumbnailKey, image.width, image.height, date,
+                ])
+            coverID = coverID ?? db.lastInsertedRowID
+        }
+        try db.execute(sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [coverID, productID])
     }
 
     public func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product? {
@@ -191,7 +226,7 @@ public final class SQLiteMarketStore: MarketStore {
         return Product(
             id: row["id"], vendor: vendorSummary(from: row), name: row["name"], description: row["description"],
             currency: try currency(from: row), price: row["price"], discount: row["discount"], stock: row["stock"],
-            images: images, coverImageID: row["coverImageId"] ?? images.first?.id ?? 0,
+            images: images, coverImageID: row["coverImageId"],
             createdAt: row["createdAt"], updatedAt: row["updatedAt"])
     }
 
@@ -199,7 +234,9 @@ public final class SQLiteMarketStore: MarketStore {
         ProductSummary(
             id: row["id"], vendor: vendorSummary(from: row), name: row["name"], description: row["description"],
             currency: try currency(from: row), price: row["price"], discount: row["discount"], stock: row["stock"],
-            thumbnailKey: row["coverThumbnailKey"] ?? "", createdAt: row["createdAt"])
+            thumbnailKey: row["coverThumbnailKey"] ?? "",
+            thumbnailKeys: (row["thumbnailKeys"] as String?)?.split(separator: " ").map(String.init) ?? [],
+            createdAt: row["createdAt"])
     }
 
     private static func vendorSummary(from row: Row) -> VendorSummary {

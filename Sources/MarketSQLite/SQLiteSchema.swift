@@ -83,6 +83,9 @@ enum SQLiteSchema {
             // Skipping to page 1000 walks this narrow index instead of 20,000 whole rows.
             try db.execute(sql: "CREATE INDEX productNewest ON product(id)")
         }
+        migrator.registerMigration("2021 item passwords") { db in
+            try db.execute(sql: "ALTER TABLE product ADD COLUMN passwordHash TEXT")
+        }
         return migrator
     }
 }

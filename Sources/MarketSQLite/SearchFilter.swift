@@ -1,24 +1,33 @@
-/// How a list finds its products: all of them, through the trigram index, or (for terms shorter
-/// than a trigram) by reading every row's search text.
-enum SearchFilter {
-    case everything
-    case indexed(phrase: String)
-    case scanned(term: String)
+import MarketModel
 
-    init(_ search: String?) {
+/// How a list finds its products: all of them, through the trigram index, or (for terms shorter
+/// than a trigram) by reading every row's search text; and in which order.
+struct SearchFilter {
+    enum Source {
+        case everything
+        case indexed(phrase: String)
+        case scanned(term: String)
+    }
+
+    var source: Source
+    /// `DESC` for newest first, `ASC` for oldest first.
+    var direction: String
+
+    init(_ search: String?, order: ListOrder) {
+        direction = order == .newestFirst ? "DESC" : "ASC"
         guard let search else {
-            self = .everything
+            source = .everything
             return
         }
         // An FTS5 phrase in double quotes matches the text as a substring; quotes inside double.
-        self =
+        source =
             search.count >= 3
             ? .indexed(phrase: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
             : .scanned(term: search)
     }
 
     var argument: String? {
-        switch self {
+        switch source {
         case .everything: nil
         case .indexed(let phrase): phrase
         case .scanned(let term): term
@@ -26,19 +35,20 @@ enum SearchFilter {
     }
 
     var countSQL: String {
-        switch self {
+        switch source {
         case .everything: "SELECT count FROM productTotal"
         case .indexed: "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
         case .scanned: "SELECT count(*) FROM product WHERE instr(searchText, :search) > 0"
         }
     }
 
-    /// Newest first; the caller adds LIMIT and OFFSET.
+    /// In order; the caller adds LIMIT and OFFSET.
     var idsSQL: String {
-        switch self {
-        case .everything: "SELECT id FROM product ORDER BY id DESC"
-        case .indexed: "SELECT rowid AS id FROM productSearch WHERE productSearch MATCH :search ORDER BY rowid DESC"
-        case .scanned: "SELECT id FROM product WHERE instr(searchText, :search) > 0 ORDER BY id DESC"
+        switch source {
+        case .everything: "SELECT id FROM product ORDER BY id \(direction)"
+        case .indexed:
+            "SELECT rowid AS id FROM productSearch WHERE productSearch MATCH :search ORDER BY rowid \(direction)"
+        case .scanned: "SELECT id FROM product WHERE instr(searchText, :search) > 0 ORDER BY id \(direction)"
         }
     }
 }

@@ -9,12 +9,12 @@ struct MarketFiles: ParsableArguments {
     @Option(help: "Folder for the database and the images, created when missing (OPENMARKET_DATA_DIR).")
     var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
 
-    func openService() throws -> MarketService {
+    func openService(openRegistration: Bool = false) throws -> MarketService {
         let root = URL(fileURLWithPath: dataDir, isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         return MarketService(
             store: try SQLiteMarketStore(path: root.appendingPathComponent("market.sqlite").path),
             images: try FileImageStore(root: root.appendingPathComponent("images", isDirectory: true)),
-            imageProcessor: VipsImageProcessor())
+            imageProcessor: VipsImageProcessor(), openRegistration: openRegistration)
     }
 }

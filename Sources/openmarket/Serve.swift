@@ -18,9 +18,24 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Fill an empty market with a demo catalogue (OPENMARKET_DEMO).")
     var demo: Bool = Environment.flag("OPENMARKET_DEMO")
 
+    @Option(
+        help: ArgumentHelp(
+            "How 2022 API answers look when the Host is neither of that API's hosts (OPENMARKET_V2_FLAVOR).",
+            valueName: "market-training|openmarket"))
+    var v2Flavor: V2Flavor =
+        V2Flavor(rawValue: Environment.value("OPENMARKET_V2_FLAVOR", default: "")) ?? .marketTraining
+
+    @Flag(
+        help: """
+            Let an unknown identifier that comes with a secret become a vendor on first use, for classrooms \
+            (OPENMARKET_OPEN_REGISTRATION). Anyone can then sell: never on a public market.
+            """)
+    var openRegistration: Bool = Environment.flag("OPENMARKET_OPEN_REGISTRATION")
+
     func run() async throws {
         let logger = Logger(label: "openmarket")
-        let service = try files.openService()
+        let service = try files.openService(openRegistration: openRegistration)
+        if openRegistration { logger.warning("open registration is on: any identifier with a secret becomes a vendor") }
         if demo {
             logger.info("filling the market with demo products; this takes a few seconds the first time")
             let added = try await DemoCatalogue.fill(service)
@@ -29,7 +44,9 @@ struct Serve: AsyncParsableCommand {
                 logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
             }
         }
-        let application = MarketServer.application(service: service, host: host, port: port, logger: logger) {
+        let application = MarketServer.application(
+            service: service, host: host, port: port, flavor: v2Flavor, logger: logger
+        ) {
             [host] port in logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
         }
         let services = ServiceGroup(
@@ -51,3 +68,5 @@ struct ShutdownNotice: Service {
         logger.info("shutting down: finishing the requests in flight")
     }
 }
+
+extension V2Flavor: ExpressibleByArgument {}

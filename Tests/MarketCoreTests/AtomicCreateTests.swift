@@ -21,8 +21,11 @@ struct FailingInsertStore: MarketStore {
     func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await base.products(page, matching: search)
     }
-    func updateProduct(id: Int64, _ change: @Sendable (Product) throws -> Product) async throws -> Product? {
-        try await base.updateProduct(id: id, change)
+    func ownership(of productID: Int64) async throws -> ProductOwnership? { try await base.ownership(of: productID) }
+    func updateProduct(
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @Sendable (Product) throws -> Product
+    ) async throws -> (before: Product, after: Product)? {
+        try await base.updateProduct(id: id, replacingImages: images, change)
     }
     func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product? {
         try await base.deleteProduct(id: id, check)

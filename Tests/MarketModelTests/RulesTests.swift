@@ -49,7 +49,28 @@ import Testing
             try ProductChanges(price: 200).applied(to: product)
         }
         #expect(throws: ValidationError.self) { try ProductChanges(coverImageID: 8).applied(to: product) }
-        #expect(ProductChanges().isEmpty)
+    }
+
+    @Test func theTwoDialectsMeanDifferentThingsByDiscountedPrice() throws {
+        let product = Product(
+            id: 1, vendor: VendorSummary(id: 1, name: "v", createdAt: .now), name: "Lamp", description: "",
+            currency: .krw,
+            price: 1000, discount: 300, stock: 1, images: [], coverImageID: nil, createdAt: .now, updatedAt: .now)
+        // 2022: the discount amount; a new price alone keeps it.
+        #expect(try ProductChanges(discount: .amount(100)).applied(to: product).salePrice == 900)
+        #expect(try ProductChanges(price: 1500).applied(to: product).discount == 300)
+        // 2021: the sale price; a new price alone keeps what the buyer pays.
+        #expect(try ProductChanges(discount: .salePrice(600)).applied(to: product).discount == 400)
+        let repriced = try ProductChanges(price: 1500, priceChangeKeeps: .salePrice).applied(to: product)
+        #expect((repriced.price, repriced.salePrice) == (1500, 700))
+        #expect(throws: ValidationError.self) {
+            try ProductChanges(price: 500, priceChangeKeeps: .salePrice).applied(to: product)
+        }
+        var undiscounted = product
+        undiscounted.discount = 0
+        #expect(try ProductChanges(price: 1500, priceChangeKeeps: .salePrice).applied(to: undiscounted).discount == 0)
+        #expect(try MarketRules.discount(price: 1000, salePrice: 1000) == 0)
+        #expect(throws: ValidationError.self) { try MarketRules.discount(price: 1000, salePrice: 1001) }
     }
 
     @Test func pagesKnowWhereTheyAre() throws {

@@ -106,23 +106,80 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         try await kind.withStore { store in
             let vendor = try await Self.vendor(store)
             let product = try await Self.product(store, vendor: vendor, name: "Before", images: 2)
-            let updated = try await store.updateProduct(id: product.id) { current in
+            let updated = try await store.updateProduct(id: product.id, replacingImages: nil) { current in
                 var changed = current
                 changed.name = "After"
                 changed.coverImageID = current.images[1].id
                 return changed
-            }
+            }?.after
             #expect(updated?.name == "After")
+            #expect(updated?.coverImageID == product.images[1].id)
             #expect(
                 try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "after").totalCount == 1)
             #expect(
                 try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: "before").totalCount == 0)
             struct Refusal: Error {}
             await #expect(throws: Refusal.self) {
-                try await store.updateProduct(id: product.id) { _ in throw Refusal() }
+                try await store.updateProduct(
+                    id: product.id,
+                    replacingImages: [NewProductImage(originalKey: "x", thumbnailKey: "y", width: 1, height: 1)]
+                ) { _ in throw Refusal() }
             }
             #expect(try await store.product(id: product.id) == updated)
-            #expect(try await store.updateProduct(id: 999) { $0 } == nil)
+            #expect(try await store.updateProduct(id: 999, replacingImages: nil) { $0 } == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func replacingImagesMakesTheFirstNewOneTheCover(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            let product = try await Self.product(store, vendor: vendor, name: "Old", images: 2)
+            let replacement = ["a", "b", "c"].map {
+                NewProductImage(originalKey: "\($0).jpg", thumbnailKey: "\($0)-thumb.jpg", width: 3, height: 4)
+            }
+            let result = try #require(
+                try await store.updateProduct(id: product.id, replacingImages: replacement) { $0 })
+            #expect(result.before == product)
+            #expect(result.after.images.map(\.originalKey) == ["a.jpg", "b.jpg", "c.jpg"])
+            #expect(result.after.coverImageID == result.after.images[0].id)
+            #expect(try await !store.isImageBlobReferenced("Old-0.jpg"))
+            let listed = try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: nil).items[0]
+            #expect(listed.thumbnailKey == "a-thumb.jpg")
+            #expect(listed.thumbnailKeys == ["a-thumb.jpg", "b-thumb.jpg", "c-thumb.jpg"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func ownershipTellsTheVendorsSecretAndTheItemsPassword(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store, "owner")
+            let plain = try await Self.product(store, vendor: vendor, name: "Plain")
+            let item = try await store.insertProduct(
+                NewProduct(
+                    vendorID: vendor.id, draft: ProductDraft(name: "Item", description: "", currency: .krw, price: 1),
+                    images: [], passwordHash: "item-hash", createdAt: Self.now))
+            #expect(item.images.isEmpty && item.coverImageID == nil)
+            let plainOwner = try #require(try await store.ownership(of: plain.id))
+            #expect(plainOwner.vendorIdentifier == vendor.identifier)
+            #expect(plainOwner.vendorSecretHash == "hash-owner")
+            #expect(plainOwner.passwordHash == nil)
+            #expect(try await store.ownership(of: item.id)?.passwordHash == "item-hash")
+            #expect(try await store.ownership(of: 12345) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pagesCanBeOldestFirst(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            for number in 1...5 { try await Self.product(store, vendor: vendor, name: "Item \(number)") }
+            let page = try await store.products(
+                PageRequest(number: 2, itemsPerPage: 2, order: .oldestFirst), matching: nil)
+            #expect(page.items.map(\.name) == ["Item 3", "Item 4"])
+            let found = try await store.products(
+                PageRequest(number: 1, itemsPerPage: 2, order: .oldestFirst), matching: "item")
+            #expect(found.items.map(\.name) == ["Item 1", "Item 2"])
         }
     }
 

@@ -1,0 +1,198 @@
+import Foundation
+import MarketModel
+
+/// What a request presents to change a product: a vendor's identifier and secret (2022 API), or a
+/// password alone (2021 API). The secret may be the product's own 2021 password or its vendor's
+/// secret, so an item made through either API can be changed through the other.
+public struct OwnershipProof: Sendable, Equatable {
+    public var identifier: String?
+    public var secret: String
+
+    public init(identifier: String? = nil, secret: String) {
+        self.identifier = identifier
+        self.secret = secret
+    }
+}
+
+extension MarketService {
+    /// The vendor that 2021 items belong to: that API had no vendors, only a password per item.
+    /// Its own secret is random and thrown away, so only the items' passwords change them.
+    static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
+
+    public func createProduct(
+        _ draft: ProductDraft, images uploads: [Data], by credentials: VendorCredentials
+    ) async throws -> Product {
+        let vendor = try await authenticate(credentials)
+        return try await insert(draft, images: uploads, vendorID: vendor.id)
+    }
+
+    /// Creates a 2021 item: guarded by its own password, and allowed to have no pictures.
+    public func createItem(_ draft: ProductDraft, images uploads: [Data], password: String) async throws -> Product {
+        guard !password.isEmpty else { throw MarketError.missing("password") }
+        try VendorSecret.validate(password)
+        let vendor = try await itemsVendor()
+        return try await insert(
+            draft, images: uploads, vendorID: vendor.id, passwordHash: try await hasher.hash(password), minimumImages: 0
+        )
+    }
+
+    /// Changes a product's facts and, with `images`, replaces its pictures.
+    public func updateProduct(
+        id: Int64, _ changes: ProductChanges, images uploads: [Data]? = nil, proof: OwnershipProof
+    ) async throws -> Product {
+        try await authorize(proof, toChange: id)
+        let now = now()
+        let replaced = try await storeImages(uploads) { newImages in
+            try await store.updateProduct(id: id, replacingImages: newImages) { product in
+                var changed = try validated(changes.applied(to: product))
+                if changed != product || newImages != nil { changed.updatedAt = now }
+                return changed
+            }
+        }
+        guard let replaced else { throw MarketError.productNotFound(id) }
+        if uploads != nil { await removeUnreferenced(replaced.before.imageKeys) }
+        return replaced.after
+    }
+
+    /// Issues a fresh secret that deletes this one product (and nothing else) when presented to
+    /// `deleteProduct(productID:productSecret:)`. Only a digest of it is kept.
+    public func issueDeleteSecret(productID: Int64, proof: OwnershipProof) async throws -> String {
+        try await authorize(proof, toChange: productID)
+        let secret = UUID().uuidString.lowercased()
+        try await store.insertDeleteToken(
+            hash: Digest.sha256Hex(Data(secret.utf8)), productID: productID, issuedAt: now())
+        return secret
+    }
+
+    /// Deletes the product that `productSecret` was issued for; the secret is the proof. When the
+    /// request names a product id too, it must be that product.
+    public func deleteProduct(productID: Int64?, productSecret: String) async throws -> Product {
+        let digest = Digest.sha256Hex(Data(productSecret.lowercased().utf8))
+        guard let tokenProductID = try await store.productID(forDeleteToken: digest) else {
+            if let productID { _ = try await product(id: productID) }
+            throw MarketError.wrongProductSecret
+        }
+        guard productID == nil || productID == tokenProductID else { throw MarketError.wrongProductSecret }
+        return try await delete(tokenProductID)
+    }
+
+    /// Deletes a product at once for whoever proves the right to change it (the 2021 API's way).
+    public func deleteProduct(id: Int64, proof: OwnershipProof) async throws -> Product {
+        try await authorize(proof, toChange: id)
+        return try await delete(id)
+    }
+
+    // MARK: Rules of ownership
+
+    private func authorize(_ proof: OwnershipProof, toChange productID: Int64) async throws {
+        guard !proof.secret.isEmpty else { throw MarketError.missing("secret") }
+        guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
+        if let password = owner.passwordHash, try await hasher.verify(proof.secret, against: password) { return }
+        if let identifier = proof.identifier.map(VendorIdentifier.normalized), !identifier.isEmpty,
+            identifier != owner.vendorIdentifier
+        {
+            _ = try await authenticate(VendorCredentials(identifier: identifier, secret: proof.secret))
+            throw MarketError.notOwner(productID)
+        }
+        guard try await hasher.verify(proof.secret, against: owner.vendorSecretHash) else {
+            throw MarketError.wrongCredentials
+        }
+    }
+
+    private func itemsVendor() async throws -> Vendor {
+        let identifier = Self.itemsVendorIdentifier
+        if let stored = try await store.vendorCredentials(identifier: identifier) { return stored.vendor }
+        do {
+            return try await registerVendor(name: "2021 apps", identifier: identifier).vendor
+        } catch let error as MarketError where error.kind == .conflict {
+            guard let stored = try await store.vendorCredentials(identifier: identifier) else { throw error }
+            return stored.vendor
+        }
+    }
+
+    // MARK: Writing with images
+
+    private func insert(
+        _ draft: ProductDraft, images uploads: [Data], vendorID: Int64, passwordHash: String? = nil,
+        minimumImages: Int = MarketRules.imagesPerProduct.lowerBound
+    ) async throws -> Product {
+        let draft = try validated(draft.validated())
+        try validated(MarketRules.validImageCount(uploads.count, minimum: minimumImages))
+        return try await storeImages(uploads) { newImages in
+            try await store.insertProduct(
+                NewProduct(
+                    vendorID: vendorID, draft: draft, images: newImages ?? [], passwordHash: passwordHash,
+                    createdAt: now()))
+        }
+    }
+
+    /// Processes and stores the uploads, then runs `write` with them. Should `write` fail, the blobs
+    /// this call added are removed again: a failed request leaves the image files as they were.
+    private func storeImages<T>(
+        _ uploads: [Data]?, then write: ([NewProductImage]?) async throws -> T
+    ) async throws -> T {
+        guard let uploads else { return try await write(nil) }
+        try validated(MarketRules.validImageCount(uploads.count, minimum: 0))
+        let processed = try await process(uploads)
+        var created: [String] = []
+        do {
+            var newImages: [NewProductImage] = []
+            for image in processed {
+                let original = try await put(image.original, created: &created)
+                let thumbnail = try await put(image.thumbnail, created: &created)
+                newImages.append(
+                    NewProductImage(
+                        originalKey: original, thumbnailKey: thumbnail,
+                        width: image.original.width, height: image.original.height))
+            }
+            return try await write(newImages)
+        } catch {
+            await removeUnreferenced(created)
+            throw error
+        }
+    }
+
+    private func delete(_ id: Int64) async throws -> Product {
+        guard let deleted = try await store.deleteProduct(id: id, { _ in }) else {
+            throw MarketError.productNotFound(id)
+        }
+        await removeUnreferenced(deleted.imageKeys)
+        return deleted
+    }
+
+    private func process(_ uploads: [Data]) async throws -> [ProcessedImage] {
+        var processed: [ProcessedImage] = []
+        for (index, upload) in uploads.enumerated() {
+            let field = "images[\(index)]"
+            guard upload.count <= MarketRules.maximumImageBytes else {
+                throw MarketError(
+                    .tooLarge, field: field,
+                    "\(field) is \(upload.count) bytes; an image may be at most \(MarketRules.maximumImageBytes) bytes")
+            }
+            do {
+                processed.append(try await imageProcessor.process(upload))
+            } catch let rejection as ImageRejection {
+                throw MarketError(
+                    rejection.isTooLarge ? .tooLarge : .invalid, field: field, "\(field) \(rejection.reason)")
+            }
+        }
+        return processed
+    }
+
+    private func put(_ image: EncodedImage, created: inout [String]) async throws -> String {
+        let key = ImageKey.make(for: image)
+        if try await images.put(image.data, key: key) { created.append(key) }
+        return key
+    }
+
+    private func removeUnreferenced(_ keys: [String]) async {
+        for key in Set(keys) {
+            guard (try? await store.isImageBlobReferenced(key)) == false else { continue }
+            try? await images.remove(key: key)
+        }
+    }
+}
+
+extension Product {
+    var imageKeys: [String] { images.flatMap { [$0.originalKey, $0.thumbnailKey] } }
+}
