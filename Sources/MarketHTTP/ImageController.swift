@@ -14,9 +14,10 @@ struct ImageController<Context: RequestContext> {
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let key = context.parameters.get("key") ?? ""
-        guard let data = try await service.imageData(key: key),
-            let format = ImageFormat(fileExtension: String(key.suffix(3)))
-        else { throw MarketError(.notFound, "no image is called \(key)") }
+        let stored = key == Placeholder.key ? Placeholder.data : try await service.imageData(key: key)
+        guard let data = stored, let format = ImageFormat(fileExtension: String(key.suffix(3))) else {
+            throw MarketError(.notFound, "no image is called \(key)")
+        }
         let etag = "\"\(key.prefix { $0 != "." })\""
         var headers: HTTPFields = [
             .contentType: format.mediaType,
@@ -28,5 +29,13 @@ struct ImageController<Context: RequestContext> {
         }
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The picture shown for a 2021 item posted without pictures.
+enum Placeholder {
+    static let key = "placeholder.png"
+    static let data = Bundle.module.url(forResource: "placeholder", withExtension: "png").flatMap {
+        try? Data(contentsOf: $0)
     }
 }

@@ -110,5 +110,7 @@ struct ImageURLs {
     func url(for key: String) -> String { "\(base)/images/\(key)" }
 
     /// A product's thumbnail; a 2021 item posted without pictures shows the placeholder.
-    func thumbnail(for key: String) -> String { key.isEmpty ? "\(base)/images/placeholder.png" : url(for: key) }
+    func thumbnail(for key: String) -> String {
+        url(for: key.isEmpty ? Placeholder.key : key)
+    }
 }

@@ -8,6 +8,8 @@ import MarketModel
 import MarketSQLite
 import ServiceLifecycle
 
+@_exported import enum MarketHTTP.V2Flavor
+
 /// A whole market for one test: a fresh data folder with a real SQLite file and image files, the
 /// real image pipeline, and the real HTTP server on a free port of 127.0.0.1. The reference apps'
 /// vendors are registered with the credentials those apps hard-code.
@@ -23,7 +25,7 @@ public struct TestMarket: Sendable {
     public static let nala = DemoCatalogue.vendors[2]
 
     /// A market with its files but no server.
-    public init() async throws {
+    public init(openRegistration: Bool = false) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openmarket-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -31,7 +33,8 @@ public struct TestMarket: Sendable {
         images = try FileImageStore(root: directory.appendingPathComponent("images"))
         // bcrypt's lowest cost keeps the suite fast; the cost is a parameter, not a different code path.
         service = MarketService(
-            store: store, images: images, imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4))
+            store: store, images: images, imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4),
+            openRegistration: openRegistration)
         for vendor in DemoCatalogue.vendors {
             _ = try await service.registerVendor(
                 name: vendor.name, identifier: vendor.identifier, secret: vendor.secret)
@@ -40,14 +43,17 @@ public struct TestMarket: Sendable {
 
     /// Runs `body` against a market whose server is listening, then shuts the server down and
     /// removes the market's files.
-    public static func withServer<T: Sendable>(_ body: @Sendable (TestMarket) async throws -> T) async throws -> T {
-        var market = try await TestMarket()
+    public static func withServer<T: Sendable>(
+        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false,
+        _ body: @Sendable (TestMarket) async throws -> T
+    ) async throws -> T {
+        var market = try await TestMarket(openRegistration: openRegistration)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         var logger = Logger(label: "test-market")
         logger.logLevel = .error
         let (ports, listening) = AsyncStream<Int>.makeStream()
         let application = MarketServer.application(
-            service: market.service, host: "127.0.0.1", port: 0, logger: logger,
+            service: market.service, host: "127.0.0.1", port: 0, flavor: flavor, logger: logger,
             onListening: { listening.yield($0) })
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
