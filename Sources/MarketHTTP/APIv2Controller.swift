@@ -20,9 +20,11 @@ struct APIv2Controller<Context: RequestContext> {
         products.post("{id}/secret", use: issueDeleteSecret)
         products.post("{id}/archived", use: issueDeletePath)
         products.delete("{id}/{productSecret}", use: delete)
-        // openmarket's `/archived` path: the one segment is the delete secret (the router allows one
-        // parameter name per position, hence `{id}`).
-        products.delete("{id}", use: deleteBySecretAlone)
+        // openmarket clients use `/archived`'s path whole, keep its last segment, or append it to
+        // `/api/products/`; each form ends in the delete secret. (The router takes one parameter
+        // name per position, hence `{id}`.)
+        products.delete("{id}", use: deleteByLastSegment)
+        products.delete("api/products/{id}", use: deleteByLastSegment)
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
@@ -80,8 +82,9 @@ struct APIv2Controller<Context: RequestContext> {
         return try respond(with: product, to: request)
     }
 
-    @Sendable func deleteBySecretAlone(_ request: Request, context: Context) async throws -> Response {
-        let product = try await service.deleteProduct(productID: nil, productSecret: context.parameters.get("id") ?? "")
+    @Sendable func deleteByLastSegment(_ request: Request, context: Context) async throws -> Response {
+        let secret = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
+        let product = try await service.deleteProduct(productID: nil, productSecret: secret)
         return try respond(with: product, to: request)
     }
 
