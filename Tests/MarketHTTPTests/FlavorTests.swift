@@ -155,6 +155,11 @@ import Testing
                 "PATCH", "/item/\(product.id)", headers: ["Content-Type: \(notTheirs.contentType)"],
                 body: notTheirs.body)
             #expect(refused.status == 404, "another vendor's secret is a wrong password")
+            let deleted = try await market.send(
+                "DELETE", "/item/\(product.id)", headers: ["Content-Type: application/json"],
+                body: Data(#"{"password":"\#(TestMarket.papri.secret)"}"#.utf8))
+            #expect(deleted.status == 200)
+            #expect(try await market.productCount() == 0)
         }
     }
 }
