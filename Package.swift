@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "openmarket", targets: ["openmarket"]),
         .library(name: "MarketModel", targets: ["MarketModel"]),
+        .library(name: "OpenMarketKit", targets: ["OpenMarketKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -40,6 +41,7 @@ let package = Package(
         ),
         .target(name: "CVipsBridge", dependencies: ["CVips"]),
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
+        .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
         .target(
             name: "MarketHTTP",
@@ -74,6 +76,7 @@ let package = Package(
         .testTarget(name: "MarketCoreTests", dependencies: ["MarketTestSupport"]),
         .testTarget(name: "MarketHTTPTests", dependencies: ["MarketTestSupport"]),
         .testTarget(name: "OpenMarketCommandTests", dependencies: ["MarketTestSupport"]),
+        .testTarget(name: "OpenMarketKitTests", dependencies: ["OpenMarketKit", "MarketTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

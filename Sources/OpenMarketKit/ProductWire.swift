@@ -1,0 +1,97 @@
+import Foundation
+import MarketModel
+
+/// The 2022 API's JSON read into the kit's values, in either flavour: snake_case or camelCase
+/// envelope, dates with or without a fraction, prices as integers or as `2000.0`.
+struct WireKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension KeyedDecodingContainer where K == WireKey {
+    func value<T: Decodable>(_ type: T.Type, _ names: String...) throws -> T {
+        for name in names where contains(WireKey(name)) { return try decode(T.self, forKey: WireKey(name)) }
+        throw DecodingError.keyNotFound(
+            WireKey(names[0]), .init(codingPath: codingPath, debugDescription: "no \(names.joined(separator: " or "))"))
+    }
+
+    func amount(_ name: String) throws -> Int64 {
+        let number = try decode(Double.self, forKey: WireKey(name))
+        guard let whole = Int64(exactly: number) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: WireKey(name), in: self, debugDescription: "\(number) is not a whole amount")
+        }
+        return whole
+    }
+
+    func url(_ name: String) throws -> URL {
+        let text = try decode(String.self, forKey: WireKey(name))
+        guard let url = URL(string: text) else {
+            throw DecodingError.dataCorruptedError(forKey: WireKey(name), in: self, debugDescription: "not a URL")
+        }
+        return url
+    }
+
+    /// `2022-05-14T00:00:00.00` or `2022-11-16T00:00:00`: the day is what counts.
+    func day(_ name: String) throws -> Date {
+        let text = try decode(String.self, forKey: WireKey(name))
+        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard parts.count == 3,
+            let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+        else { throw DecodingError.dataCorruptedError(forKey: WireKey(name), in: self, debugDescription: text) }
+        return date
+    }
+}
+
+extension ProductPage: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let json = try decoder.container(keyedBy: WireKey.self)
+        self.init(
+            number: try json.value(Int.self, "page_no", "pageNo"),
+            itemsPerPage: try json.value(Int.self, "items_per_page", "itemsPerPage"),
+            totalCount: try json.value(Int.self, "total_count", "totalCount"),
+            lastPage: try json.value(Int.self, "last_page", "lastPage"),
+            hasNext: try json.value(Bool.self, "has_next", "hasNext"),
+            products: try json.value([ProductListing].self, "pages"))
+    }
+}
+
+extension ProductListing: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let json = try decoder.container(keyedBy: WireKey.self)
+        let code = try json.value(String.self, "currency")
+        guard let currency = Currency(code: code) else {
+            throw DecodingError.dataCorruptedError(forKey: WireKey("currency"), in: json, debugDescription: code)
+        }
+        self.init(
+            id: try json.value(Int.self, "id"), vendorID: try json.value(Int.self, "vendor_id"),
+            name: try json.value(String.self, "name"),
+            description: (try? json.value(String.self, "description")) ?? "",
+            thumbnailURL: try json.url("thumbnail"), currency: currency, price: try json.amount("price"),
+            bargainPrice: try json.amount("bargain_price"), discount: try json.amount("discounted_price"),
+            stock: try json.amount("stock"), createdAt: try json.day("created_at"))
+    }
+}
+
+extension ProductDetails: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let json = try decoder.container(keyedBy: WireKey.self)
+        let vendor = try json.nestedContainer(keyedBy: WireKey.self, forKey: WireKey("vendors"))
+        self.init(
+            listing: try ProductListing(from: decoder), images: try json.value([ProductPhoto].self, "images"),
+            vendorName: try vendor.value(String.self, "name"))
+    }
+}
+
+extension ProductPhoto: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let json = try decoder.container(keyedBy: WireKey.self)
+        self.init(
+            id: try json.value(Int.self, "id"), url: try json.url("url"), thumbnailURL: try json.url("thumbnail_url"))
+    }
+}
