@@ -45,7 +45,7 @@ public struct TestMarket: Sendable {
     /// removes the market's files.
     public static func withServer<T: Sendable>(
         flavor: V2Flavor = .marketTraining, openRegistration: Bool = false,
-        _ body: @Sendable (TestMarket) async throws -> T
+        isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
     ) async throws -> T {
         var market = try await TestMarket(openRegistration: openRegistration)
         defer { try? FileManager.default.removeItem(at: market.directory) }

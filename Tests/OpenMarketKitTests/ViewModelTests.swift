@@ -1,0 +1,108 @@
+import Foundation
+import MarketTestSupport
+import OpenMarketKit
+import Testing
+
+@MainActor @Suite struct ProductListModelTests {
+    static func client(_ market: TestMarket) -> OpenMarketClient {
+        OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(market.port)")!)
+    }
+
+    static func preferences() -> UserDefaults {
+        let name = "openmarketkit-tests-\(UUID().uuidString)"
+        return UserDefaults(suiteName: name)!
+    }
+
+    @Test func pagesArriveInOrderOnceEachUntilTheLast() async throws {
+        try await TestMarket.withServer { market in
+            for number in 1...45 { try await market.addProduct("Product \(number)") }
+            let model = ProductListModel(client: Self.client(market), pageSize: 20, preferences: Self.preferences())
+            #expect(model.state == .idle)
+            await model.loadFirstPage()
+            #expect(model.products.count == 20)
+            #expect(model.products.first?.name == "Product 45")
+            #expect(model.state == .loaded)
+            await model.loadFirstPage()
+            #expect(model.products.count == 20, "the first page is not loaded twice")
+            async let first: Void = model.loadNextPage()
+            async let second: Void = model.loadNextPage()
+            _ = await (first, second)
+            #expect(model.products.count == 40, "a page already loading is not asked for again")
+            await model.loadMoreIfNeeded(after: model.products[10])
+            #expect(model.products.count == 40, "far from the end, nothing more is asked")
+            await model.loadMoreIfNeeded(after: model.products[37])
+            #expect(model.products.count == 45)
+            #expect(Set(model.products.map(\.id)).count == 45)
+            await model.loadNextPage()
+            #expect(model.products.count == 45)
+            #expect(!model.isLoading)
+        }
+    }
+
+    @Test func searchAndRefreshStartOver() async throws {
+        try await TestMarket.withServer { market in
+            for number in 1...5 { try await market.addProduct("Lamp \(number)") }
+            try await market.addProduct("Chair")
+            let model = ProductListModel(client: Self.client(market), pageSize: 2, preferences: Self.preferences())
+            await model.loadFirstPage()
+            await model.search("lamp")
+            #expect(model.searchText == "lamp")
+            #expect(model.products.map(\.name) == ["Lamp 5", "Lamp 4"])
+            await model.search("no such thing")
+            #expect(model.state == .empty && model.products.isEmpty)
+            await model.search("")
+            try await market.addProduct("Brand new")
+            await model.refresh()
+            #expect(model.products.first?.name == "Brand new")
+            #expect(model.products.count == 2)
+        }
+    }
+
+    @Test func theLayoutChoiceIsRemembered() {
+        let preferences = Self.preferences()
+        let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let model = ProductListModel(client: client, preferences: preferences)
+        #expect(model.layout == .list)
+        model.layout = .grid
+        #expect(ProductListModel(client: client, preferences: preferences).layout == .grid)
+    }
+
+    @Test func anUnreachableMarketIsAFailedStateThatSaysWhy() async {
+        let model = ProductListModel(
+            client: OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:9")!), preferences: Self.preferences())
+        await model.loadFirstPage()
+        guard case .failed(let reason) = model.state else {
+            Issue.record("\(model.state)")
+            return
+        }
+        #expect(reason.hasPrefix("cannot reach the market"))
+    }
+}
+
+@MainActor @Suite struct ProductDetailModelTests {
+    @Test func showsThePicturesInOrderWithAPosition() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Carousel", imageCount: 3)
+            let model = ProductDetailModel(
+                productID: Int(product.id), client: ProductListModelTests.client(market))
+            await model.load()
+            #expect(model.product?.listing.name == "Carousel")
+            #expect(model.images.map(\.id) == product.images.map { Int($0.id) })
+            #expect(model.imagePosition == "1 / 3")
+            model.currentImageIndex = 1
+            #expect(model.imagePosition == "2 / 3")
+            model.currentImageIndex = 7
+            #expect(model.currentImageIndex == 2)
+            model.currentImageIndex = -1
+            #expect(model.currentImageIndex == 0)
+        }
+    }
+
+    @Test func aMissingProductIsAFailedState() async throws {
+        try await TestMarket.withServer { market in
+            let model = ProductDetailModel(productID: 404, client: ProductListModelTests.client(market))
+            await model.load()
+            #expect(model.state == .failed("the market said 404: no product has the id 404"))
+        }
+    }
+}
