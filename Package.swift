@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "openmarket",
             dependencies: [
-                "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo",
+                "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo", "OpenMarketKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -26,49 +26,70 @@ public struct OpenMarketClient: Sendable {
 
     /// One page of the catalogue, newest first; `search` matches names and descriptions.
     public func products(page: Int = 1, itemsPerPage: Int = 20, search: String? = nil) async throws -> ProductPage {
+        try decode(try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search))
+    }
+
+    public func product(id: Int) async throws -> ProductDetails {
+        try decode(try await productJSON(id: id))
+    }
+
+    /// Registers a product with 1 to 5 pictures (JPEG, PNG or WebP bytes).
+    public func createProduct(_ draft: ProductDraft, images: [Data]) async throws -> ProductDetails {
+        try decode(try await createProductJSON(draft, images: images))
+    }
+
+    /// Changes what `changes` names; `coverImageID` picks the picture lists show.
+    public func updateProduct(id: Int, _ changes: ProductChanges) async throws -> ProductDetails {
+        try decode(try await updateProductJSON(id: id, changes))
+    }
+
+    /// Asks for the product's delete secret, then deletes with it; answers the deleted product.
+    public func deleteProduct(id: Int) async throws -> ProductDetails {
+        try decode(try await deleteProductJSON(id: id))
+    }
+
+    // MARK: The server's own JSON, for tools that show it as it is
+
+    public func productsJSON(page: Int = 1, itemsPerPage: Int = 20, search: String? = nil) async throws -> Data {
         var query = [
             URLQueryItem(name: "page_no", value: "\(page)"),
             URLQueryItem(name: "items_per_page", value: "\(itemsPerPage)"),
         ]
         if let search, !search.isEmpty { query.append(URLQueryItem(name: "search_value", value: search)) }
-        return try decode(try await send(request("api/products", query: query)))
+        return try await send(request("api/products", query: query))
     }
 
-    public func product(id: Int) async throws -> ProductDetails {
-        try decode(try await send(request("api/products/\(id)")))
+    public func productJSON(id: Int) async throws -> Data {
+        try await send(request("api/products/\(id)"))
     }
 
-    /// Registers a product with 1 to 5 pictures (JPEG, PNG or WebP bytes).
-    public func createProduct(_ draft: ProductDraft, images: [Data]) async throws -> ProductDetails {
+    public func createProductJSON(_ draft: ProductDraft, images: [Data]) async throws -> Data {
         let credentials = try requireCredentials()
         let params = try JSONSerialization.data(withJSONObject: ProductJSON.create(draft, secret: credentials.secret))
         let form = MultipartForm(params: params, images: images)
         var request = try request("api/products", method: "POST", credentials: credentials)
         request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
         request.httpBody = form.body
-        return try decode(try await send(request))
+        return try await send(request)
     }
 
-    /// Changes what `changes` names; `coverImageID` picks the picture lists show.
-    public func updateProduct(id: Int, _ changes: ProductChanges) async throws -> ProductDetails {
+    public func updateProductJSON(id: Int, _ changes: ProductChanges) async throws -> Data {
         let credentials = try requireCredentials()
         var request = try request("api/products/\(id)", method: "PATCH", credentials: credentials)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONSerialization.data(
             withJSONObject: try ProductJSON.update(changes, secret: credentials.secret))
-        return try decode(try await send(request))
+        return try await send(request)
     }
 
-    /// Asks for the product's delete secret, then deletes with it; answers the deleted product.
-    public func deleteProduct(id: Int) async throws -> ProductDetails {
+    public func deleteProductJSON(id: Int) async throws -> Data {
         let credentials = try requireCredentials()
         var secretRequest = try request("api/products/\(id)/secret", method: "POST", credentials: credentials)
         secretRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         secretRequest.httpBody = try JSONSerialization.data(withJSONObject: ["secret": credentials.secret])
         let productSecret = String(decoding: try await send(secretRequest), as: UTF8.self)
-        return try decode(
-            try await send(
-                try request("api/products/\(id)/\(productSecret)", method: "DELETE", credentials: credentials)))
+        return try await send(
+            try request("api/products/\(id)/\(productSecret)", method: "DELETE", credentials: credentials))
     }
 
     // MARK: HTTP
@@ -115,7 +136,8 @@ public struct OpenMarketClient: Sendable {
         return data
     }
 
-    private func decode<T: Decodable>(_ data: Data) throws -> T {
+    /// Reads JSON from this client's answers into the kit's values.
+    public func decode<T: Decodable>(_ data: Data) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {

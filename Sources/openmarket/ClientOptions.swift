@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MarketModel
+import OpenMarketKit
+
+/// How the client commands reach a market and who they sell as.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "The market's address (OPENMARKET_SERVER).")
+    var server: String = Environment.value("OPENMARKET_SERVER", default: "http://127.0.0.1:8080")
+
+    @Option(help: "Your vendor identifier, for changes (OPENMARKET_IDENTIFIER).")
+    var identifier: String = Environment.value("OPENMARKET_IDENTIFIER", default: "")
+
+    @Option(help: "Your vendor secret, for changes (OPENMARKET_SECRET).")
+    var secret: String = Environment.value("OPENMARKET_SECRET", default: "")
+
+    @Flag(help: "Print the market's JSON instead of a table.")
+    var json = false
+
+    func client() throws -> OpenMarketClient {
+        guard let url = URL(string: server), url.scheme != nil else {
+            throw ArgumentParser.ValidationError("--server needs a URL such as http://127.0.0.1:8080, not \(server)")
+        }
+        let credentials =
+            identifier.isEmpty || secret.isEmpty ? nil : VendorCredentials(identifier: identifier, secret: secret)
+        return OpenMarketClient(baseURL: url, credentials: credentials)
+    }
+
+    /// Runs a call and turns what went wrong into a sentence that says what to fix.
+    func run<T>(_ call: (OpenMarketClient) async throws -> T) async throws -> T {
+        do {
+            return try await call(try client())
+        } catch let error as OpenMarketError {
+            throw CommandFailure(Self.explain(error, server: server))
+        }
+    }
+
+    /// Prints the market's JSON, indented.
+    func printJSON(_ data: Data) throws {
+        let object = try JSONSerialization.jsonObject(with: data)
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        print(String(decoding: pretty, as: UTF8.self))
+    }
+
+    static func explain(_ error: OpenMarketError, server: String) -> String {
+        switch error {
+        case .transport(let reason):
+            "cannot reach the market at \(server) (\(reason)); is `openmarket serve` running there? (--server)"
+        case .missingCredentials:
+            "this changes the market: give --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
+        case .http(401, let message, _):
+            "\(message): check --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
+        case .http(_, let message, let field?):
+            "\(message) (\(Self.flag(for: field)))"
+        case .http(_, let message, nil):
+            message
+        case .decoding(let reason):
+            "the market's answer could not be read: \(reason)"
+        }
+    }
+
+    /// The command-line flag that sets a field the market named.
+    private static func flag(for field: String) -> String {
+        switch field {
+        case "discounted_price": "--discount"
+        case "thumbnail_id": "--cover"
+        case let field where field.hasPrefix("images"): "--image"
+        default: "--\(field)"
+        }
+    }
+}
+
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

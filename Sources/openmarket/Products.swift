@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import MarketModel
+import OpenMarketKit
+
+struct Products: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Browse and sell on a running market.",
+        subcommands: [List.self, Show.self, Add.self, Edit.self, Delete.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List products, newest first.")
+
+        @OptionGroup var options: ClientOptions
+        @Option(help: "Page number, from 1.") var page = 1
+        @Option(help: "Products per page.") var perPage = 20
+        @Option(help: "Only products whose name or description contains this.") var search: String?
+
+        func run() async throws {
+            let json = try await options.run {
+                try await $0.productsJSON(page: page, itemsPerPage: perPage, search: search)
+            }
+            if options.json { return try options.printJSON(json) }
+            let listed: ProductPage = try options.client().decode(json)
+            print(ProductTable.list(listed))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one product and its pictures.")
+
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The product's id.") var id: Int
+
+        func run() async throws {
+            let json = try await options.run { try await $0.productJSON(id: id) }
+            try show(json, options: options)
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register a product with 1 to 5 pictures.")
+
+        @OptionGroup var options: ClientOptions
+        @Option(help: "What it is called.") var name: String
+        @Option(help: "Its price, in whole units of the currency.") var price: Int64
+        @Option(help: "KRW or USD.") var currency: String
+        @Option(help: "How much is taken off the price.") var discount: Int64 = 0
+        @Option(help: "How many there are.") var stock: Int64 = 0
+        @Option(help: "What a buyer should know.") var description = ""
+        @Option(name: .customLong("image"), help: "A JPEG, PNG or WebP file; repeat for more.") var images: [String] =
+            []
+
+        func run() async throws {
+            guard let currency = Currency(code: currency) else {
+                throw ArgumentParser.ValidationError("--currency must be KRW or USD")
+            }
+            let draft = ProductDraft(
+                name: name, description: description, currency: currency, price: price, discount: discount, stock: stock
+            )
+            let pictures = try images.map { path in
+                do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                    throw ArgumentParser.ValidationError("cannot read --image \(path)")
+                }
+            }
+            let bytes = pictures.reduce(0) { $0 + $1.count }
+            FileHandle.standardError.write(
+                Data(
+                    "uploading \(pictures.count) picture(s), \(bytes.formatted(.byteCount(style: .file))), to \(options.server) …\n"
+                        .utf8))
+            let json = try await options.run { try await $0.createProductJSON(draft, images: pictures) }
+            try show(json, options: options)
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change some facts of one of your products.")
+
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The product's id.") var id: Int
+        @Option var name: String?
+        @Option var price: Int64?
+        @Option(help: "How much is taken off the price.") var discount: Int64?
+        @Option var stock: Int64?
+        @Option var description: String?
+        @Option(help: "KRW or USD.") var currency: String?
+        @Option(help: "The id of the picture lists should show.") var cover: Int64?
+
+        func run() async throws {
+            let code = try currency.map { code in
+                guard let currency = Currency(code: code) else {
+                    throw ArgumentParser.ValidationError("--currency must be KRW or USD")
+                }
+                return currency
+            }
+            let changes = ProductChanges(
+                name: name, description: description, currency: code, price: price,
+                discount: discount.map { .amount($0) },
+                stock: stock, coverImageID: cover)
+            let json = try await options.run { try await $0.updateProductJSON(id: id, changes) }
+            try show(json, options: options)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete one of your products.")
+
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The product's id.") var id: Int
+
+        func run() async throws {
+            let json = try await options.run { try await $0.deleteProductJSON(id: id) }
+            if options.json { return try options.printJSON(json) }
+            let product: ProductDetails = try options.client().decode(json)
+            print("deleted \(product.id): \(product.listing.name)")
+        }
+    }
+}
+
+/// Prints one product as JSON or as a readable card.
+private func show(_ json: Data, options: ClientOptions) throws {
+    if options.json { return try options.printJSON(json) }
+    let product: ProductDetails = try options.client().decode(json)
+    print(ProductTable.card(product))
+}
