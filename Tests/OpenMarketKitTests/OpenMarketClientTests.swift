@@ -97,6 +97,19 @@ import Testing
         }
     }
 
+    @Test func garbageFromTheServerIsADecodingError() async throws {
+        let client = OpenMarketClient(baseURL: URL(string: "http://garbage.invalid")!, session: GarbageAnswer.session())
+        do {
+            _ = try await client.product(id: 1)
+            Issue.record("garbage was read as a product")
+        } catch let error as OpenMarketError {
+            guard case .decoding = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+    }
+
     @Test func aCancelledTaskSendsNothing() async throws {
         try await TestMarket.withServer { market in
             let client = Self.client(market, as: Self.papri)
