@@ -41,6 +41,7 @@ extension MarketService {
         id: Int64, _ changes: ProductChanges, images uploads: [Data]? = nil, proof: OwnershipProof
     ) async throws -> Product {
         try await authorize(proof, toChange: id)
+        if let uploads { try validated(MarketRules.validImageCount(uploads.count)) }
         let now = now()
         let replaced = try await storeImages(uploads) { newImages in
             try await store.updateProduct(id: id, replacingImages: newImages) { product in
@@ -69,7 +70,9 @@ extension MarketService {
     public func deleteProduct(productID: Int64?, productSecret: String) async throws -> Product {
         let digest = Digest.sha256Hex(Data(productSecret.lowercased().utf8))
         guard let tokenProductID = try await store.productID(forDeleteToken: digest) else {
-            if let productID { _ = try await product(id: productID) }
+            if let productID, try await store.ownership(of: productID) == nil {
+                throw MarketError.productNotFound(productID)
+            }
             throw MarketError.wrongProductSecret
         }
         guard productID == nil || productID == tokenProductID else { throw MarketError.wrongProductSecret }
@@ -132,7 +135,6 @@ extension MarketService {
         _ uploads: [Data]?, then write: ([NewProductImage]?) async throws -> T
     ) async throws -> T {
         guard let uploads else { return try await write(nil) }
-        try validated(MarketRules.validImageCount(uploads.count, minimum: 0))
         let processed = try await process(uploads)
         var created: [String] = []
         do {

@@ -121,8 +121,8 @@ extension RequestContext {
 extension MultipartForm {
     /// The pictures in the parts with these names. Empty parts are what one app sends for pictures it
     /// failed to encode; they are no pictures.
-    func images(named names: String...) -> [Data] {
-        parts.filter { names.contains($0.name) }.flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
+    func images(named first: String, _ second: String) -> [Data] {
+        parts(named: first, second).flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
     }
 }
 

@@ -4,7 +4,8 @@ import Logging
 /// One log line per request: method, path, status and how long it took. Path segments that carry a
 /// secret (the `{productSecret}` of a DELETE) are masked: a log is no place for a key.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var secretParameter: String { "{productSecret}" }
+    /// The route parameter that carries a secret, as case-insensitive routers keep it: lowercased.
+    static var secretParameter: String { "{productsecret}" }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -20,11 +21,10 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func loggablePath(_ path: String, route: String?) -> String {
-        // Case-insensitive routers keep their templates lowercased.
-        guard let route = route?.lowercased(), route.contains(secretParameter.lowercased()) else { return path }
+        guard let route = route?.lowercased(), route.contains(secretParameter) else { return path }
         let template = route.split(separator: "/")
         let segments = path.split(separator: "/").enumerated().map { index, segment in
-            index < template.count && template[index] == secretParameter.lowercased() ? "•••" : String(segment)
+            index < template.count && template[index] == secretParameter ? "•••" : String(segment)
         }
         return "/" + segments.joined(separator: "/")
     }

@@ -124,27 +124,22 @@ public final class SQLiteMarketStore: MarketStore {
         try await pool.write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
             let changed = try change(product)
-            if let images {
-                try db.execute(sql: "DELETE FROM productImage WHERE productId = ?", arguments: [id])
-                try Self.insertImages(images, of: id, at: changed.updatedAt, in: db)
-            } else if changed == product {
-                return (product, product)
-            }
+            guard changed != product || images != nil else { return (product, product) }
             try db.execute(
                 sql: """
                     UPDATE product SET name = ?, description = ?, currency = ?, price = ?, discount = ?,
-                        stock = ?, searchText = ?, updatedAt = ?
+                        stock = ?, coverImageId = ?, searchText = ?, updatedAt = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     changed.name, changed.description, changed.currency.rawValue, changed.price,
-                    changed.discount, changed.stock,
+                    changed.discount, changed.stock, changed.coverImageID,
                     NewProduct.searchText(name: changed.name, description: changed.description),
                     changed.updatedAt, id,
                 ])
-            if images == nil {
-                try db.execute(
-                    sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [changed.coverImageID, id])
+            if let images {
+                try db.execute(sql: "DELETE FROM productImage WHERE productId = ?", arguments: [id])
+                try Self.insertImages(images, of: id, at: changed.updatedAt, in: db)
             }
             return (product, try Self.product(id: id, in: db)!)
         }

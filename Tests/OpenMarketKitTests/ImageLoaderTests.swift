@@ -88,7 +88,7 @@ import Testing
 }
 
 /// A connection that never answers: the one fault of this suite the real server cannot produce.
-final class StalledConnection: URLProtocol, @unchecked Sendable {
+final class StalledConnection: URLProtocol {
     nonisolated(unsafe) private static var started: AsyncStream<Void>.Continuation?
 
     static func session() -> URLSession {
@@ -119,7 +119,7 @@ extension Array {
 }
 
 /// A server that answers 200 with bytes that are no JSON: a fault the real server cannot produce.
-final class GarbageAnswer: URLProtocol, @unchecked Sendable {
+final class GarbageAnswer: URLProtocol {
     static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [GarbageAnswer.self]
