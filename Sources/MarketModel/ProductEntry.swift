@@ -1,0 +1,113 @@
+/// A product as a person types it into a form (an app's editor, the storefront's page), amounts as
+/// text. Checking it applies every rule of `MarketRules` at once and says, field by field, what is
+/// wrong in words a person can act on.
+public struct ProductEntry: Sendable, Equatable {
+    public enum Field: String, Sendable, CaseIterable {
+        case name, description, price, discount, stock, currency, images
+
+        /// The field for a name the market blamed (`discounted_price`, `images[2]`, …).
+        public init?(blamed name: String?) {
+            switch name {
+            case "discounted_price": self = .discount
+            case let name?: self.init(rawValue: name.hasPrefix("images") ? "images" : name)
+            case nil: return nil
+            }
+        }
+    }
+
+    /// What is wrong with an entry, by field.
+    public struct Problems: Error, Sendable, Equatable {
+        public var byField: [Field: String]
+    }
+
+    public var name: String
+    public var description: String
+    public var price: String
+    public var discount: String
+    public var stock: String
+    public var currency: Currency
+
+    public init(
+        name: String = "", description: String = "", price: String = "", discount: String = "", stock: String = "",
+        currency: Currency = .krw
+    ) {
+        self.name = name
+        self.description = description
+        self.price = price
+        self.discount = discount
+        self.stock = stock
+        self.currency = currency
+    }
+
+    /// The entry that shows a product as it is.
+    public init(_ product: ProductDraft) {
+        self.init(
+            name: product.name, description: product.description, price: String(product.price),
+            discount: String(product.discount), stock: String(product.stock), currency: product.currency)
+    }
+
+    /// The draft this entry describes, with every rule checked. `imageCount` is how many pictures
+    /// come with it, or nil when pictures are not part of the entry (an edit that keeps them).
+    public func draft(imageCount: Int?) throws(Problems) -> ProductDraft {
+        var problems: [Field: String] = [:]
+        func check<T>(_ field: Field, _ rule: () throws(ValidationError) -> T) -> T? {
+            do { return try rule() } catch {
+                problems[field] = "\(field.rawValue) \(error.rule)"
+                return nil
+            }
+        }
+        func amount(_ field: Field, _ text: String, orElse empty: Int64?) -> Int64? {
+            let text = text.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty, let empty { return empty }
+            guard let value = Int64(text) else {
+                problems[field] = "\(field.rawValue) must be a whole number"
+                return nil
+            }
+            return check(field) { () throws(ValidationError) in
+                try MarketRules.validAmount(value, field: field.rawValue)
+            }
+        }
+        let name = check(.name) { () throws(ValidationError) in try MarketRules.validName(self.name) }
+        let description = check(.description) { () throws(ValidationError) in
+            try MarketRules.validDescription(self.description)
+        }
+        let price = amount(.price, self.price, orElse: nil)
+        let discount = amount(.discount, self.discount, orElse: 0)
+        let stock = amount(.stock, self.stock, orElse: 0)
+        if let price, let discount {
+            _ = check(.discount) { () throws(ValidationError) in try MarketRules.validDiscount(discount, price: price) }
+        }
+        if let imageCount {
+            _ = check(.images) { () throws(ValidationError) in try MarketRules.validImageCount(imageCount) }
+        }
+        guard problems.isEmpty, let name, let description, let price, let discount, let stock else {
+            throw Problems(byField: problems)
+        }
+        return ProductDraft(
+            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
+    }
+
+    /// The fields that differ from `original`.
+    public func changedFields(from original: ProductEntry) -> Set<Field> {
+        var changed: Set<Field> = []
+        if name != original.name { changed.insert(.name) }
+        if description != original.description { changed.insert(.description) }
+        if price != original.price { changed.insert(.price) }
+        if discount != original.discount { changed.insert(.discount) }
+        if stock != original.stock { changed.insert(.stock) }
+        if currency != original.currency { changed.insert(.currency) }
+        return changed
+    }
+
+    /// Only what an edit changed, taken from the checked `draft` of this entry.
+    public func changes(from original: ProductEntry, draft: ProductDraft) -> ProductChanges {
+        let changed = changedFields(from: original)
+        return ProductChanges(
+            name: changed.contains(.name) ? draft.name : nil,
+            description: changed.contains(.description) ? draft.description : nil,
+            currency: changed.contains(.currency) ? draft.currency : nil,
+            price: changed.contains(.price) ? draft.price : nil,
+            discount: changed.contains(.discount) ? .amount(draft.discount) : nil,
+            stock: changed.contains(.stock) ? draft.stock : nil)
+    }
+}
