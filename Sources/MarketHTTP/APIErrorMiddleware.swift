@@ -6,8 +6,12 @@ import MarketCore
 
 /// Turns every failure into a JSON body that says what is wrong, in the shape v1 clients know
 /// (`{"error": true, "reason": …}`) plus the field to blame. Anything unexpected is logged and
-/// answered with a 500 that leaks no detail.
+/// answered with a 500 that leaks no detail. A browser asking for an address nothing answers gets
+/// the storefront's page instead.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let pages: Pages
+    let sealer: CookieSealer
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -15,6 +19,10 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as MarketError {
             return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
+        } catch let error as any HTTPResponseError
+            where error.status == .notFound && request.headers[.accept]?.contains("text/html") == true
+        {
+            return pages.problem(.notFound, message: nil, visit: Visit(request, sealer: sealer))
         } catch let error as any HTTPResponseError {
             let reason =
                 error.status == .notFound

@@ -5,27 +5,32 @@ import NIOCore
 
 /// Builds the market's HTTP application around one MarketService.
 public enum MarketServer {
-    public static func router(service: MarketService, flavor: V2Flavor = .marketTraining) -> Router<BasicRequestContext>
-    {
+    /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
+    public static func router(
+        service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey
+    ) throws -> Router<BasicRequestContext> {
+        let pages = try Pages()
+        let sealer = CookieSealer(keyBytes: sessionKey.bytes)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)
         ImageController(service: service).addRoutes(to: router)
+        Storefront(service: service, pages: pages, sealer: sealer).addRoutes(to: router)
         return router
     }
 
     /// The application on `host`:`port` (0 picks a free port); `onListening` learns the port.
     /// `flavor` answers 2022 requests whose Host names neither of that API's hosts.
     public static func application(
-        service: MarketService, host: String, port: Int, flavor: V2Flavor = .marketTraining, logger: Logger,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
+        service: MarketService, host: String, port: Int, flavor: V2Flavor = .marketTraining,
+        sessionKey: SessionKey, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
         Application(
-            router: router(service: service, flavor: flavor),
+            router: try router(service: service, flavor: flavor, sessionKey: sessionKey),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)

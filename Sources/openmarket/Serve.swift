@@ -44,8 +44,9 @@ struct Serve: AsyncParsableCommand {
                 logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
             }
         }
-        let application = MarketServer.application(
-            service: service, host: host, port: port, flavor: v2Flavor, logger: logger
+        let application = try MarketServer.application(
+            service: service, host: host, port: port, flavor: v2Flavor, sessionKey: try files.sessionKey(),
+            logger: logger
         ) {
             [host] port in logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
         }

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import MarketCore
+import MarketModel
+
+/// The catalogue and a product's page: what anyone may see.
+extension Storefront {
+    @Sendable func catalogue(_ request: Request, context: Context) async throws -> Response {
+        var visit = visit(request)
+        let query = request.queryFields
+        var view = visit.view
+        if let chosen = query["view"].flatMap(CatalogueView.init) {
+            view = chosen
+            visit.remember(view: chosen)
+        }
+        let number = min(max(Int(query["page"] ?? "") ?? 1, 1), PageRequest.maximumPageNumber)
+        let search = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let page = try await service.products(
+            PageRequest(number: number, itemsPerPage: Self.pageSize), search: search.isEmpty ? nil : search)
+        func link(page: Int?, view: CatalogueView? = nil) -> String {
+            var items: [URLQueryItem] = []
+            if !search.isEmpty { items.append(URLQueryItem(name: "q", value: search)) }
+            if let page { items.append(URLQueryItem(name: "page", value: String(page))) }
+            if let view { items.append(URLQueryItem(name: "view", value: view.rawValue)) }
+            var components = URLComponents()
+            components.path = "/"
+            components.queryItems = items.isEmpty ? nil : items
+            return components.string ?? "/"
+        }
+        let other: CatalogueView = view == .list ? .grid : .list
+        let content: [String: Any] = [
+            "cards": page.items.map(ProductCard.init),
+            "isGrid": view == .grid,
+            "otherView": other.rawValue,
+            "otherViewName": other == .grid ? "Grid" : "List",
+            "search": search,
+            "summary": Self.summary(total: page.totalCount, search: search),
+            "isEmpty": page.items.isEmpty,
+            "pageNumber": number,
+            "lastPage": max(page.lastPage, 1),
+            "nextPage": page.hasNext ? link(page: number + 1) : false,
+            "previousPage": page.hasPrevious ? link(page: number - 1) : false,
+            "refresh": link(page: nil),
+        ]
+        return pages.page("catalogue", title: "For sale", visit: visit, content: content)
+    }
+
+    private static func summary(total: Int, search: String) -> String {
+        let count = total == 1 ? "1 product" : "\(total) products"
+        guard !search.isEmpty else { return total == 0 ? "Nothing is for sale yet." : "\(count) for sale" }
+        return total == 0 ? "No product matches “\(search)”." : "\(count) match “\(search)”"
+    }
+
+    @Sendable func product(_ request: Request, context: Context) async throws -> Response {
+        let product = try await service.product(id: try productID(context))
+        return pages.page(
+            "product", title: product.name, visit: visit(request),
+            content: ["product": ProductSheet(product), "secretError": false])
+    }
+}

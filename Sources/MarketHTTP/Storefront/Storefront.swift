@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketModel
+
+/// The web pages people browse, buy and sell with, served beside the API from the same service.
+/// Pages are rendered on the server and work without scripts; the script only makes them smoother.
+struct Storefront<Context: RequestContext>: Sendable {
+    static var pageSize: Int { 20 }
+
+    let service: MarketService
+    let pages: Pages
+    let sealer: CookieSealer
+
+    func addRoutes(to router: Router<Context>) {
+        let group = router.group().add(middleware: PageErrorMiddleware(pages: pages, sealer: sealer))
+        group.get("/", use: catalogue)
+        group.get("products/new", use: newProduct)
+        group.post("products/new", use: createProduct)
+        group.get("products/{id}", use: product)
+        group.get("products/{id}/edit", use: editProduct)
+        group.post("products/{id}/edit", use: saveProduct)
+        group.post("products/{id}/edit/unlock", use: unlockEditing)
+        group.get("products/{id}/delete", use: confirmDelete)
+        group.post("products/{id}/delete", use: deleteProduct)
+        group.get("sign-in", use: signInPage)
+        group.post("sign-in", use: signIn)
+        group.post("sign-out", use: signOut)
+        router.get("assets/{name}", use: asset)
+    }
+
+    func visit(_ request: Request) -> Visit {
+        Visit(request, sealer: sealer)
+    }
+
+    /// A form posted from one of our own pages: the token matches the visitor's cookie and, where
+    /// the browser says where the form came from, it came from here.
+    func submission(_ request: inout Request, visit: Visit) async throws -> FormSubmission {
+        let form = try await FormSubmission.read(&request)
+        let origin = request.headers[.origin].flatMap { URL(string: $0)?.host }
+        let host = request.head.authority.flatMap { URL(string: "http://\($0)")?.host }
+        guard visit.acceptsForm(token: form["form_token"]), origin == nil || origin == host else {
+            throw HTTPError(
+                .forbidden,
+                message: "This form has expired or came from another site. Go back, reload the page and try again.")
+        }
+        return form
+    }
+
+    func productID(_ context: Context) throws -> Int64 {
+        guard let id = context.parameters.get("id").flatMap(Int64.init) else {
+            throw HTTPError(.notFound, message: "There is no such product.")
+        }
+        return id
+    }
+
+    /// See Other: after a form, the browser shows `location` with a GET, so reloading never posts twice.
+    /// The script is told where to go instead: a redirect it followed itself would use up the notice
+    /// meant for the page it then opens.
+    func redirect(to location: String, visit: Visit) -> Response {
+        let response =
+            visit.isScripted
+            ? Response(status: .noContent, headers: [Visit.locationHeader: location, .cacheControl: "no-store"])
+            : Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        return visit.finish(response)
+    }
+
+    @Sendable func asset(_ request: Request, context: Context) async throws -> Response {
+        guard let asset = pages.assets.asset(named: context.parameters.get("name") ?? "") else {
+            throw HTTPError(.notFound)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: asset.contentType, .cacheControl: "public, max-age=31536000, immutable",
+                .contentLength: String(asset.data.count),
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: asset.data)))
+    }
+}
