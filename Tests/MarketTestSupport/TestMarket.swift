@@ -52,8 +52,8 @@ public struct TestMarket: Sendable {
         var logger = Logger(label: "test-market")
         logger.logLevel = .error
         let (ports, listening) = AsyncStream<Int>.makeStream()
-        let application = MarketServer.application(
-            service: market.service, host: "127.0.0.1", port: 0, flavor: flavor, logger: logger,
+        let application = try MarketServer.application(
+            service: market.service, host: "127.0.0.1", port: 0, flavor: flavor, sessionKey: .random(), logger: logger,
             onListening: { listening.yield($0) })
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -1,0 +1,201 @@
+import Foundation
+import MarketDemo
+import MarketTestSupport
+import Testing
+
+/// What the browser tests cannot see: the storefront's answers byte by byte, its cookies, and that
+/// a refused form leaves the store as it was.
+@Suite struct StorefrontTests {
+    /// A browser reduced to its cookies: it remembers what the market sets and sends it back.
+    struct Visitor {
+        let market: TestMarket
+        var cookies: [String: String] = [:]
+
+        mutating func get(_ path: String, headers: [String] = []) async throws -> RawResponse {
+            try await send("GET", path, headers: headers)
+        }
+
+        mutating func post(
+            _ path: String, _ fields: [String: String], token: Bool = true, headers: [String] = []
+        ) async throws -> RawResponse {
+            var fields = fields
+            if token { fields["form_token"] = cookies["market_form_token"] ?? "" }
+            let body = fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+            return try await send(
+                "POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers,
+                body: Data(body.joined(separator: "&").utf8))
+        }
+
+        mutating func send(
+            _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
+        ) async throws -> RawResponse {
+            let cookie = cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
+            let response = try await market.send(
+                method, path, headers: headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"]), body: body)
+            for (name, value) in response.headers where name.lowercased() == "set-cookie" {
+                let pair = value.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1)
+                let cookieName = String(pair[0])
+                if value.contains("Max-Age=0") {
+                    cookies[cookieName] = nil
+                } else {
+                    cookies[cookieName] = pair.count > 1 ? String(pair[1]) : ""
+                }
+            }
+            return response
+        }
+
+        mutating func signIn(_ vendor: DemoCatalogue.DemoVendor = TestMarket.papri) async throws -> RawResponse {
+            _ = try await get("/sign-in")
+            return try await post(
+                "/sign-in", ["identifier": vendor.identifier, "secret": vendor.secret, "next": "/products/new"])
+        }
+    }
+
+    @Test func pagesShowWhatVendorsTypedAsTextNeverAsMarkup() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct(
+                "<script>alert(1)</script>", description: "Line one\n<b>bold?</b>")
+            var visitor = Visitor(market: market)
+            for path in ["/", "/products/\(product.id)"] {
+                let page = try await visitor.get(path)
+                #expect(page.status == 200)
+                #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+                #expect(page.header("Content-Security-Policy")?.contains("default-src 'self'") == true)
+                #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+                #expect(!page.text.contains("<script>alert(1)"))
+            }
+            let detail = try await visitor.get("/products/\(product.id)")
+            #expect(detail.text.contains("Line one\n&lt;b&gt;bold?&lt;/b&gt;"))
+        }
+    }
+
+    @Test func aFormWithoutTheVisitorsTokenOrFromAnotherSiteIsRefusedAndChangesNothing() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Guarded")
+            var visitor = Visitor(market: market)
+            _ = try await visitor.get("/products/\(product.id)")
+            let path = "/products/\(product.id)/delete"
+            let secret = ["secret": TestMarket.papri.secret]
+            let noToken = try await visitor.post(path, secret, token: false)
+            #expect(noToken.status == 403)
+            #expect(noToken.text.contains("This form has expired or came from another site"))
+            let guessed = secret.merging(["form_token": String(repeating: "0", count: 64)]) { $1 }
+            #expect(try await visitor.post(path, guessed, token: false).status == 403)
+            let crossSite = try await visitor.post(path, secret, headers: ["Origin: https://evil.example"])
+            #expect(crossSite.status == 403)
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 200)
+            let deleted = try await visitor.post(path, secret)
+            #expect(deleted.status == 303)
+            #expect(deleted.header("Location") == "/")
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
+        }
+    }
+
+    @Test func signingInSetsASealedHttpOnlySameSiteCookieThatAForgeryCannotReplace() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = Visitor(market: market)
+            let signedIn = try await visitor.signIn()
+            #expect(signedIn.status == 303)
+            #expect(signedIn.header("Location") == "/products/new")
+            let cookie = try #require(signedIn.headers.first { $0.value.hasPrefix("market_session=") }?.value)
+            #expect(cookie.contains("HttpOnly"))
+            #expect(cookie.contains("SameSite=Lax"))
+            #expect(!cookie.contains(TestMarket.papri.secret))
+            let form = try await visitor.get("/products/new")
+            #expect(form.status == 200)
+            #expect(form.text.contains("Sell a product"))
+            #expect(!form.text.contains(TestMarket.papri.secret))
+            var forger = visitor
+            let sealed = try #require(visitor.cookies["market_session"])
+            forger.cookies["market_session"] = String(sealed.dropLast(2)) + (sealed.hasSuffix("AA") ? "BB" : "AA")
+            let refused = try await forger.get("/products/new")
+            #expect(refused.status == 303)
+            #expect(refused.header("Location") == "/sign-in?next=/products/new")
+            var wrong = Visitor(market: market)
+            _ = try await wrong.get("/sign-in")
+            let denied = try await wrong.post(
+                "/sign-in", ["identifier": TestMarket.papri.identifier, "secret": "nope", "next": "//evil.example"])
+            #expect(denied.status == 401)
+            #expect(denied.text.contains("do not match a vendor"))
+            #expect(wrong.cookies["market_session"] == nil)
+        }
+    }
+
+    @Test func aRefusedRegistrationKeepsWhatWasTypedAndStoresNothing() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = Visitor(market: market)
+            _ = try await visitor.signIn()
+            let (products, files) = (try await market.productCount(), try market.imageFileCount())
+            let boundary = "storefront-test"
+            var body = Data()
+            let fields = [
+                "form_token": visitor.cookies["market_form_token"] ?? "", "name": "Kept typing",
+                "price": "12 apples", "discount": "", "stock": "2", "currency": "USD", "description": "Still here",
+            ]
+            for (name, value) in fields {
+                body += Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+            }
+            body += Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n\r\n".utf8)
+            body += try TestImages.jpeg() + Data("\r\n--\(boundary)--\r\n".utf8)
+            let refused = try await visitor.send(
+                "POST", "/products/new", headers: ["Content-Type: multipart/form-data; boundary=\(boundary)"],
+                body: body)
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("Price must be a whole number"))
+            #expect(refused.text.contains(#"value="Kept typing""#))
+            #expect(refused.text.contains(#"<option value="USD" selected>"#))
+            #expect(refused.text.contains("Still here"))
+            #expect(try await market.productCount() == products)
+            #expect(try market.imageFileCount() == files)
+        }
+    }
+
+    @Test func editingNeedsTheProductsSecretAndAWrongOneChangesNothing() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", price: 3000)
+            var visitor = Visitor(market: market)
+            let prompt = try await visitor.get("/products/\(product.id)/edit")
+            #expect(prompt.status == 200)
+            #expect(prompt.text.contains("Enter the product’s secret"))
+            let unpassed = try await visitor.post("/products/\(product.id)/edit", ["name": "Stolen", "price": "1"])
+            #expect(unpassed.status == 403)
+            let wrong = try await visitor.post(
+                "/products/\(product.id)/edit/unlock", ["secret": TestMarket.judy.secret])
+            #expect(wrong.status == 403)
+            #expect(wrong.text.contains("That secret is not right for this product"))
+            #expect(visitor.cookies["market_edit_pass"] == nil)
+            let unlocked = try await visitor.post(
+                "/products/\(product.id)/edit/unlock", ["secret": TestMarket.papri.secret],
+                headers: ["X-Requested-With: fetch"])
+            #expect(unlocked.status == 204)
+            #expect(unlocked.header("Market-Location") == "/products/\(product.id)/edit")
+            let form = try await visitor.get("/products/\(product.id)/edit")
+            #expect(form.text.contains(#"value="3000""#))
+            let fields = [
+                "name": "Lamp", "price": "2500", "discount": "0", "stock": "5", "currency": "KRW",
+                "description": "A test product.",
+            ]
+            let saved = try await visitor.post("/products/\(product.id)/edit", fields)
+            #expect(saved.status == 303)
+            #expect(try await market.service.product(id: product.id).price == 2500)
+            #expect(visitor.cookies["market_edit_pass"] == nil, "the pass is used up by saving")
+        }
+    }
+
+    @Test func browsersGetAPageForUnknownAddressesAndAppsKeepTheirJSON() async throws {
+        try await TestMarket.withServer { market in
+            let page = try await market.send("GET", "/no/such/page", headers: ["Accept: text/html,*/*"])
+            #expect(page.status == 404)
+            #expect(page.text.contains("<h1>Not found</h1>"))
+            let app = try await market.send("GET", "/no/such/page")
+            #expect(app.status == 404)
+            #expect(try app.json["error"] as? Bool == true)
+            #expect(try await market.send("GET", "/products/999").text.contains("There is no such product"))
+            let asset = try await market.send("GET", "/assets/storefront.css")
+            #expect(asset.status == 200)
+            #expect(asset.header("Cache-Control")?.contains("immutable") == true)
+        }
+    }
+}

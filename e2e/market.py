@@ -1,0 +1,90 @@
+"""A real market for the browser tests: the built `openmarket serve --demo` on a free port, and
+small helpers to reach its API and to make pictures."""
+
+import json
+import os
+import random
+import re
+import struct
+import subprocess
+import tempfile
+import threading
+import urllib.request
+import uuid
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.environ.get("OPENMARKET_BINARY", os.path.join(ROOT, ".build", "debug", "openmarket"))
+
+# The demo vendors (DemoCatalogue), whose credentials the reference apps hard-code.
+PAPRI = ("a09d8d1a-d1b8-11ec-9676-bd41bb2bb233", "80sgmjjk9v", "papri")
+JUDY = ("f27bc126-0335-11ed-9676-1776ba240ec2", "0hvvXjSeAS", "judy")
+
+
+class Market:
+    def __init__(self):
+        self.directory = tempfile.mkdtemp(prefix="openmarket-e2e-")
+        self.log = []
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--data-dir", self.directory + "/data"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in self.process.stdout:
+            self.log.append(line)
+            found = re.search(r"Open Market is open at (http://[0-9.]+:\d+)", line)
+            if found:
+                self.url = found.group(1)
+                break
+        else:
+            raise RuntimeError("the market did not start:\n" + "".join(self.log))
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.log.append(line)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        subprocess.run(["rm", "-rf", self.directory], check=False)
+
+    def api(self, path):
+        with urllib.request.urlopen(self.url + path) as response:
+            return json.load(response)
+
+    def create_product(self, name, vendor=PAPRI, price=10000, discount=0, stock=5, pictures=1):
+        """Registers a product through the 2022 API, as an app would."""
+        identifier, secret, _ = vendor
+        params = {"name": name, "description": "Made for a browser test.", "price": price,
+                  "discounted_price": discount, "currency": "KRW", "stock": stock, "secret": secret}
+        boundary = uuid.uuid4().hex
+        parts = [("params", "application/json", json.dumps(params).encode())]
+        parts += [("images", "image/png", picture(64, 48, seed=n)) for n in range(pictures)]
+        body = b""
+        for index, (field, kind, data) in enumerate(parts):
+            body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; "
+                     f"filename=\"{field}{index}\"\r\nContent-Type: {kind}\r\n\r\n").encode() + data + b"\r\n"
+        body += f"--{boundary}--\r\n".encode()
+        request = urllib.request.Request(
+            self.url + "/api/products", data=body, method="POST",
+            headers={"identifier": identifier, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+
+
+def picture(width, height, seed=0, noise=False):
+    """A PNG: a colour gradient, or noise that no encoder can squeeze (to test shrinking)."""
+    generator = random.Random(seed)
+    rows = []
+    for y in range(height):
+        if noise:
+            rows.append(b"\x00" + generator.randbytes(width * 3))
+        else:
+            rows.append(b"\x00" + bytes(
+                value for x in range(width) for value in ((x * 255 // width), (y * 255 // height), (seed * 70) % 256)))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+            + chunk(b"IEND", b""))

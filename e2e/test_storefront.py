@@ -1,0 +1,342 @@
+"""The storefront in a real browser, as a person on a phone uses it: every flow of issue 3, each
+asserting what the person sees and leaving a screenshot in e2e/screenshots/."""
+
+import os
+import tempfile
+import unittest
+
+from selenium.webdriver.common.keys import Keys
+
+import browser
+from market import JUDY, PAPRI, Market, picture
+
+market = None
+
+
+def setUpModule():
+    global market
+    market = Market()
+
+
+def tearDownModule():
+    market.stop()
+
+
+class StorefrontTest(unittest.TestCase):
+    javascript = True
+    size = browser.PHONE
+
+    def setUp(self):
+        self.driver = browser.start(*self.size, javascript=self.javascript)
+        self.addCleanup(self.driver.quit)
+        self.page = browser.Page(self.driver, market.url)
+
+    def sign_in(self, vendor=PAPRI):
+        identifier, secret, name = vendor
+        self.page.open("/sign-in")
+        self.page.fill("#identifier", identifier)
+        self.page.fill("#secret", secret)
+        self.page.button("Sign in").click()
+        self.page.wait(lambda: f"Signed in as {name}." in self.page.text())
+
+    def picture_files(self, *pictures):
+        directory = tempfile.mkdtemp(prefix="openmarket-pictures-")
+        paths = []
+        for index, data in enumerate(pictures):
+            path = os.path.join(directory, f"picture-{index + 1}.png")
+            with open(path, "wb") as file:
+                file.write(data)
+            paths.append(path)
+        return paths
+
+
+class BrowsingTest(StorefrontTest):
+    def test_catalogue_shows_cards_with_prices_and_stock(self):
+        page = self.page
+        page.open("/")
+        page.wait(lambda: len(page.cards()) == 20)
+        self.assertIn("for sale", page.find(".summary").text)
+        first = page.cards()[0]
+        self.assertTrue(first.find_element("css selector", ".name").text)
+        self.assertTrue(first.find_element("css selector", "img").get_attribute("alt").startswith("Photo of "))
+        self.assertEqual(first.find_element("css selector", "img").get_attribute("loading"), "lazy")
+        struck = page.find(".card s.original")
+        self.assertEqual(struck.value_of_css_property("text-decoration-line"), "line-through")
+        self.assertTrue(page.find_all(".card .sale"))
+        self.assertIn("Sold out", page.text())
+        self.assertRegex(page.text(), r"Stock: \d+")
+        self.assertFalse(page.find("[data-loading]").is_displayed())
+        self.assertTrue(page.no_sideways_scrolling())
+        page.screenshot("catalogue-list")
+
+    def test_switching_views_is_remembered(self):
+        page = self.page
+        page.open("/")
+        page.button("Grid").click()
+        page.wait(lambda: "grid" in page.find("[data-products]").get_attribute("class"))
+        first, second, third = (card.rect for card in page.cards()[:3])
+        self.assertEqual(first["y"], second["y"], "two cards side by side on a phone")
+        self.assertGreater(third["y"], first["y"], "the third card starts the next row")
+        self.assertTrue(page.button("List").is_displayed())
+        page.screenshot("catalogue-grid")
+        page.open("/")
+        self.assertIn("grid", page.find("[data-products]").get_attribute("class"), "the choice survives a reload")
+        page.button("List").click()
+        page.wait(lambda: "list" in page.find("[data-products]").get_attribute("class"))
+        page.open("/")
+        self.assertIn("list", page.find("[data-products]").get_attribute("class"))
+
+    def test_scrolling_loads_three_pages_once_each(self):
+        page = self.page
+        page.open("/")
+        for shown in (40, 60):
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            page.wait(lambda: len(page.cards()) >= shown)
+        ids = [card.get_attribute("data-id") for card in page.cards()]
+        self.assertEqual(len(ids), len(set(ids)), "no product shows twice")
+        self.assertGreaterEqual(len(ids), 60)
+        fetched = self.driver.execute_script(
+            "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('page='))")
+        for number in (2, 3):
+            self.assertEqual(sum(f"page={number}" in url for url in fetched), 1, f"page {number} is fetched once")
+        page.screenshot("catalogue-three-pages")
+
+    def test_refresh_reloads_the_first_page(self):
+        page = self.page
+        page.open("/")
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        page.wait(lambda: len(page.cards()) >= 40)
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        page.button("Refresh").click()
+        page.wait(lambda: len(page.cards()) == 20 and not page.find("[data-loading]").is_displayed())
+
+    def test_search_finds_products_by_name(self):
+        page = self.page
+        page.open("/")
+        page.fill("#search", "keyboard")
+        page.find("#search").send_keys(Keys.ENTER)
+        page.wait(lambda: "match" in page.find(".summary").text)
+        names = [card.find_element("css selector", ".name").text for card in page.cards()]
+        self.assertIn("Mechanical Keyboard", names)
+        self.assertLess(len(names), 20)
+        self.assertEqual(page.find("#search").get_attribute("value"), "keyboard")
+        page.screenshot("search")
+        page.fill("#search", "zzzz-nothing")
+        page.find("#search").send_keys(Keys.ENTER)
+        page.wait(lambda: "No product matches “zzzz-nothing”." in page.text())
+
+    def test_product_photos_page_with_buttons_keys_and_dots(self):
+        page = self.page
+        listed = market.api("/api/products?page_no=1&items_per_page=64")["pages"]
+        product = next(detail for detail in (market.api(f"/api/products/{p['id']}") for p in listed)
+                       if len(detail["images"]) >= 3)
+        count = len(product["images"])
+        page.open(f"/products/{product['id']}")
+        self.assertEqual(page.find("h1").text, product["name"])
+        self.assertIn(f"1 / {count}", page.text())
+        self.assertTrue(all(image.get_attribute("alt") for image in page.find_all(".slide img")))
+        current = lambda: page.find('[data-dot][aria-current="true"]').get_attribute("aria-label")
+        page.button("Next photo").click()
+        page.wait(lambda: current() == "Photo 2")
+        self.assertTrue(page.find("#photo-2 figcaption").is_displayed())
+        self.assertEqual(page.find("#photo-2 figcaption").text, f"2 / {count}")
+        page.screenshot("product-photo-2")
+        page.find("[data-slides]").send_keys(Keys.ARROW_RIGHT)
+        page.wait(lambda: current() == "Photo 3")
+        page.find("[data-slides]").send_keys(Keys.ARROW_LEFT)
+        page.wait(lambda: current() == "Photo 2")
+        page.find('[data-dot][aria-label="Photo 1"]').click()
+        page.wait(lambda: current() == "Photo 1")
+        self.assertIn(f"Sold by {product['vendors']['name']}", page.text())
+        self.assertTrue(page.button("Edit").is_displayed())
+        self.assertTrue(page.button("Delete").is_displayed())
+        self.assertTrue(page.no_sideways_scrolling())
+
+    def test_missing_product_has_a_styled_page(self):
+        page = self.page
+        page.open("/products/999999")
+        self.assertEqual(page.find("h1").text, "Not found")
+        self.assertTrue(page.button("Back to the catalogue").is_displayed())
+        page.open("/no/such/page")
+        self.assertEqual(page.find("h1").text, "Not found")
+        page.screenshot("not-found")
+
+
+class SellingTest(StorefrontTest):
+    def test_sign_in_refuses_a_wrong_secret_then_signs_in_and_out(self):
+        page = self.page
+        page.open("/products/new")
+        page.wait(lambda: page.find("h1").text == "Sign in to sell")
+        page.fill("#identifier", PAPRI[0])
+        page.fill("#secret", "not-the-secret")
+        page.button("Sign in").click()
+        page.wait(lambda: "do not match a vendor" in page.text())
+        self.assertEqual(page.find("#identifier").get_attribute("value"), PAPRI[0], "the identifier stays typed")
+        page.screenshot("sign-in-wrong-secret")
+        page.fill("#secret", PAPRI[1])
+        page.button("Sign in").click()
+        page.wait(lambda: page.find("h1").text == "Sell a product")
+        self.assertIn("papri", page.find(".account").text)
+        session = next(c for c in self.driver.get_cookies() if c["name"] == "market_session")
+        self.assertTrue(session["httpOnly"])
+        self.assertEqual(session["sameSite"], "Lax")
+        self.assertNotIn(PAPRI[1], session["value"])
+        self.assertNotIn(PAPRI[1], self.driver.page_source)
+        page.button("Sign out").click()
+        page.wait(lambda: "You are signed out." in page.text())
+        self.assertFalse(any(c["name"] == "market_session" for c in self.driver.get_cookies()))
+
+    def test_register_with_two_photos(self):
+        page = self.page
+        self.sign_in()
+        page.open("/products/new")
+        large, small = self.picture_files(picture(900, 700, seed=1, noise=True), picture(320, 240, seed=2))
+        self.assertGreater(os.path.getsize(large), 1_000_000)
+        page.fill("#price", "12000")
+        page.fill("#discount", "2000")
+        page.fill("#stock", "3")
+        page.fill("#description", "Hand-made.\nSecond line.")
+        self.assertEqual(page.find("[data-count]").text, "23")
+        page.find("#images").send_keys(large + "\n" + small)
+        page.wait(lambda: len(page.find_all("[data-previews] li")) == 2)
+        sizes = [int(s.get_attribute("data-size")) for s in page.find_all("[data-previews] [data-size]")]
+        self.assertTrue(all(size <= 300 * 1024 for size in sizes), f"each photo is shrunk to 300 KB: {sizes}")
+        self.assertTrue(page.button("Remove photo 2").is_displayed())
+        page.button("Register").click()
+        page.wait(lambda: page.error_beside("name") == "Name must not be empty")
+        self.assertEqual(len(page.find_all("[data-previews] li")), 2, "the chosen photos stay")
+        self.assertEqual(page.find("#price").get_attribute("value"), "12000", "what was typed stays")
+        page.screenshot("register-invalid")
+        page.fill("#name", "Browser-made teapot")
+        page.button("Register").click()
+        page.wait(lambda: page.find("h1").text == "Browser-made teapot")
+        self.assertIn("is now for sale", page.text())
+        self.assertIn("KRW 12,000", page.find("s.original").text)
+        self.assertIn("KRW 10,000", page.find(".sale").text)
+        self.assertIn("Stock: 3", page.text())
+        self.assertIn("Hand-made.\nSecond line.", page.find(".description").text)
+        self.assertIn("1 / 2", page.text())
+        self.assertIn("Sold by papri", page.text())
+        page.screenshot("register-done")
+
+    def test_edit_asks_for_the_secret_and_marks_changes(self):
+        page = self.page
+        product = market.create_product("Edit me lamp", price=30000)
+        page.open(f"/products/{product['id']}")
+        page.button("Edit").click()
+        page.wait(lambda: page.find("h1").text == "Edit “Edit me lamp”")
+        page.fill("#unlock-secret", JUDY[1])
+        page.button("Continue").click()
+        page.wait(lambda: "That secret is not right" in page.error_beside("secret"))
+        self.assertTrue(page.button("Cancel").is_displayed())
+        page.screenshot("edit-wrong-secret")
+        page.fill("#unlock-secret", PAPRI[1])
+        page.button("Continue").click()
+        page.wait(lambda: page.find_all("#price"))
+        self.assertEqual(page.find("#name").get_attribute("value"), "Edit me lamp")
+        self.assertEqual(page.find("#price").get_attribute("value"), "30000")
+        self.assertNotIn("changed", page.find("#price").find_element("xpath", "..").get_attribute("class"))
+        page.fill("#price", "27000")
+        price_field = page.find("#price").find_element("xpath", "..")
+        page.wait(lambda: "changed" in price_field.get_attribute("class"))
+        self.assertTrue(price_field.find_element("css selector", ".changed-mark").is_displayed())
+        page.screenshot("edit-changed")
+        page.button("Save changes").click()
+        page.wait(lambda: "Your changes are saved." in page.text())
+        self.assertIn("KRW 27,000", page.find(".prices").text)
+        self.assertEqual(market.api(f"/api/products/{product['id']}")["price"], 27000)
+
+    def test_delete_asks_for_confirmation_and_the_secret(self):
+        page = self.page
+        product = market.create_product("Delete me chair")
+        page.open(f"/products/{product['id']}")
+        page.button("Delete").click()
+        dialog = page.find("#delete-dialog")
+        page.wait(lambda: dialog.is_displayed())
+        self.assertIn("Delete “Delete me chair”?", dialog.text)
+        page.fill("#delete-secret", "wrong")
+        dialog.find_element("css selector", "button[type=submit]").click()
+        page.wait(lambda: "That secret is not right" in page.error_beside("secret"))
+        page.screenshot("delete-wrong-secret")
+        page.fill("#delete-secret", PAPRI[1])
+        dialog.find_element("css selector", "button[type=submit]").click()
+        page.wait(lambda: "“Delete me chair” is deleted." in page.text())
+        self.assertNotIn("Delete me chair", [c.find_element("css selector", ".name").text for c in page.cards()])
+        page.screenshot("delete-done")
+        page.open(f"/products/{product['id']}")
+        self.assertEqual(page.find("h1").text, "Not found")
+
+
+class WithoutJavaScriptTest(StorefrontTest):
+    javascript = False
+
+    def test_pages_work_with_plain_links_and_forms(self):
+        page = self.page
+        page.open("/")
+        self.assertEqual(len(page.cards()), 20)
+        self.assertIn("no-js", self.driver.find_element("css selector", "html").get_attribute("class"))
+        page.button("Next page").click()
+        page.wait(lambda: "Page 2 of" in page.text())
+        self.assertEqual(len(page.cards()), 20)
+        page.button("Grid").click()
+        page.wait(lambda: "grid" in page.find("[data-products]").get_attribute("class"))
+        page.screenshot("no-js-grid")
+        page.cards()[0].find_element("css selector", "a").click()
+        page.wait(lambda: page.find_all(".slide"))
+        self.assertIn("1 / ", page.text())
+
+    def test_register_and_delete_without_javascript(self):
+        page = self.page
+        self.sign_in(JUDY)
+        page.open("/products/new")
+        page.fill("#name", "No-script kettle")
+        page.fill("#price", "abc")
+        page.find("#images").send_keys(self.picture_files(picture(200, 150, seed=3))[0])
+        page.button("Register").click()
+        page.wait(lambda: page.error_beside("price") == "Price must be a whole number")
+        self.assertEqual(page.find("#name").get_attribute("value"), "No-script kettle")
+        page.fill("#price", "5000")
+        page.find("#images").send_keys(self.picture_files(picture(200, 150, seed=3))[0])
+        page.button("Register").click()
+        page.wait(lambda: page.find("h1").text == "No-script kettle")
+        page.button("Delete").click()
+        page.wait(lambda: page.find("h1").text == "Delete “No-script kettle”?")
+        page.fill("#delete-secret", "wrong")
+        page.button("Delete").click()
+        page.wait(lambda: "That secret is not right" in page.error_beside("secret"))
+        page.fill("#delete-secret", JUDY[1])
+        page.button("Delete").click()
+        page.wait(lambda: "“No-script kettle” is deleted." in page.text())
+        page.screenshot("no-js-deleted")
+
+
+class LayoutTest(StorefrontTest):
+    size = (360, 740)
+
+    def test_a_small_phone_never_scrolls_sideways(self):
+        page = self.page
+        product = market.api("/api/products?page_no=1&items_per_page=1")["pages"][0]
+        for path in ("/", "/?view=grid", f"/products/{product['id']}", f"/products/{product['id']}/edit",
+                     "/sign-in", "/products/999999"):
+            page.open(path)
+            self.assertTrue(page.no_sideways_scrolling(), path)
+        self.sign_in()
+        page.open("/products/new")
+        self.assertTrue(page.no_sideways_scrolling(), "/products/new")
+        self.assertEqual(page.find("#price").get_attribute("inputmode"), "numeric")
+        page.screenshot("small-phone-form")
+
+
+class DesktopTest(StorefrontTest):
+    size = (1280, 900)
+
+    def test_the_grid_has_more_columns_on_a_wide_screen(self):
+        page = self.page
+        page.open("/?view=grid")
+        tops = [card.rect["y"] for card in page.cards()[:6]]
+        self.assertGreaterEqual(tops.count(tops[0]), 4)
+        page.screenshot("desktop-grid")
+
+
+if __name__ == "__main__":
+    unittest.main()
