@@ -8,28 +8,24 @@ import MarketCore
 /// (`{"error": true, "reason": …}`) plus the field to blame. Anything unexpected is logged and
 /// answered with a 500 that leaks no detail. A browser asking for an address nothing answers gets
 /// the storefront's page instead.
-struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     let pages: Pages
     let sealer: CookieSealer
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as MarketError {
+    func response(to failure: any Error, of request: Request, context: Context) throws -> Response {
+        switch failure {
+        case let error as MarketError:
             return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
-        } catch let error as any HTTPResponseError
-            where error.status == .notFound && request.headers[.accept]?.contains("text/html") == true
-        {
+        case let error as any HTTPResponseError
+        where error.status == .notFound && request.headers[.accept]?.contains("text/html") == true:
             return pages.problem(.notFound, message: nil, visit: Visit(request, sealer: sealer))
-        } catch let error as any HTTPResponseError {
+        case let error as any HTTPResponseError:
             let reason =
                 error.status == .notFound
                 ? "nothing at \(request.method) \(request.uri.path)" : error.status.reasonPhrase
             return try Self.response(status: error.status, reason: reason, field: nil)
-        } catch {
-            context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: error))"])
+        default:
+            context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: failure))"])
             return try Self.response(
                 status: .internalServerError, reason: "the server failed; it has been logged", field: nil)
         }
@@ -53,6 +49,23 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .notFound: .notFound
         case .tooLarge: .contentTooLarge
         case .conflict: .conflict
+        }
+    }
+}
+
+/// A middleware that answers whatever a route throws with a response of its own kind.
+protocol FailureMiddleware<Context>: RouterMiddleware {
+    func response(to failure: any Error, of request: Request, context: Context) throws -> Response
+}
+
+extension FailureMiddleware {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try response(to: error, of: request, context: context)
         }
     }
 }

@@ -4,30 +4,27 @@ import MarketCore
 
 /// Turns a failure behind a page into a page in the storefront's style that says what happened and
 /// where to go next. Anything unexpected is logged and shown without detail.
-struct PageErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+struct PageErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     let pages: Pages
     let sealer: CookieSealer
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as MarketError {
+    func response(to failure: any Error, of request: Request, context: Context) -> Response {
+        let visit = Visit(request, sealer: sealer)
+        switch failure {
+        case let error as MarketError:
             let status = APIErrorMiddleware<Context>.status(of: error.kind)
             let message =
                 error.kind == .notFound ? "There is no such product; it may have been deleted." : error.message
-            return pages.problem(status, message: message, visit: Visit(request, sealer: sealer))
-        } catch let error as HTTPError {
-            return pages.problem(error.status, message: error.body, visit: Visit(request, sealer: sealer))
-        } catch let error as any HTTPResponseError {
-            return pages.problem(error.status, message: nil, visit: Visit(request, sealer: sealer))
-        } catch {
-            context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: error))"])
+            return pages.problem(status, message: message, visit: visit)
+        case let error as HTTPError:
+            return pages.problem(error.status, message: error.body, visit: visit)
+        case let error as any HTTPResponseError:
+            return pages.problem(error.status, message: nil, visit: visit)
+        default:
+            context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: failure))"])
             return pages.problem(
                 .internalServerError,
-                message: "Something went wrong on our side. It has been logged; please try again.",
-                visit: Visit(request, sealer: sealer))
+                message: "Something went wrong on our side. It has been logged; please try again.", visit: visit)
         }
     }
 }
