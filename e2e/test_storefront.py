@@ -235,6 +235,7 @@ class SellingTest(StorefrontTest):
         page.wait(lambda: page.find_all("#price"))
         self.assertEqual(page.find("#name").get_attribute("value"), "Edit me lamp")
         self.assertEqual(page.find("#price").get_attribute("value"), "30000")
+        self.assertEqual([i.get_attribute("alt") for i in page.find_all(".current img")], ["Current photo 1"])
         self.assertNotIn("changed", page.find("#price").find_element("xpath", "..").get_attribute("class"))
         page.fill("#price", "27000")
         price_field = page.find("#price").find_element("xpath", "..")

@@ -10,9 +10,8 @@ extension Storefront {
         let visit = visit(request)
         let product = try await service.product(id: try productID(context))
         guard visit.editPass(for: product.id) != nil else { return unlockForm(product, visit: visit) }
-        let entry = ProductEntry(product)
         return productForm(
-            ProductFormPage(action: Visit.editPath(product.id), entry: entry, original: entry, productID: product.id),
+            ProductFormPage(action: Visit.editPath(product.id), entry: ProductEntry(product), editing: product),
             visit: visit)
     }
 
@@ -44,8 +43,8 @@ extension Storefront {
         func refused(_ problems: [ProductEntry.Field: String], _ formError: String? = nil) -> Response {
             productForm(
                 ProductFormPage(
-                    action: Visit.editPath(product.id), entry: entry, original: original, productID: product.id,
-                    problems: problems, formError: formError),
+                    action: Visit.editPath(product.id), entry: entry, editing: product, problems: problems,
+                    formError: formError),
                 visit: visit, status: .unprocessableContent)
         }
         do {

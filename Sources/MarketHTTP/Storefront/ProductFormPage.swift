@@ -14,6 +14,11 @@ struct ProductFormPage {
         var changed: Bool
     }
 
+    struct Thumbnail {
+        var number: Int
+        var url: String
+    }
+
     struct CurrencyOption {
         var code: String
         var selected: Bool
@@ -31,19 +36,23 @@ struct ProductFormPage {
     var currency: Field
     var images: Field
     var currencies: [CurrencyOption]
+    /// The photos an edit keeps unless new ones are chosen.
+    var currentPhotos: [Thumbnail]
     var descriptionCount: Int
     var descriptionLimit = MarketRules.maximumDescriptionLength
     var imageLimit = MarketRules.imagesPerProduct.upperBound
     /// A failure no single field is to blame for.
     var formError: String?
 
+    /// The form as typed; `product` is the one being edited, nil when registering.
     init(
-        action: String, entry: ProductEntry, original: ProductEntry? = nil, productID: Int64? = nil,
+        action: String, entry: ProductEntry, editing product: Product? = nil,
         problems: [ProductEntry.Field: String] = [:], formError: String? = nil
     ) {
         self.action = action
-        isEdit = original != nil
-        cancel = productID.map { "/products/\($0)" } ?? "/"
+        isEdit = product != nil
+        cancel = product.map { "/products/\($0.id)" } ?? "/"
+        let original = product.map(ProductEntry.init)
         let before = original ?? entry
         let changed = original.map { entry.changedFields(from: $0) } ?? []
         func field(_ key: ProductEntry.Field, _ value: String, _ original: String) -> Field {
@@ -61,6 +70,9 @@ struct ProductFormPage {
         images = field(.images, "", "")
         currencies = Currency.allCases.map { CurrencyOption(code: $0.rawValue, selected: $0 == entry.currency) }
         descriptionCount = entry.description.count
+        currentPhotos = (product?.images ?? []).enumerated().map {
+            Thumbnail(number: $0 + 1, url: "/images/\($1.thumbnailKey)")
+        }
         self.formError = formError.map(Self.sentence)
     }
 

@@ -17,6 +17,7 @@ function setUpCatalogue() {
   const list = document.querySelector("[data-products]");
   if (!list) return;
   const loading = document.querySelector("[data-loading]");
+  const loadingText = loading.querySelector("[data-loading-text]");
   const toggle = document.querySelector("[data-view-toggle]");
   const refresh = document.querySelector("[data-refresh]");
   let pager = document.querySelector("[data-pager]");
@@ -39,6 +40,7 @@ function setUpCatalogue() {
 
   async function load(url, { replacing = false } = {}) {
     busy = true;
+    loadingText.textContent = "Loading…";
     loading.hidden = false;
     try {
       const response = await fetch(url, { headers: { Accept: "text/html" } });
@@ -57,15 +59,14 @@ function setUpCatalogue() {
       const next = document.adoptNode(page.querySelector("[data-pager]"));
       pager.replaceWith(next);
       pager = next;
+      loading.hidden = true;
       watch();
       return true;
     } catch {
-      loading.textContent = "Could not load more products. Scroll again to retry.";
-      loading.hidden = false;
+      loadingText.textContent = "Could not load more products. “Next page” tries again.";
       return false;
     } finally {
       busy = false;
-      if (loading.textContent.startsWith("Could not") === false) loading.hidden = true;
     }
   }
 
@@ -75,7 +76,6 @@ function setUpCatalogue() {
     const number = new URL(link.href).searchParams.get("page");
     if (pages.has(number)) return;
     pages.add(number);
-    loading.textContent = "Loading…";
     load(link.href).then((loaded) => {
       if (!loaded) pages.delete(number);
     });
@@ -104,7 +104,6 @@ function setUpCatalogue() {
   refresh.addEventListener("click", async (event) => {
     event.preventDefault();
     if (busy) return;
-    loading.textContent = "Loading…";
     window.scrollTo({ top: 0 });
     await load(refresh.href, { replacing: true });
   });
@@ -241,7 +240,8 @@ function showErrors(form, answer) {
   }
   if (first) {
     if (!first.matches("input, select, textarea")) first.tabIndex = -1;
-    first.focus();
+    (first.closest("[data-field]") ?? first).scrollIntoView({ block: "center" });
+    first.focus({ preventScroll: true });
   }
 }
 

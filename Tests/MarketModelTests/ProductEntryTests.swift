@@ -1,0 +1,43 @@
+import MarketModel
+import Testing
+
+@Suite struct ProductEntryTests {
+    @Test func everyProblemIsNamedAtOnceBesideItsField() {
+        let entry = ProductEntry(name: "  ", description: "", price: "12 apples", discount: "-3", stock: "")
+        let problems = #expect(throws: ProductEntry.Problems.self) { try entry.draft(imageCount: 0) }?.byField
+        #expect(problems?[.name] == "name must not be empty")
+        #expect(problems?[.price] == "price must be a whole number")
+        #expect(problems?[.discount] == "discount must be 0 or more")
+        #expect(problems?[.images] == "images must hold at least 1 image")
+        #expect(problems?[.stock] == nil, "an empty stock means none")
+    }
+
+    @Test func aDiscountBeyondThePriceIsTheDiscountsProblem() throws {
+        let entry = ProductEntry(name: "Lamp", price: "100", discount: "150")
+        let problems = #expect(throws: ProductEntry.Problems.self) { try entry.draft(imageCount: nil) }
+        #expect(problems?.byField == [.discount: "discount must not be more than the price (100)"])
+        let fixed = ProductEntry(name: " Lamp ", price: " 100 ", discount: "", stock: "4", currency: .usd)
+        #expect(
+            try fixed.draft(imageCount: 2)
+                == ProductDraft(name: "Lamp", description: "", currency: .usd, price: 100, discount: 0, stock: 4))
+    }
+
+    @Test func anEditChangesOnlyWhatDiffersFromTheProduct() throws {
+        let original = ProductEntry(
+            ProductDraft(name: "Lamp", description: "Warm", currency: .krw, price: 3000, discount: 0, stock: 5))
+        var edited = original
+        edited.price = "2500"
+        edited.description = "Warm light"
+        #expect(edited.changedFields(from: original) == [.price, .description])
+        let changes = edited.changes(from: original, draft: try edited.draft(imageCount: nil))
+        #expect(changes == ProductChanges(description: "Warm light", price: 2500))
+    }
+
+    @Test func fieldsBlamedByTheMarketMapToTheEntrysFields() {
+        #expect(ProductEntry.Field(blamed: "discounted_price") == .discount)
+        #expect(ProductEntry.Field(blamed: "images[3]") == .images)
+        #expect(ProductEntry.Field(blamed: "stock") == .stock)
+        #expect(ProductEntry.Field(blamed: "secret") == nil)
+        #expect(ProductEntry.Field(blamed: nil) == nil)
+    }
+}
