@@ -83,6 +83,11 @@ import Testing
             #expect(try await visitor.post(path, guessed, token: false).status == 403)
             let crossSite = try await visitor.post(path, secret, headers: ["Origin: https://evil.example"])
             #expect(crossSite.status == 403)
+            let proxied = try await visitor.post(
+                path, ["secret": "wrong"],
+                headers: ["Origin: https://market.example", "X-Forwarded-Host: market.example"])
+            #expect(proxied.status == 403)
+            #expect(proxied.text.contains("That secret is not right"), "a proxy's own host name is ours")
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 200)
             let deleted = try await visitor.post(path, secret)
             #expect(deleted.status == 303)

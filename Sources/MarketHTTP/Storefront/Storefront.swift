@@ -8,6 +8,7 @@ import MarketModel
 /// Pages are rendered on the server and work without scripts; the script only makes them smoother.
 struct Storefront<Context: RequestContext>: Sendable {
     static var pageSize: Int { 20 }
+    static var forwardedHost: HTTPField.Name { HTTPField.Name("X-Forwarded-Host")! }
 
     let service: MarketService
     let pages: Pages
@@ -35,12 +36,14 @@ struct Storefront<Context: RequestContext>: Sendable {
     }
 
     /// A form posted from one of our own pages: the token matches the visitor's cookie and, where
-    /// the browser says where the form came from, it came from here.
+    /// the browser says where the form came from, it came from here (this host, or the host a proxy
+    /// in front says it forwarded).
     func submission(_ request: inout Request, visit: Visit) async throws -> FormSubmission {
         let form = try await FormSubmission.read(&request)
-        let origin = request.headers[.origin].flatMap { URL(string: $0)?.host }
-        let host = request.head.authority.flatMap { URL(string: "http://\($0)")?.host }
-        guard visit.acceptsForm(token: form["form_token"]), origin == nil || origin == host else {
+        let hostName = { (text: String?) in text.flatMap { URL(string: "http://\($0)")?.host?.lowercased() } }
+        let origin = request.headers[.origin].flatMap { URL(string: $0)?.host?.lowercased() }
+        let ours = [hostName(request.head.authority), hostName(request.headers[Self.forwardedHost])]
+        guard visit.acceptsForm(token: form["form_token"]), origin == nil || ours.contains(origin) else {
             throw HTTPError(
                 .forbidden,
                 message: "This form has expired or came from another site. Go back, reload the page and try again.")
