@@ -71,7 +71,7 @@ import Testing
 
     @Test func aFormWithoutTheVisitorsTokenOrFromAnotherSiteIsRefusedAndChangesNothing() async throws {
         try await TestMarket.withServer { market in
-            let product = try await market.addProduct("Guarded")
+            let product = try await market.addProduct("한글 의자 – Guarded")
             var visitor = Visitor(market: market)
             _ = try await visitor.get("/products/\(product.id)")
             let path = "/products/\(product.id)/delete"
@@ -93,6 +93,9 @@ import Testing
             #expect(deleted.status == 303)
             #expect(deleted.header("Location") == "/")
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
+            let catalogue = try await visitor.get("/")
+            #expect(catalogue.text.contains("“한글 의자 – Guarded” is deleted."))
+            #expect(!(try await visitor.get("/")).text.contains("is deleted."), "a notice is shown once")
         }
     }
 

@@ -67,12 +67,16 @@ struct Visit {
                 httpOnly: false, sameSite: .lax))
     }
 
+    /// Letters and digits of ASCII only: a cookie value may hold nothing else unescaped.
+    private static let cookieSafe = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
     var notice: String? {
         cookies[CookieName.notice]?.value.removingPercentEncoding
     }
 
     mutating func leave(notice: String) {
-        set(CookieName.notice, notice.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", maxAge: 60)
+        set(CookieName.notice, notice.addingPercentEncoding(withAllowedCharacters: Self.cookieSafe) ?? "", maxAge: 60)
     }
 
     mutating func clearNotice() {
