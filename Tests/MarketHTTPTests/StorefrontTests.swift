@@ -1,61 +1,15 @@
 import Foundation
-import MarketDemo
 import MarketTestSupport
 import Testing
 
 /// What the browser tests cannot see: the storefront's answers byte by byte, its cookies, and that
 /// a refused form leaves the store as it was.
 @Suite struct StorefrontTests {
-    /// A browser reduced to its cookies: it remembers what the market sets and sends it back.
-    struct Visitor {
-        let market: TestMarket
-        var cookies: [String: String] = [:]
-
-        mutating func get(_ path: String, headers: [String] = []) async throws -> RawResponse {
-            try await send("GET", path, headers: headers)
-        }
-
-        mutating func post(
-            _ path: String, _ fields: [String: String], token: Bool = true, headers: [String] = []
-        ) async throws -> RawResponse {
-            var fields = fields
-            if token { fields["form_token"] = cookies["market_form_token"] ?? "" }
-            let body = fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
-            return try await send(
-                "POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers,
-                body: Data(body.joined(separator: "&").utf8))
-        }
-
-        mutating func send(
-            _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
-        ) async throws -> RawResponse {
-            let cookie = cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
-            let response = try await market.send(
-                method, path, headers: headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"]), body: body)
-            for (name, value) in response.headers where name.lowercased() == "set-cookie" {
-                let pair = value.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1)
-                let cookieName = String(pair[0])
-                if value.contains("Max-Age=0") {
-                    cookies[cookieName] = nil
-                } else {
-                    cookies[cookieName] = pair.count > 1 ? String(pair[1]) : ""
-                }
-            }
-            return response
-        }
-
-        mutating func signIn(_ vendor: DemoCatalogue.DemoVendor = TestMarket.papri) async throws -> RawResponse {
-            _ = try await get("/sign-in")
-            return try await post(
-                "/sign-in", ["identifier": vendor.identifier, "secret": vendor.secret, "next": "/products/new"])
-        }
-    }
-
     @Test func pagesShowWhatVendorsTypedAsTextNeverAsMarkup() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct(
                 "<script>alert(1)</script>", description: "Line one\n<b>bold?</b>")
-            var visitor = Visitor(market: market)
+            var visitor = StorefrontVisitor(port: market.port)
             for path in ["/", "/products/\(product.id)"] {
                 let page = try await visitor.get(path)
                 #expect(page.status == 200)
@@ -72,7 +26,7 @@ import Testing
     @Test func aFormWithoutTheVisitorsTokenOrFromAnotherSiteIsRefusedAndChangesNothing() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("한글 의자 – Guarded")
-            var visitor = Visitor(market: market)
+            var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.get("/products/\(product.id)")
             let path = "/products/\(product.id)/delete"
             let secret = ["secret": TestMarket.papri.secret]
@@ -101,7 +55,7 @@ import Testing
 
     @Test func signingInSetsASealedHttpOnlySameSiteCookieThatAForgeryCannotReplace() async throws {
         try await TestMarket.withServer { market in
-            var visitor = Visitor(market: market)
+            var visitor = StorefrontVisitor(port: market.port)
             let signedIn = try await visitor.signIn()
             #expect(signedIn.status == 303)
             #expect(signedIn.header("Location") == "/products/new")
@@ -119,7 +73,7 @@ import Testing
             let refused = try await forger.get("/products/new")
             #expect(refused.status == 303)
             #expect(refused.header("Location") == "/sign-in?next=/products/new")
-            var wrong = Visitor(market: market)
+            var wrong = StorefrontVisitor(port: market.port)
             _ = try await wrong.get("/sign-in")
             let denied = try await wrong.post(
                 "/sign-in", ["identifier": TestMarket.papri.identifier, "secret": "nope", "next": "//evil.example"])
@@ -131,7 +85,7 @@ import Testing
 
     @Test func aRefusedRegistrationKeepsWhatWasTypedAndStoresNothing() async throws {
         try await TestMarket.withServer { market in
-            var visitor = Visitor(market: market)
+            var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.signIn()
             let (products, files) = (try await market.productCount(), try market.imageFileCount())
             let boundary = "storefront-test"
@@ -163,7 +117,7 @@ import Testing
     @Test func editingNeedsTheProductsSecretAndAWrongOneChangesNothing() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp", price: 3000)
-            var visitor = Visitor(market: market)
+            var visitor = StorefrontVisitor(port: market.port)
             let prompt = try await visitor.get("/products/\(product.id)/edit")
             #expect(prompt.status == 200)
             #expect(prompt.text.contains("Enter the product’s secret"))

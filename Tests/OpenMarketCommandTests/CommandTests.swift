@@ -67,6 +67,38 @@ import Testing
     }
 }
 
+@Suite struct StorefrontSessionTests {
+    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("om-session-\(UUID())").path
+
+    @Test func aSignInOutlivesARestartAndNeitherTheLogNorAPageShowsTheSecret() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let papri = TestMarket.papri
+        _ = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "papri", "--identifier", papri.identifier,
+            "--secret", papri.secret,
+        ])
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        var visitor = StorefrontVisitor(port: try await server.listeningPort())
+        #expect(try await visitor.signIn().status == 303)
+        let form = try await visitor.get("/products/new")
+        #expect(form.text.contains("Sell a product"))
+        #expect(!form.text.contains(papri.secret))
+        #expect(try await server.terminate() == 0)
+        #expect(!server.logText.contains(papri.secret))
+        #expect(server.logText.contains("POST /sign-in 303"))
+        let key = try FileManager.default.attributesOfItem(atPath: dataDir + "/session.key")
+        #expect((key[.posixPermissions] as? Int) == 0o600, "only the market's owner may read the key")
+
+        let again = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        var returning = StorefrontVisitor(port: try await again.listeningPort())
+        returning.cookies = visitor.cookies
+        let stillSignedIn = try await returning.get("/products/new")
+        #expect(stillSignedIn.status == 200)
+        #expect(stillSignedIn.text.contains("Sell a product"))
+        #expect(try await again.terminate() == 0)
+    }
+}
+
 @Suite struct ShutdownTests {
     let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-stop-\(UUID().uuidString)")
         .path

@@ -1,0 +1,52 @@
+import Foundation
+import MarketDemo
+
+/// A browser reduced to its cookies: it remembers what the storefront sets and sends it back.
+public struct StorefrontVisitor {
+    public let port: Int
+    public var cookies: [String: String] = [:]
+
+    public init(port: Int) {
+        self.port = port
+    }
+
+    public mutating func get(_ path: String, headers: [String] = []) async throws -> RawResponse {
+        try await send("GET", path, headers: headers)
+    }
+
+    public mutating func post(
+        _ path: String, _ fields: [String: String], token: Bool = true, headers: [String] = []
+    ) async throws -> RawResponse {
+        var fields = fields
+        if token { fields["form_token"] = cookies["market_form_token"] ?? "" }
+        let body = fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+        return try await send(
+            "POST", path, headers: ["Content-Type: application/x-www-form-urlencoded"] + headers,
+            body: Data(body.joined(separator: "&").utf8))
+    }
+
+    public mutating func send(
+        _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
+    ) async throws -> RawResponse {
+        let cookie = cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.count)\r\n"
+        for header in headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"]) { head += header + "\r\n" }
+        let response = try await RawHTTP.send(wire("\(head)\r\n", WirePiece(body)), port: port)
+        for (name, value) in response.headers where name.lowercased() == "set-cookie" {
+            let pair = value.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1)
+            let cookieName = String(pair[0])
+            if value.contains("Max-Age=0") {
+                cookies[cookieName] = nil
+            } else {
+                cookies[cookieName] = pair.count > 1 ? String(pair[1]) : ""
+            }
+        }
+        return response
+    }
+
+    public mutating func signIn(_ vendor: DemoCatalogue.DemoVendor = TestMarket.papri) async throws -> RawResponse {
+        _ = try await get("/sign-in")
+        return try await post(
+            "/sign-in", ["identifier": vendor.identifier, "secret": vendor.secret, "next": "/products/new"])
+    }
+}
