@@ -74,9 +74,9 @@ class BrowsingTest(StorefrontTest):
         page.open("/")
         page.button("Grid").click()
         page.wait(lambda: "grid" in page.find("[data-products]").get_attribute("class"))
-        first, second, third = (card.rect for card in page.cards()[:3])
-        self.assertEqual(first["y"], second["y"], "two cards side by side on a phone")
-        self.assertGreater(third["y"], first["y"], "the third card starts the next row")
+        first, second, third = page.card_tops(3)
+        self.assertEqual(first, second, "two cards side by side on a phone")
+        self.assertGreater(third, first, "the third card starts the next row")
         self.assertTrue(page.button("List").is_displayed())
         page.screenshot("catalogue-grid")
         page.open("/")
@@ -339,7 +339,7 @@ class DesktopTest(StorefrontTest):
     def test_the_grid_has_more_columns_on_a_wide_screen(self):
         page = self.page
         page.open("/?view=grid")
-        tops = [card.rect["y"] for card in page.cards()[:6]]
+        tops = page.card_tops(6)
         self.assertGreaterEqual(tops.count(tops[0]), 4)
         page.screenshot("desktop-grid")
 
