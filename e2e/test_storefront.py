@@ -104,6 +104,10 @@ class BrowsingTest(StorefrontTest):
         for number in (2, 3):
             self.assertEqual(sum(f"page={number}" in url for url in fetched), 1, f"page {number} is fetched once")
         page.screenshot("catalogue-three-pages")
+        page.cards()[45].find_element("css selector", "a").click()
+        page.wait(lambda: page.find_all(".slide"))
+        self.driver.back()
+        page.wait(lambda: len(page.cards()) == len(ids), 10)
 
     def test_refresh_reloads_the_first_page(self):
         page = self.page

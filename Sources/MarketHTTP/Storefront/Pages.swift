@@ -48,12 +48,13 @@ struct Pages: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: html))))
     }
 
-    /// Headers of every page: never cached (they show who is signed in), and only our own scripts,
-    /// styles and images may run or load.
+    /// Headers of every page: kept by no shared cache and asked for again each time (they show who
+    /// is signed in), yet not `no-store`, so that Back returns to a catalogue scrolled three pages
+    /// deep as it was left. Only our own scripts, styles and images may run or load.
     static func headers(contentType: String) -> HTTPFields {
         [
             .contentType: contentType,
-            .cacheControl: "no-store",
+            .cacheControl: "private, no-cache",
             .contentSecurityPolicy:
                 "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; base-uri 'none'; "
                 + "form-action 'self'; frame-ancestors 'none'",
