@@ -114,6 +114,19 @@ import Testing
         }
     }
 
+    @Test func anUploadBeyondWhatTheMarketTakesGetsAPageThatSaysSo() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn()
+            let huge = Data(repeating: 0x41, count: 56 * 1024 * 1024)
+            let refused = try await visitor.send(
+                "POST", "/products/new", headers: ["Content-Type: multipart/form-data; boundary=x"], body: huge)
+            #expect(refused.status == 413)
+            #expect(refused.text.contains("That is more than the market takes at once"))
+            #expect(try await market.productCount() == 0)
+        }
+    }
+
     @Test func editingNeedsTheProductsSecretAndAWrongOneChangesNothing() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp", price: 3000)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MarketCore
+import MarketModel
 
 /// A submitted HTML form, URL-encoded or multipart: its text fields and its files.
 struct FormSubmission {
@@ -15,7 +16,16 @@ struct FormSubmission {
 
     static func read(_ request: inout Request) async throws -> FormSubmission {
         let contentType = request.headers[.contentType]
-        let body = try await request.collectAPIBody()
+        let body: Data
+        do {
+            body = try await request.collectAPIBody()
+        } catch let error as MarketError where error.kind == .tooLarge {
+            throw HTTPError(
+                .contentTooLarge,
+                message: "That is more than the market takes at once: up to \(MarketRules.imagesPerProduct.upperBound) "
+                    + "photos of \(MarketRules.maximumImageBytes / 1024 / 1024) MB each. Go back and choose smaller ones."
+            )
+        }
         if let boundary = MultipartForm.boundary(in: contentType) {
             var form = FormSubmission(fields: [:])
             for part in try MultipartForm(body: body, boundary: boundary).parts {
