@@ -18,6 +18,7 @@ def start(width=PHONE[0], height=PHONE[1], javascript=True):
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={width},{height}"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(
@@ -83,6 +84,11 @@ class Page:
     def no_sideways_scrolling(self):
         return self.driver.execute_script(
             "return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+    def script_errors(self):
+        """What the page's script threw. A refused form's 4xx is the server speaking, not an error."""
+        return [entry["message"] for entry in self.driver.get_log("browser")
+                if "Failed to load resource" not in entry["message"]]
 
     def screenshot(self, name):
         os.makedirs(SCREENSHOTS, exist_ok=True)

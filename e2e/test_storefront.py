@@ -30,6 +30,7 @@ class StorefrontTest(unittest.TestCase):
         self.driver = browser.start(*self.size, javascript=self.javascript)
         self.addCleanup(self.driver.quit)
         self.page = browser.Page(self.driver, market.url)
+        self.addCleanup(lambda: self.assertEqual(self.page.script_errors(), []))
 
     def sign_in(self, vendor=PAPRI):
         identifier, secret, name = vendor
