@@ -116,8 +116,15 @@ class BrowsingTest(StorefrontTest):
         self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
         page.wait(lambda: len(page.cards()) >= 40)
         self.driver.execute_script("window.scrollTo(0, 0)")
+        # Notes every time the loading indicator shows or hides, however briefly.
+        self.driver.execute_script("""
+            const indicator = document.querySelector('[data-loading]');
+            window.indicatorShown = [];
+            new MutationObserver(() => window.indicatorShown.push(!indicator.hidden))
+                .observe(indicator, { attributes: true, attributeFilter: ['hidden'] });""")
         page.button("Refresh").click()
         page.wait(lambda: len(page.cards()) == 20 and not page.find("[data-loading]").is_displayed())
+        self.assertEqual(self.driver.execute_script("return window.indicatorShown"), [True, False])
         page.screenshot("catalogue-refreshed")
 
     def test_search_finds_products_by_name(self):
