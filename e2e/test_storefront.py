@@ -5,6 +5,7 @@ import os
 import tempfile
 import unittest
 
+from axe_core_python.selenium import Axe
 from selenium.webdriver.common.keys import Keys
 
 import browser
@@ -283,6 +284,38 @@ class SellingTest(StorefrontTest):
         page.screenshot("delete-done")
         page.open(f"/products/{product['id']}")
         self.assertEqual(page.find("h1").text, "Not found")
+
+
+class AccessibilityTest(StorefrontTest):
+    """axe-core's WCAG 2.1 A/AA and best-practice rules: alt text, labels, names, contrast, landmarks."""
+
+    def violations(self):
+        results = Axe().run(self.driver, options={"runOnly": {"type": "tag", "values": [
+            "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}})
+        return [f"{rule['id']}: {rule['nodes'][0]['html'][:120]}" for rule in results["violations"]]
+
+    def test_every_page_passes_axe(self):
+        page = self.page
+        product = market.create_product("Accessible stool", pictures=2, discount=500)
+        for path in ("/", "/?view=grid", f"/products/{product['id']}", f"/products/{product['id']}/edit",
+                     f"/products/{product['id']}/delete", "/sign-in", "/products/999999"):
+            page.open(path)
+            self.assertEqual(self.violations(), [], path)
+        page.open(f"/products/{product['id']}")
+        page.button("Delete").click()
+        page.wait(lambda: page.find("#delete-dialog").is_displayed())
+        self.assertEqual(self.violations(), [], "the delete dialog")
+        page.open(f"/products/{product['id']}/edit")
+        page.fill("#unlock-secret", PAPRI[1])
+        page.button("Continue").click()
+        page.wait(lambda: page.find_all("#price"))
+        self.assertEqual(self.violations(), [], "the edit form")
+        self.sign_in()
+        page.open("/products/new")
+        page.button("Register").click()
+        page.wait(lambda: page.error_beside("name"))
+        self.assertEqual(self.violations(), [], "the register form with its mistakes")
+        page.screenshot("accessibility-register-mistakes")
 
 
 class WithoutJavaScriptTest(StorefrontTest):
