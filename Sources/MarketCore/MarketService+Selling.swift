@@ -40,7 +40,7 @@ extension MarketService {
     public func updateProduct(
         id: Int64, _ changes: ProductChanges, images uploads: [Data]? = nil, proof: OwnershipProof
     ) async throws -> Product {
-        try await authorize(proof, toChange: id)
+        try await checkOwnership(of: id, proof: proof)
         if let uploads { try validated(MarketRules.validImageCount(uploads.count)) }
         let now = now()
         let replaced = try await storeImages(uploads) { newImages in
@@ -58,7 +58,7 @@ extension MarketService {
     /// Issues a fresh secret that deletes this one product (and nothing else) when presented to
     /// `deleteProduct(productID:productSecret:)`. Only a digest of it is kept.
     public func issueDeleteSecret(productID: Int64, proof: OwnershipProof) async throws -> String {
-        try await authorize(proof, toChange: productID)
+        try await checkOwnership(of: productID, proof: proof)
         let secret = UUID().uuidString.lowercased()
         try await store.insertDeleteToken(
             hash: Digest.sha256Hex(Data(secret.utf8)), productID: productID, issuedAt: now())
@@ -81,19 +81,15 @@ extension MarketService {
 
     /// Deletes a product at once for whoever proves the right to change it (the 2021 API's way).
     public func deleteProduct(id: Int64, proof: OwnershipProof) async throws -> Product {
-        try await authorize(proof, toChange: id)
+        try await checkOwnership(of: id, proof: proof)
         return try await delete(id)
     }
 
     // MARK: Rules of ownership
 
-    /// Succeeds when `proof` would let its holder change the product, and changes nothing: the
-    /// storefront asks this before it shows an edit form.
+    /// Succeeds when `proof` lets its holder change the product, and changes nothing. Every change
+    /// asks this first; the storefront also asks it before it shows an edit form.
     public func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
-        try await authorize(proof, toChange: productID)
-    }
-
-    private func authorize(_ proof: OwnershipProof, toChange productID: Int64) async throws {
         guard !proof.secret.isEmpty else { throw MarketError.missing("secret") }
         guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
         if let password = owner.passwordHash, try await hasher.verify(proof.secret, against: password) { return }

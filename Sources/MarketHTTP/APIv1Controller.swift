@@ -74,11 +74,7 @@ struct APIv1Controller<Context: RequestContext> {
 
     private static func form(of request: Request) async throws -> MultipartForm {
         var request = request
-        let body = try await request.collectAPIBody()
-        guard let boundary = MultipartForm.boundary(in: request.headers[.contentType]) else {
-            throw MarketError(.invalid, "items are sent as multipart/form-data")
-        }
-        return try MultipartForm(body: body, boundary: boundary)
+        return try await request.multipartForm(orRefuse: MarketError(.invalid, "items are sent as multipart/form-data"))
     }
 
     private func respond(with product: Product, to request: Request) throws -> Response {

@@ -39,12 +39,9 @@ struct APIv2Controller<Context: RequestContext> {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let body = try await request.collectAPIBody()
-        guard let boundary = MultipartForm.boundary(in: request.headers[.contentType]) else {
-            throw MarketError(
-                .invalid, "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts")
-        }
-        let form = try MultipartForm(body: body, boundary: boundary)
+        let form = try await request.multipartForm(
+            orRefuse: MarketError(
+                .invalid, "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts"))
         guard let params = form.parts(named: "params").first else { throw MarketError.missing("params") }
         let fields = try JSONFields(body: params.body, part: "params")
         let product = try await service.createProduct(

@@ -22,10 +22,21 @@ extension Request {
         return fields
     }
 
+    /// The scheme the client used: a proxy in front says so in `X-Forwarded-Proto`.
+    var scheme: String {
+        headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() ?? "http"
+    }
+
     /// Image URLs on the scheme and host this request came to.
     var imageURLs: ImageURLs {
-        let scheme = headers[HTTPField.Name("X-Forwarded-Proto")!] ?? "http"
-        return ImageURLs(base: "\(scheme)://\(head.authority ?? "localhost")")
+        ImageURLs(base: "\(scheme)://\(head.authority ?? "localhost")")
+    }
+
+    /// The body as multipart/form-data; `refusal` when the request says it is something else.
+    mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm {
+        let body = try await collectAPIBody()
+        guard let boundary = MultipartForm.boundary(in: headers[.contentType]) else { throw refusal() }
+        return try MultipartForm(body: body, boundary: boundary)
     }
 
     mutating func collectAPIBody() async throws -> Data {

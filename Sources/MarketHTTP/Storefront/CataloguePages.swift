@@ -35,7 +35,6 @@ extension Storefront {
             "otherViewName": other == .grid ? "Grid" : "List",
             "search": search,
             "summary": Self.summary(total: page.totalCount, search: search),
-            "isEmpty": page.items.isEmpty,
             "pageNumber": number,
             "lastPage": max(page.lastPage, 1),
             "nextPage": page.hasNext ? link(page: number + 1) : false,
@@ -52,7 +51,7 @@ extension Storefront {
     }
 
     @Sendable func product(_ request: Request, context: Context) async throws -> Response {
-        let product = try await service.product(id: try productID(context))
+        let product = try await service.product(id: try context.productID())
         return pages.page(
             "product", title: product.name, visit: visit(request),
             content: ["product": ProductSheet(product), "secretError": false])

@@ -8,7 +8,7 @@ import MarketModel
 extension Storefront {
     @Sendable func editProduct(_ request: Request, context: Context) async throws -> Response {
         let visit = visit(request)
-        let product = try await service.product(id: try productID(context))
+        let product = try await service.product(id: try context.productID())
         guard visit.editPass(for: product.id) != nil else { return unlockForm(product, visit: visit) }
         return productForm(
             ProductFormPage(action: Visit.editPath(product.id), entry: ProductEntry(product), editing: product),
@@ -40,27 +40,18 @@ extension Storefront {
         let original = ProductEntry(product)
         let entry = ProductEntry(form: form)
         let images = form.images.isEmpty ? nil : form.images
-        func refused(_ problems: [ProductEntry.Field: String], _ formError: String? = nil) -> Response {
-            productForm(
-                ProductFormPage(
-                    action: Visit.editPath(product.id), entry: entry, editing: product, problems: problems,
-                    formError: formError),
-                visit: visit, status: .unprocessableContent)
-        }
         do {
             let draft = try entry.draft(imageCount: images?.count)
             _ = try await service.updateProduct(
                 id: product.id, entry.changes(from: original, draft: draft), images: images,
                 proof: OwnershipProof(secret: pass.secret))
-        } catch let problems as ProductEntry.Problems {
-            return refused(problems.byField)
         } catch let error as MarketError where error.isWrongSecret {
             visit.revokeEditPass(for: product.id)
             return unlockForm(
                 product, visit: visit, error: "The secret has changed. Enter it again; your changes were not saved.")
-        } catch let error as MarketError where error.kind != .notFound {
-            guard let field = ProductEntry.Field(blamed: error.field) else { return refused([:], error.message) }
-            return refused([field: error.message])
+        } catch {
+            return try refusedForm(
+                error, action: Visit.editPath(product.id), entry: entry, editing: product, visit: visit)
         }
         visit.revokeEditPass(for: product.id)
         visit.leave(notice: "Your changes are saved.")
@@ -71,7 +62,7 @@ extension Storefront {
     private func ownerForm(_ request: Request, _ context: Context) async throws -> (Visit, Product, FormSubmission) {
         var request = request
         let visit = visit(request)
-        let product = try await service.product(id: try productID(context))
+        let product = try await service.product(id: try context.productID())
         return (visit, product, try await submission(&request, visit: visit))
     }
 
@@ -89,7 +80,7 @@ extension Storefront {
     // MARK: Deleting
 
     @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
-        let product = try await service.product(id: try productID(context))
+        let product = try await service.product(id: try context.productID())
         return deleteForm(product, visit: visit(request))
     }
 

@@ -12,6 +12,8 @@ struct Pages: Sendable {
 
     private let library: MustacheLibrary
     let assets: Assets
+    private let stylesheet: String
+    private let script: String
 
     init() throws {
         guard let root = Bundle.module.resourceURL?.appendingPathComponent("storefront") else {
@@ -25,6 +27,8 @@ struct Pages: Sendable {
         }
         library = MustacheLibrary(templates: templates)
         assets = try Assets(folder: root.appendingPathComponent("assets"))
+        stylesheet = assets.url(of: "storefront.css")
+        script = assets.url(of: "storefront.js")
     }
 
     /// A whole page: `template` filled from `content` inside the common layout.
@@ -37,8 +41,8 @@ struct Pages: Sendable {
         context["formToken"] = visit.formToken
         context["vendorName"] = visit.session?.name
         context["notice"] = visit.notice
-        context["stylesheet"] = assets.url(of: "storefront.css")
-        context["script"] = assets.url(of: "storefront.js")
+        context["stylesheet"] = stylesheet
+        context["script"] = script
         let html = library.render(context, withTemplate: template) ?? "<!doctype html><title>\(template)</title>"
         var visit = visit
         visit.clearNotice()

@@ -22,9 +22,9 @@ struct PriceTag {
     var stock: String
     var soldOut: Bool
 
-    init(currency: Currency, price: Int64, discount: Int64, stock: Int64) {
+    init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64) {
         self.price = Money.text(price, currency)
-        salePrice = discount > 0 ? Money.text(price - discount, currency) : nil
+        self.salePrice = salePrice < price ? Money.text(salePrice, currency) : nil
         soldOut = stock <= 0
         self.stock = soldOut ? "Sold out" : "Stock: \(stock)"
     }
@@ -42,7 +42,7 @@ struct ProductCard {
         name = product.name
         thumbnail = "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)"
         tag = PriceTag(
-            currency: product.currency, price: product.price, discount: product.discount, stock: product.stock)
+            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock)
     }
 }
 
@@ -71,7 +71,7 @@ struct ProductSheet {
         vendor = product.vendor.name
         description = product.description
         tag = PriceTag(
-            currency: product.currency, price: product.price, discount: product.discount, stock: product.stock)
+            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock)
         let images = product.images
         photos =
             images.isEmpty

@@ -68,11 +68,6 @@ extension Storefront {
         guard let session = visit.session else { return redirect(to: "/sign-in?next=/products/new", visit: visit) }
         let form = try await submission(&request, visit: visit)
         let entry = ProductEntry(form: form)
-        func refused(_ problems: [ProductEntry.Field: String], _ formError: String? = nil) -> Response {
-            productForm(
-                ProductFormPage(action: "/products/new", entry: entry, problems: problems, formError: formError),
-                visit: visit, status: .unprocessableContent)
-        }
         do {
             let draft = try entry.draft(imageCount: form.images.count)
             let product = try await service.createProduct(
@@ -80,16 +75,37 @@ extension Storefront {
                 by: VendorCredentials(identifier: session.identifier, secret: session.secret))
             visit.leave(notice: "“\(product.name)” is now for sale.")
             return redirect(to: "/products/\(product.id)", visit: visit)
-        } catch let problems as ProductEntry.Problems {
-            return refused(problems.byField)
         } catch let error as MarketError where error.kind == .unauthorized {
             visit.signOut()
             visit.leave(notice: "Your secret has changed since you signed in. Please sign in again.")
             return redirect(to: "/sign-in?next=/products/new", visit: visit)
-        } catch let error as MarketError {
-            guard let field = ProductEntry.Field(blamed: error.field) else { return refused([:], error.message) }
-            return refused([field: error.message])
+        } catch {
+            return try refusedForm(error, action: "/products/new", entry: entry, visit: visit)
         }
+    }
+
+    /// The form again, with what is wrong beside its field (or above the form when no field is to
+    /// blame) and everything typed kept. A failure no form can show, such as a product gone, goes on.
+    func refusedForm(
+        _ failure: any Error, action: String, entry: ProductEntry, editing product: Product? = nil, visit: Visit
+    ) throws -> Response {
+        var problems: [ProductEntry.Field: String] = [:]
+        var formError: String?
+        switch failure {
+        case let entryProblems as ProductEntry.Problems:
+            problems = entryProblems.byField
+        case let error as MarketError where error.kind != .notFound:
+            if let field = ProductEntry.Field(blamed: error.field) {
+                problems[field] = error.message
+            } else {
+                formError = error.message
+            }
+        default:
+            throw failure
+        }
+        return productForm(
+            ProductFormPage(action: action, entry: entry, editing: product, problems: problems, formError: formError),
+            visit: visit, status: .unprocessableContent)
     }
 
     func productForm(_ form: ProductFormPage, visit: Visit, status: HTTPResponse.Status = .ok) -> Response {

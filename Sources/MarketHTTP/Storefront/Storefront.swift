@@ -51,13 +51,6 @@ struct Storefront<Context: RequestContext>: Sendable {
         return form
     }
 
-    func productID(_ context: Context) throws -> Int64 {
-        guard let id = context.parameters.get("id").flatMap(Int64.init) else {
-            throw HTTPError(.notFound, message: "There is no such product.")
-        }
-        return id
-    }
-
     /// See Other: after a form, the browser shows `location` with a GET, so reloading never posts twice.
     /// The script is told where to go instead: a redirect it followed itself would use up the notice
     /// meant for the page it then opens.

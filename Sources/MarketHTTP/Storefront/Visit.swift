@@ -30,7 +30,7 @@ struct Visit {
     init(_ request: Request, sealer: CookieSealer, now: Date = Date()) {
         self.sealer = sealer
         cookies = request.cookies
-        isSecure = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+        isSecure = request.scheme == "https"
         isScripted = request.headers[Self.scriptedHeader] == "fetch"
         session = sealer.open(VendorSession.self, from: cookies[CookieName.session]?.value).flatMap {
             $0.expires > now ? $0 : nil
