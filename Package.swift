@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .target(name: "MarketModel"),
@@ -34,6 +36,15 @@ let package = Package(
         .target(
             name: "MarketSQLite",
             dependencies: ["MarketCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "MarketPostgres",
+            dependencies: [
+                "MarketCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .systemLibrary(
             name: "CVips",
@@ -57,22 +68,31 @@ let package = Package(
             ],
             resources: [.copy("Resources/placeholder.png"), .copy("Resources/storefront")]
         ),
+        .target(
+            name: "MarketApp",
+            dependencies: [
+                "MarketHTTP", "MarketSQLite", "MarketPostgres", "MarketImaging", "MarketDemo",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "openmarket",
             dependencies: [
-                "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo", "OpenMarketKit",
+                "MarketApp", "OpenMarketKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "MarketModelTests", dependencies: ["MarketModel"]),
         .testTarget(name: "MarketImagingTests", dependencies: ["MarketTestSupport"]),
-        .testTarget(name: "MarketSQLiteTests", dependencies: ["MarketTestSupport"]),
+        .testTarget(name: "MarketStoreTests", dependencies: ["MarketTestSupport"]),
         .target(
             name: "MarketTestSupport",
             dependencies: [
-                "MarketHTTP", "MarketSQLite", "MarketImaging", "MarketDemo",
+                "MarketApp",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/MarketTestSupport"
         ),

@@ -7,12 +7,28 @@ public protocol ImageProcessor: Sendable {
     func process(_ upload: Data) async throws -> ProcessedImage
 }
 
-/// Keeps image blobs under keys the market chooses.
+/// Keeps image blobs under keys the market chooses (content hashes, so a key's bytes never change).
+///
+/// Blobs are never removed by the request that made a product go: a sweep removes, later, only
+/// blobs that no image row names and that nobody has put for a while. Putting an existing blob
+/// counts as using it, so a create that reuses a blob an instant after a delete dropped its last
+/// row cannot lose it.
 public protocol ImageStore: Sendable {
-    /// Stores the bytes under `key`; returns false when a blob with that key was already there.
-    func put(_ data: Data, key: String) async throws -> Bool
-    func data(forKey key: String) async throws -> Data?
-    func remove(key: String) async throws
+    /// Stores the bytes under `key`, or marks the blob already there as just used.
+    func put(_ data: Data, key: String) async throws
+    /// Where the blob's bytes are to be had, or nil when no blob has that key.
+    func content(forKey key: String) async throws -> ImageContent?
+    /// Keys of the blobs nobody has put for at least `interval`.
+    func keys(unusedFor interval: Duration) async throws -> [String]
+    /// Removes the blob unless it was put within `interval`; returns whether it went.
+    func remove(key: String, ifUnusedFor interval: Duration) async throws -> Bool
+}
+
+/// How a stored image reaches a client: bytes at hand, or an address that serves them (a store
+/// such as S3 would hand out a signed URL instead of passing the bytes through the market).
+public enum ImageContent: Sendable, Equatable {
+    case bytes(Data)
+    case redirect(URL)
 }
 
 public enum ImageFormat: String, Sendable {
@@ -63,5 +79,13 @@ public struct ImageRejection: Error, Sendable, Equatable {
     public init(_ reason: String, isTooLarge: Bool = false) {
         self.reason = reason
         self.isTooLarge = isTooLarge
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a TimeInterval.
+    public var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -10,6 +10,8 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound
         case tooLarge
         case conflict
+        /// Something the market depends on (its database) cannot be reached; try again later.
+        case unavailable
     }
 
     public var kind: Kind
@@ -41,6 +43,10 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public static func notOwner(_ productID: Int64) -> MarketError {
         MarketError(.forbidden, "product \(productID) belongs to another vendor")
+    }
+
+    public static func unavailable(_ message: String) -> MarketError {
+        MarketError(.unavailable, message)
     }
 
     public static let wrongProductSecret = MarketError(

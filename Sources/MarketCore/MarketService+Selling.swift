@@ -51,7 +51,6 @@ extension MarketService {
             }
         }
         guard let replaced else { throw MarketError.productNotFound(id) }
-        if uploads != nil { await removeUnreferenced(replaced.before.imageKeys) }
         return replaced.after
     }
 
@@ -131,36 +130,26 @@ extension MarketService {
         }
     }
 
-    /// Processes and stores the uploads, then runs `write` with them. Should `write` fail, the blobs
-    /// this call added are removed again: a failed request leaves the image files as they were.
+    /// Processes and stores the uploads, then runs `write` with them. The blobs go in before any
+    /// row names them; should `write` fail, no row ever names them and the sweep takes them.
     private func storeImages<T>(
         _ uploads: [Data]?, then write: ([NewProductImage]?) async throws -> T
     ) async throws -> T {
         guard let uploads else { return try await write(nil) }
-        let processed = try await process(uploads)
-        var created: [String] = []
-        do {
-            var newImages: [NewProductImage] = []
-            for image in processed {
-                let original = try await put(image.original, created: &created)
-                let thumbnail = try await put(image.thumbnail, created: &created)
-                newImages.append(
-                    NewProductImage(
-                        originalKey: original, thumbnailKey: thumbnail,
-                        width: image.original.width, height: image.original.height))
-            }
-            return try await write(newImages)
-        } catch {
-            await removeUnreferenced(created)
-            throw error
+        var newImages: [NewProductImage] = []
+        for image in try await process(uploads) {
+            newImages.append(
+                NewProductImage(
+                    originalKey: try await put(image.original), thumbnailKey: try await put(image.thumbnail),
+                    width: image.original.width, height: image.original.height))
         }
+        return try await write(newImages)
     }
 
     private func delete(_ id: Int64) async throws -> Product {
         guard let deleted = try await store.deleteProduct(id: id, { _ in }) else {
             throw MarketError.productNotFound(id)
         }
-        await removeUnreferenced(deleted.imageKeys)
         return deleted
     }
 
@@ -183,20 +172,9 @@ extension MarketService {
         return processed
     }
 
-    private func put(_ image: EncodedImage, created: inout [String]) async throws -> String {
+    private func put(_ image: EncodedImage) async throws -> String {
         let key = ImageKey.make(for: image)
-        if try await images.put(image.data, key: key) { created.append(key) }
+        try await images.put(image.data, key: key)
         return key
     }
-
-    private func removeUnreferenced(_ keys: [String]) async {
-        for key in Set(keys) {
-            guard (try? await store.isImageBlobReferenced(key)) == false else { continue }
-            try? await images.remove(key: key)
-        }
-    }
-}
-
-extension Product {
-    var imageKeys: [String] { images.flatMap { [$0.originalKey, $0.thumbnailKey] } }
 }

@@ -38,10 +38,10 @@ public struct MarketService: Sendable {
         return product
     }
 
-    /// The bytes of a stored image, or nil when no image has that key.
-    public func imageData(key: String) async throws -> Data? {
+    /// A stored image, or nil when no image has that key.
+    public func image(key: String) async throws -> ImageContent? {
         guard ImageKey.isValid(key) else { return nil }
-        return try await images.data(forKey: key)
+        return try await images.content(forKey: key)
     }
 
     // MARK: Vendors

@@ -22,14 +22,14 @@ public protocol ProductStore: Sendable {
     /// `images`, the product's images are replaced by these (the first becomes the cover).
     /// Returns the product before and after, or nil when there is no such product.
     func updateProduct(
-        id: Int64, replacingImages images: [NewProductImage]?, _ change: @Sendable (Product) throws -> Product
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
     ) async throws -> (before: Product, after: Product)?
     /// Deletes the product after `check` accepts it; returns it as it was, or nil when absent.
-    func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product?
+    func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws
     func productID(forDeleteToken hash: String) async throws -> Int64?
-    /// Whether any image row still names this blob.
-    func isImageBlobReferenced(_ key: String) async throws -> Bool
+    /// Those of `keys` that an image row names.
+    func referencedImageKeys(among keys: [String]) async throws -> Set<String>
 }
 
 public typealias MarketStore = ProductStore & VendorStore

@@ -49,6 +49,7 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         case .notFound: .notFound
         case .tooLarge: .contentTooLarge
         case .conflict: .conflict
+        case .unavailable: .serviceUnavailable
         }
     }
 }

@@ -14,9 +14,15 @@ struct ImageController<Context: RequestContext> {
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let key = context.parameters.get("key") ?? ""
-        let stored = key == Placeholder.key ? Placeholder.data : try await service.imageData(key: key)
-        guard let data = stored, let format = ImageFormat(fileExtension: String(key.suffix(3))) else {
+        let stored =
+            key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
+        guard let stored, let format = ImageFormat(fileExtension: String(key.suffix(3))) else {
             throw MarketError(.notFound, "no image is called \(key)")
+        }
+        let data: Data
+        switch stored {
+        case .bytes(let bytes): data = bytes
+        case .redirect(let url): return Response(status: .found, headers: [.location: url.absoluteString])
         }
         let etag = "\"\(key.prefix { $0 != "." })\""
         var headers: HTTPFields = [

@@ -6,7 +6,7 @@ import MarketModel
 /// The market's vendors and products in one SQLite file, in WAL mode so that readers never wait
 /// for the writer.
 public final class SQLiteMarketStore: MarketStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -119,7 +119,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func updateProduct(
-        id: Int64, replacingImages images: [NewProductImage]?, _ change: @Sendable (Product) throws -> Product
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
     ) async throws -> (before: Product, after: Product)? {
         try await pool.write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
@@ -164,7 +164,8 @@ public final class SQLiteMarketStore: MarketStore {
         try db.execute(sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [coverID, productID])
     }
 
-    public func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product? {
+    public func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
+    {
         try await pool.write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
             try check(product)
@@ -187,21 +188,25 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    public func isImageBlobReferenced(_ key: String) async throws -> Bool {
-        try await pool.read { db in
-            try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM productImage WHERE originalKey = :key)
-                        OR EXISTS (SELECT 1 FROM productImage WHERE thumbnailKey = :key)
-                    """,
-                arguments: ["key": key]) ?? false
+    public func referencedImageKeys(among keys: [String]) async throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return try await pool.read { db in
+            let marks = databaseQuestionMarks(count: keys.count)
+            let arguments = StatementArguments(keys + keys)
+            return Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT originalKey FROM productImage WHERE originalKey IN (\(marks))
+                        UNION SELECT thumbnailKey FROM productImage WHERE thumbnailKey IN (\(marks))
+                        """,
+                    arguments: arguments))
         }
     }
 
     // MARK: Rows to values
 
-    private static func product(id: Int64, in db: Database) throws -> Product? {
+    static func product(id: Int64, in db: Database) throws -> Product? {
         guard
             let row = try Row.fetchOne(
                 db,
@@ -238,7 +243,7 @@ public final class SQLiteMarketStore: MarketStore {
         VendorSummary(id: row["vendorId"], name: row["vendorName"], createdAt: row["vendorCreatedAt"])
     }
 
-    private static func vendor(from row: Row) -> Vendor {
+    static func vendor(from row: Row) -> Vendor {
         Vendor(id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"])
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import MarketApp
 import MarketDemo
 import MarketHTTP
 import ServiceLifecycle
@@ -13,7 +14,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (OPENMARKET_PORT).")
     var port: Int = Int(Environment.value("OPENMARKET_PORT", default: "8080")) ?? 8080
 
-    @OptionGroup var files: MarketFiles
+    @OptionGroup var storage: MarketOptions
 
     @Flag(help: "Fill an empty market with a demo catalogue (OPENMARKET_DEMO).")
     var demo: Bool = Environment.flag("OPENMARKET_DEMO")
@@ -32,29 +33,42 @@ struct Serve: AsyncParsableCommand {
             """)
     var openRegistration: Bool = Environment.flag("OPENMARKET_OPEN_REGISTRATION")
 
+    @Option(help: "trace, debug, info, notice, warning, error or critical (OPENMARKET_LOG_LEVEL).")
+    var logLevel: Logger.Level =
+        Logger.Level(rawValue: Environment.value("OPENMARKET_LOG_LEVEL", default: "info")) ?? .info
+
     func run() async throws {
-        let logger = Logger(label: "openmarket")
-        let service = try files.openService(openRegistration: openRegistration)
+        let logger = {
+            var logger = Logger(label: "openmarket")
+            logger.logLevel = logLevel
+            return logger
+        }()
+        var configuration = try storage.configuration()
+        configuration.openRegistration = openRegistration
+        configuration.flavor = v2Flavor
+        configuration.logLevel = logLevel
+        let market = try await MarketOptions.open(configuration, logger: logger)
+        let service = market.service
         if openRegistration { logger.warning("open registration is on: any identifier with a secret becomes a vendor") }
-        if demo {
-            logger.info("filling the market with demo products; this takes a few seconds the first time")
-            let added = try await DemoCatalogue.fill(service)
-            logger.info(added > 0 ? "added \(added) demo products" : "the market has products already; no demo added")
-            for vendor in DemoCatalogue.vendors {
-                logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
+        try await market.run(logger: logger) {
+            if demo {
+                logger.info("filling the market with demo products; this takes a few seconds the first time")
+                let added = try await DemoCatalogue.fill(service)
+                logger.info(
+                    added > 0 ? "added \(added) demo products" : "the market has products already; no demo added")
+                for vendor in DemoCatalogue.vendors {
+                    logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
+                }
             }
+            let application = try market.application(host: host, port: port, logger: logger) { [host] port in
+                logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
+            }
+            let services = ServiceGroup(
+                configuration: .init(
+                    services: [application, market.imageSweeper(logger: logger), ShutdownNotice(logger: logger)],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await services.run()
         }
-        let application = try MarketServer.application(
-            service: service, host: host, port: port, flavor: v2Flavor, sessionKey: try files.sessionKey(),
-            logger: logger
-        ) {
-            [host] port in logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
-        }
-        let services = ServiceGroup(
-            configuration: .init(
-                services: [application, ShutdownNotice(logger: logger)], gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
-        try await services.run()
         logger.info("Open Market is closed")
     }
 }
@@ -71,3 +85,4 @@ struct ShutdownNotice: Service {
 }
 
 extension V2Flavor: ExpressibleByArgument {}
+extension Logger.Level: ExpressibleByArgument {}

@@ -9,7 +9,7 @@ struct Vendors: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a vendor and print its identifier and secret.")
 
-        @OptionGroup var files: MarketFiles
+        @OptionGroup var storage: MarketOptions
 
         @Option(help: "The vendor's name, shown with its products.")
         var name: String
@@ -21,21 +21,22 @@ struct Vendors: AsyncParsableCommand {
         var secret: String?
 
         func run() async throws {
-            let (vendor, secret) = try await files.openService().registerVendor(
-                name: name, identifier: identifier, secret: secret)
-            print("name:       \(vendor.name)")
-            print("identifier: \(vendor.identifier)")
-            print("secret:     \(secret)")
+            let registered = try await storage.withMarket { market in
+                try await market.service.registerVendor(name: name, identifier: identifier, secret: secret)
+            }
+            print("name:       \(registered.vendor.name)")
+            print("identifier: \(registered.vendor.identifier)")
+            print("secret:     \(registered.secret)")
         }
     }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the vendors (never their secrets).")
 
-        @OptionGroup var files: MarketFiles
+        @OptionGroup var storage: MarketOptions
 
         func run() async throws {
-            let vendors = try await files.openService().vendors()
+            let vendors = try await storage.withMarket { try await $0.service.vendors() }
             print(
                 "id".padding(toLength: 6, withPad: " ", startingAt: 0)
                     + "identifier".padding(toLength: 38, withPad: " ", startingAt: 0) + "name")

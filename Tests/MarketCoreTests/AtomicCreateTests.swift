@@ -5,13 +5,17 @@ import MarketModel
 import MarketTestSupport
 import Testing
 
-/// A store that fails when a product is inserted, as a full disk would: the one fault a real
-/// SQLite file cannot be made to produce on demand.
-struct FailingInsertStore: MarketStore {
+/// A store that runs `beforeInsert` at the moment a product's rows are about to go in: to fail
+/// there as a full disk would, or to run a sweep in the window between a create's image puts and
+/// its commit. Neither can be produced on demand with a real SQLite file.
+struct InterceptingStore: MarketStore {
     let base: any MarketStore
-    struct DiskFull: Error {}
+    let beforeInsert: @Sendable () async throws -> Void
 
-    func insertProduct(_ product: NewProduct) async throws -> Product { throw DiskFull() }
+    func insertProduct(_ product: NewProduct) async throws -> Product {
+        try await beforeInsert()
+        return try await base.insertProduct(product)
+    }
     func insertVendor(_ vendor: NewVendor) async throws -> Vendor { try await base.insertVendor(vendor) }
     func vendorCredentials(identifier: String) async throws -> StoredVendor? {
         try await base.vendorCredentials(identifier: identifier)
@@ -23,11 +27,11 @@ struct FailingInsertStore: MarketStore {
     }
     func ownership(of productID: Int64) async throws -> ProductOwnership? { try await base.ownership(of: productID) }
     func updateProduct(
-        id: Int64, replacingImages images: [NewProductImage]?, _ change: @Sendable (Product) throws -> Product
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
     ) async throws -> (before: Product, after: Product)? {
         try await base.updateProduct(id: id, replacingImages: images, change)
     }
-    func deleteProduct(id: Int64, _ check: @Sendable (Product) throws -> Void) async throws -> Product? {
+    func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product? {
         try await base.deleteProduct(id: id, check)
     }
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
@@ -36,27 +40,70 @@ struct FailingInsertStore: MarketStore {
     func productID(forDeleteToken hash: String) async throws -> Int64? {
         try await base.productID(forDeleteToken: hash)
     }
-    func isImageBlobReferenced(_ key: String) async throws -> Bool { try await base.isImageBlobReferenced(key) }
+    func referencedImageKeys(among keys: [String]) async throws -> Set<String> {
+        try await base.referencedImageKeys(among: keys)
+    }
 }
 
+struct DiskFull: Error {}
+
 @Suite struct AtomicCreateTests {
-    @Test func aFailedInsertLeavesNoImageFileBehind() async throws {
+    @Test func aFailedInsertLeavesNoRowAndTheSweepTakesItsFiles() async throws {
         let market = try await TestMarket()
         defer { try? FileManager.default.removeItem(at: market.directory) }
         let existing = try await market.addProduct("Shares a picture")
-        let filesBefore = try market.imageFileCount()
+        let filesBefore = try await market.imageFileCount()
         let service = MarketService(
-            store: FailingInsertStore(base: market.store), images: market.images,
+            store: InterceptingStore(base: market.store) { throw DiskFull() }, images: market.images,
             imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4))
         let vendor = TestMarket.papri
-        await #expect(throws: FailingInsertStore.DiskFull.self) {
+        await #expect(throws: DiskFull.self) {
             try await service.createProduct(
                 ProductDraft(name: "Never", description: "", currency: .krw, price: 1),
                 images: [try TestImages.jpeg(dots: 1), try TestImages.jpeg(dots: 4)],
                 by: VendorCredentials(identifier: vendor.identifier, secret: vendor.secret))
         }
-        // The new picture's files are gone; the one shared with an existing product stays.
-        #expect(try market.imageFileCount() == filesBefore)
-        #expect(try await market.images.data(forKey: existing.images[0].originalKey) != nil)
+        // No row names the new picture's files, so the sweep takes them; the one shared with an
+        // existing product stays.
+        #expect(try await service.sweepImages(unusedFor: .zero) == 2)
+        #expect(try await market.imageFileCount() == filesBefore)
+        #expect(try await market.images.content(forKey: existing.images[0].originalKey) != nil)
+    }
+}
+
+@Suite struct ImageSweepTests {
+    static let draft = ProductDraft(name: "Same picture", description: "", currency: .krw, price: 1)
+    static let papri = VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
+
+    @Test func aBlobNobodyNamesGoesOnlyOnceItsGraceHasPassed() async throws {
+        let market = try await TestMarket()
+        defer { try? FileManager.default.removeItem(at: market.directory) }
+        let key = String(repeating: "a", count: 64) + ".jpg"
+        try await market.images.put(Data("bytes".utf8), key: key)
+        #expect(try await market.service.sweepImages(unusedFor: .seconds(60)) == 0)
+        #expect(try await market.images.content(forKey: key) == .bytes(Data("bytes".utf8)))
+        #expect(try await market.service.sweepImages(unusedFor: .zero) == 1)
+        #expect(try await market.images.content(forKey: key) == nil)
+    }
+
+    /// A sweep that runs while a create has put its pictures but not yet committed its rows, right
+    /// after a delete dropped the last row naming the same picture, must leave that picture alone.
+    @Test func aSweepBetweenACreatesPutsAndItsCommitKeepsThePictures() async throws {
+        let market = try await TestMarket()
+        defer { try? FileManager.default.removeItem(at: market.directory) }
+        let picture = try TestImages.jpeg(dots: 3)
+        let old = try await market.service.createProduct(Self.draft, images: [picture], by: Self.papri)
+        let secret = try await market.service.issueDeleteSecret(
+            productID: old.id, proof: OwnershipProof(identifier: Self.papri.identifier, secret: Self.papri.secret))
+        _ = try await market.service.deleteProduct(productID: old.id, productSecret: secret)
+        let sweeping = MarketService(
+            store: InterceptingStore(base: market.store) {
+                try await market.service.sweepImages(unusedFor: .seconds(60))
+            }, images: market.images, imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4))
+        let new = try await sweeping.createProduct(Self.draft, images: [picture], by: Self.papri)
+        #expect(new.images.map(\.originalKey) == old.images.map(\.originalKey))
+        for key in [new.images[0].originalKey, new.images[0].thumbnailKey] {
+            #expect(try await market.images.content(forKey: key) != nil)
+        }
     }
 }

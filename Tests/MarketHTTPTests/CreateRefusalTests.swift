@@ -42,7 +42,7 @@ import Testing
         #expect((error["reason"] as? String)?.isEmpty == false, sourceLocation: sourceLocation)
         #expect(error["field"] as? String == field, "\(error)", sourceLocation: sourceLocation)
         #expect(try await market.productCount() == 0, sourceLocation: sourceLocation)
-        #expect(try market.imageFileCount() == 0, sourceLocation: sourceLocation)
+        #expect(try await market.imageFileCount() == 0, sourceLocation: sourceLocation)
     }
 
     @Test func withoutParams() async throws {

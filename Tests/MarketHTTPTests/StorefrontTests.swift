@@ -87,7 +87,7 @@ import Testing
         try await TestMarket.withServer { market in
             var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.signIn()
-            let (products, files) = (try await market.productCount(), try market.imageFileCount())
+            let (products, files) = (try await market.productCount(), try await market.imageFileCount())
             let boundary = "storefront-test"
             var body = Data()
             let fields = [
@@ -110,7 +110,7 @@ import Testing
             #expect(refused.text.contains(#"<option value="USD" selected>"#))
             #expect(refused.text.contains("Still here"))
             #expect(try await market.productCount() == products)
-            #expect(try market.imageFileCount() == files)
+            #expect(try await market.imageFileCount() == files)
         }
     }
 

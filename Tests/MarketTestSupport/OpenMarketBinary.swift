@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The built `openmarket` executable, found beside the test bundle.
 public enum OpenMarketBinary {
@@ -91,6 +92,12 @@ public final class RunningServer: @unchecked Sendable {
 
     public func listeningPort() async throws -> Int {
         Int(try await waitForLog(#"open at http://127\.0\.0\.1:(\d+)"#)) ?? 0
+    }
+
+    /// Ends the server at once, as a crash or a power cut would: SIGKILL, nothing finished.
+    public func kill() async -> Int32 {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        return await exitStatus()
     }
 
     /// Sends SIGTERM without waiting.

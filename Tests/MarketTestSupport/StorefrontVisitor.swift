@@ -3,7 +3,8 @@ import MarketDemo
 
 /// A browser reduced to its cookies: it remembers what the storefront sets and sends it back.
 public struct StorefrontVisitor {
-    public let port: Int
+    /// The server it visits; a visitor may move to another server of the same market.
+    public var port: Int
     public var cookies: [String: String] = [:]
 
     public init(port: Int) {

@@ -1,40 +1,41 @@
 import Foundation
 import Logging
+import MarketApp
 import MarketCore
 import MarketDemo
 import MarketHTTP
-import MarketImaging
 import MarketModel
-import MarketSQLite
 import ServiceLifecycle
 
 @_exported import enum MarketHTTP.V2Flavor
 
-/// A whole market for one test: a fresh data folder with a real SQLite file and image files, the
-/// real image pipeline, and the real HTTP server on a free port of 127.0.0.1. The reference apps'
-/// vendors are registered with the credentials those apps hard-code.
+/// A whole market for one test, built by the same composition root as `openmarket serve`: a fresh
+/// data folder with a real SQLite file and image files, the real image pipeline, and the real HTTP
+/// server on a free port of 127.0.0.1. The reference apps' vendors are registered with the
+/// credentials those apps hard-code.
 public struct TestMarket: Sendable {
     public let directory: URL
-    public let service: MarketService
-    public let images: FileImageStore
-    public let store: SQLiteMarketStore
+    public let market: Market
     public var port = 0
+
+    public var service: MarketService { market.service }
+    public var store: any MarketStore { market.store }
+    public var images: any ImageStore { market.images }
 
     public static let papri = DemoCatalogue.vendors[0]
     public static let judy = DemoCatalogue.vendors[1]
     public static let nala = DemoCatalogue.vendors[2]
 
     /// A market with its files but no server.
-    public init(openRegistration: Bool = false) async throws {
+    public init(flavor: V2Flavor = .marketTraining, openRegistration: Bool = false) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openmarket-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteMarketStore(path: directory.appendingPathComponent("market.sqlite").path)
-        images = try FileImageStore(root: directory.appendingPathComponent("images"))
+        var configuration = MarketConfiguration(storage: .folder(directory))
         // bcrypt's lowest cost keeps the suite fast; the cost is a parameter, not a different code path.
-        service = MarketService(
-            store: store, images: images, imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4),
-            openRegistration: openRegistration)
+        configuration.secretCost = 4
+        configuration.openRegistration = openRegistration
+        configuration.flavor = flavor
+        market = try await Market.open(configuration, logger: Logger(label: "test-market"))
         for vendor in DemoCatalogue.vendors {
             _ = try await service.registerVendor(
                 name: vendor.name, identifier: vendor.identifier, secret: vendor.secret)
@@ -47,14 +48,13 @@ public struct TestMarket: Sendable {
         flavor: V2Flavor = .marketTraining, openRegistration: Bool = false,
         isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
     ) async throws -> T {
-        var market = try await TestMarket(openRegistration: openRegistration)
+        var market = try await TestMarket(flavor: flavor, openRegistration: openRegistration)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         var logger = Logger(label: "test-market")
         logger.logLevel = .error
         let (ports, listening) = AsyncStream<Int>.makeStream()
-        let application = try MarketServer.application(
-            service: market.service, host: "127.0.0.1", port: 0, flavor: flavor, sessionKey: .random(), logger: logger,
-            onListening: { listening.yield($0) })
+        let application = try market.market.application(
+            host: "127.0.0.1", port: 0, logger: logger, onListening: { listening.yield($0) })
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await services.run() }
@@ -82,10 +82,7 @@ public struct TestMarket: Sendable {
     public func send(
         _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
     ) async throws -> RawResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-        for header in headers { head += header + "\r\n" }
-        if !body.isEmpty || ["POST", "PATCH", "PUT"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
-        return try await send(wire("\(head)\r\n", WirePiece(body)))
+        try await MarketPeer(port: port).send(method, path, headers: headers, body: body)
     }
 
     // MARK: What the store holds
@@ -94,8 +91,15 @@ public struct TestMarket: Sendable {
         try await service.products(.init(number: 1, itemsPerPage: 1)).totalCount
     }
 
-    public func imageFileCount() throws -> Int {
-        try images.keys().count
+    /// Runs the image sweep as if its grace had passed: blobs no product names go.
+    @discardableResult
+    public func sweepImages() async throws -> Int {
+        try await service.sweepImages(unusedFor: .zero)
+    }
+
+    /// How many image blobs the market holds, used or not.
+    public func imageFileCount() async throws -> Int {
+        try await images.keys(unusedFor: .zero).count
     }
 
     /// Creates a product directly through the service, for tests about something else.

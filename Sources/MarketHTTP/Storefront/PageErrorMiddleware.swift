@@ -37,6 +37,7 @@ extension Pages {
             case .notFound: "Not found"
             case .forbidden: "Not allowed"
             case .contentTooLarge: "Too large"
+            case .serviceUnavailable: "Closed for a moment"
             default: status.reasonPhrase
             }
         let fallback =

@@ -1,23 +1,20 @@
 import Foundation
 import MarketCore
 import MarketModel
-import MarketSQLite
+import MarketTestSupport
 import Testing
 
 /// What every MarketStore must do. Each implementation runs this suite through `StoreKind`.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` on a new, empty store of this kind and removes it afterwards.
+    /// Runs `body` on a new, empty market of this kind and removes it afterwards.
     func withStore(_ body: (any MarketStore) async throws -> Void) async throws {
-        switch self {
-        case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try await body(try SQLiteMarketStore(path: folder.appendingPathComponent("market.sqlite").path))
+        try await TestStorage.withMarket(self == .sqlite ? .sqlite : .postgres) { market in
+            try await body(market.store)
         }
     }
 }
@@ -143,7 +140,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(result.before == product)
             #expect(result.after.images.map(\.originalKey) == ["a.jpg", "b.jpg", "c.jpg"])
             #expect(result.after.coverImageID == result.after.images[0].id)
-            #expect(try await !store.isImageBlobReferenced("Old-0.jpg"))
+            #expect(
+                try await store.referencedImageKeys(among: ["Old-0.jpg", "a.jpg", "b-thumb.jpg"]) == [
+                    "a.jpg", "b-thumb.jpg",
+                ])
             let listed = try await store.products(PageRequest(number: 1, itemsPerPage: 1), matching: nil).items[0]
             #expect(listed.thumbnailKey == "a-thumb.jpg")
             #expect(listed.thumbnailKeys == ["a-thumb.jpg", "b-thumb.jpg", "c-thumb.jpg"])
@@ -190,7 +190,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             let product = try await Self.product(store, vendor: vendor, name: "Gone")
             try await store.insertDeleteToken(hash: "digest", productID: product.id, issuedAt: Self.now)
             #expect(try await store.productID(forDeleteToken: "digest") == product.id)
-            #expect(try await store.isImageBlobReferenced("Gone-0.jpg"))
+            #expect(try await store.referencedImageKeys(among: ["Gone-0.jpg", "Gone-0-thumb.jpg"]).count == 2)
             struct Refusal: Error {}
             await #expect(throws: Refusal.self) {
                 try await store.deleteProduct(id: product.id) { _ in throw Refusal() }
@@ -201,8 +201,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: "gone").totalCount == 0)
             #expect(try await store.product(id: product.id) == nil)
             #expect(try await store.productID(forDeleteToken: "digest") == nil)
-            #expect(try await !store.isImageBlobReferenced("Gone-0.jpg"))
-            #expect(try await !store.isImageBlobReferenced("Gone-0-thumb.jpg"))
+            #expect(try await store.referencedImageKeys(among: ["Gone-0.jpg", "Gone-0-thumb.jpg"]).isEmpty)
         }
     }
 }

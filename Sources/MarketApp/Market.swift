@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import Logging
+import MarketCore
+import MarketHTTP
+import MarketImaging
+import MarketPostgres
+import MarketSQLite
+import ServiceLifecycle
+
+/// A whole market, built from a configuration in one place: the store, the images, the service
+/// that holds every rule, the session key, and the background work they need. `serve`, the other
+/// commands and the tests all get their market here.
+public struct Market: Sendable {
+    public let configuration: MarketConfiguration
+    public let service: MarketService
+    public let store: any MarketStore
+    public let images: any ImageStore
+    public let sessionKey: SessionKey
+    /// What must run while the market is used: the database's connection pool, if any.
+    let connections: [any Service]
+
+    /// Opens the market's storage, creating or migrating it as needed. A database that does not
+    /// answer throws an error whose description is one line saying what to check.
+    public static func open(_ configuration: MarketConfiguration, logger: Logger) async throws -> Market {
+        let store: any MarketStore
+        let images: any ImageStore
+        var sessionKey: SessionKey
+        var connections: [any Service] = []
+        switch configuration.storage {
+        case .folder(let folder):
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            store = try SQLiteMarketStore(path: folder.appendingPathComponent("market.sqlite").path)
+            images = try FileImageStore(root: folder.appendingPathComponent("images", isDirectory: true))
+            sessionKey = try SessionKey(storedAt: folder.appendingPathComponent("session.key"))
+        case .postgres(let url):
+            let postgres = try await PostgresMarket.open(
+                url: url, logger: logger, deadline: configuration.databaseDeadline)
+            store = postgres.store
+            images = CachedImageStore(postgres.images, capacity: configuration.imageCacheBytes)
+            sessionKey = SessionKey(bytes: postgres.sessionKey) ?? .random()
+            connections.append(postgres.client)
+        }
+        if let given = configuration.sessionKey { sessionKey = given }
+        let service = MarketService(
+            store: store, images: images, imageProcessor: VipsImageProcessor(),
+            hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration)
+        return Market(
+            configuration: configuration, service: service, store: store, images: images, sessionKey: sessionKey,
+            connections: connections)
+    }
+
+    /// The HTTP server on `host`:`port` (0 picks a free port); `onListening` learns the port.
+    public func application(
+        host: String, port: Int, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        try MarketServer.application(
+            service: service, host: host, port: port, flavor: configuration.flavor, sessionKey: sessionKey,
+            logger: logger, onListening: onListening)
+    }
+
+    /// What a server runs beside its HTTP server to remove the image blobs nobody uses.
+    public func imageSweeper(logger: Logger) -> some Service {
+        ImageSweeper(
+            service: service, interval: configuration.sweepInterval, grace: configuration.sweepGrace, logger: logger)
+    }
+
+    /// Runs `body` while the market's connections run: a command's work, or a server until it stops.
+    public func run<T: Sendable>(
+        logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async throws -> T {
+        try await whileRunning(connections, logger: logger, body)
+    }
+}
+
+/// Runs `body` while `services` run, then stops them gracefully.
+func whileRunning<T: Sendable>(
+    _ services: [any Service], logger: Logger, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> T
+) async throws -> T {
+    guard !services.isEmpty else { return try await body() }
+    let group = ServiceGroup(configuration: .init(services: services, logger: logger))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        do {
+            let result = try await body()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+    }
+}

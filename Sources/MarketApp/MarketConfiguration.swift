@@ -1,0 +1,35 @@
+import Foundation
+import Logging
+import MarketCore
+import MarketHTTP
+
+/// Everything that decides how a market is put together: where it keeps its data, where its
+/// session key comes from, and the flags of `openmarket serve`.
+public struct MarketConfiguration: Sendable {
+    public enum Storage: Sendable, Equatable {
+        /// SQLite (`market.sqlite`), the image files (`images/`) and `session.key` in one folder.
+        case folder(URL)
+        /// Everything in one PostgreSQL database, shared by every server given its URL.
+        case postgres(url: String)
+    }
+
+    public var storage: Storage
+    /// A key given from outside (OPENMARKET_SESSION_KEY); otherwise the market's own.
+    public var sessionKey: SessionKey?
+    public var openRegistration = false
+    public var flavor: V2Flavor = .marketTraining
+    public var logLevel: Logger.Level = .info
+    /// bcrypt's cost for new secrets; tests lower it.
+    public var secretCost = SecretHasher.defaultCost
+    /// Image bytes each server keeps in memory when they live in a database.
+    public var imageCacheBytes = 64 << 20
+    /// How often unused image blobs are looked for, and how long a blob must have gone unused.
+    public var sweepInterval: Duration = .seconds(600)
+    public var sweepGrace: Duration = .seconds(600)
+    /// How long a request waits for the database before it is answered 503.
+    public var databaseDeadline: Duration = .seconds(5)
+
+    public init(storage: Storage) {
+        self.storage = storage
+    }
+}

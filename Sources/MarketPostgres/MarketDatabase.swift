@@ -1,0 +1,83 @@
+import Logging
+import MarketCore
+import PostgresNIO
+
+/// The pool of connections to the market's database, and the one place that decides what a
+/// database failure means to a client: a lost or refusing database is `MarketError.unavailable`
+/// (503) within `deadline`, never a hang, and the pool reconnects by itself when it is back.
+struct MarketDatabase: Sendable {
+    let client: PostgresClient
+    let location: PostgresLocation
+    let logger: Logger
+    /// How long a request may wait for a connection and its queries.
+    let deadline: Duration
+
+    /// Runs `body` on a connection of the pool; each query commits on its own.
+    func read<T: Sendable>(_ body: @escaping @Sendable (DatabaseSession) async throws -> T) async throws -> T {
+        try await guarded { [client, logger] in
+            try await client.withConnection { connection in
+                try await body(DatabaseSession(connection: connection, logger: logger))
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction: it commits when `body` returns, and rolls back when it throws.
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (DatabaseSession) async throws -> T
+    ) async throws -> T {
+        try await guarded { [client, logger] in
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    try await body(DatabaseSession(connection: connection, logger: logger))
+                }
+            } catch let error as PostgresTransactionError {
+                // What went wrong first: the rule that refused the change, or the database.
+                throw error.beginError ?? error.closureError ?? error.commitError ?? error
+            }
+        }
+    }
+
+    private func guarded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let work = Task { try await operation() }
+        let timer = Task { [deadline] in
+            try await Task.sleep(for: deadline)
+            work.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
+        } catch let error as PSQLError where Self.isUnavailability(error) {
+            logger.error("the database at \(location) is unavailable: \(Self.explain(error))")
+            throw MarketError.unavailable("the market's database cannot be reached just now; try again in a moment")
+        }
+    }
+
+    /// Whether the error says the database cannot serve (lost, refusing, shutting down, out of
+    /// space) rather than that a query was wrong.
+    static func isUnavailability(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // 08: connection exceptions, 53: insufficient resources (disk full), 57P: shutting
+            // down or not yet started, 55000: a database not accepting connections.
+            return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state == "55000"
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+            .queryCancelled:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// What went wrong, in one line, without the query or its values.
+    static func explain(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import MarketCore
+import PostgresNIO
+
+/// A market kept in PostgreSQL: its store, its image bytes and the connection pool they share.
+/// Opening one checks that the database answers, brings its layout up to date and reads the
+/// session key.
+public struct PostgresMarket: Sendable {
+    public let store: PostgresMarketStore
+    public let images: PostgresImageStore
+    /// Runs the connection pool; it must run (in a ServiceGroup) while the market is used.
+    public let client: PostgresClient
+    public let location: PostgresLocation
+    /// The key that seals the storefront's cookies, the same for every server of this market.
+    public let sessionKey: Data
+
+    /// Connects once to migrate, then prepares the pool. Throws a `PostgresUnreachable` that says
+    /// what to check when the database does not answer.
+    public static func open(
+        url: String, logger: Logger, deadline: Duration = .seconds(5)
+    ) async throws -> PostgresMarket {
+        let location = try PostgresLocation(url: url)
+        let sessionKey: Data
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try location.connectionConfiguration(), id: 1, logger: logger)
+        } catch {
+            throw PostgresUnreachable(location: location, reason: MarketDatabase.explain(error))
+        }
+        do {
+            let session = DatabaseSession(connection: connection, logger: logger)
+            try await PostgresSchema.migrate(session)
+            sessionKey = try await SessionKeySetting.read(in: session)
+        } catch {
+            try? await connection.close()
+            throw PostgresUnprepared(location: location, reason: MarketDatabase.explain(error))
+        }
+        try await connection.close()
+        let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
+        let database = MarketDatabase(client: client, location: location, logger: logger, deadline: deadline)
+        return PostgresMarket(
+            store: PostgresMarketStore(database: database), images: PostgresImageStore(database: database),
+            client: client, location: location, sessionKey: sessionKey)
+    }
+}
+
+/// The database did not answer at start: one line that names it and says what to check.
+public struct PostgresUnreachable: Error, CustomStringConvertible {
+    public var location: PostgresLocation
+    public var reason: String
+
+    public var description: String {
+        "cannot open the market's database at \(location.host):\(location.port) (\(reason)); check that PostgreSQL "
+            + "is running there and that the user, password and database name in --database are right"
+    }
+}
+
+/// The database answered but cannot hold a market: the layout could not be brought up to date.
+public struct PostgresUnprepared: Error, CustomStringConvertible {
+    public var location: PostgresLocation
+    public var reason: String
+
+    public var description: String {
+        "cannot prepare the market's database \(location) (\(reason)); the user needs to own the database "
+            + "(pg_trgm is created in it)"
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import MarketCore
+import MarketModel
+import PostgresNIO
+
+/// The market's vendors, products and image bytes in one PostgreSQL database, shared by every
+/// server that is given its URL. Each method is one transaction; changes lock the product's row.
+public final class PostgresMarketStore: MarketStore {
+    let database: MarketDatabase
+
+    init(database: MarketDatabase) {
+        self.database = database
+    }
+
+    // MARK: Vendors
+
+    public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
+        do {
+            let id = try await database.read { session in
+                try await session.single(
+                    """
+                    INSERT INTO vendor (identifier, name, secret_hash, created_at)
+                    VALUES (\(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt))
+                    RETURNING id
+                    """, as: Int64.self)
+            }
+            return Vendor(id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw MarketError(
+                .conflict, field: "identifier", "a vendor with the identifier \(vendor.identifier) exists already")
+        }
+    }
+
+    public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
+        try await database.read { session in
+            try await session.query(
+                "SELECT id, identifier, name, created_at, secret_hash FROM vendor WHERE identifier = \(identifier)"
+            ).decode((Int64, String, String, Date, String).self).first { _ in true }.map {
+                StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
+            }
+        }
+    }
+
+    public func allVendors() async throws -> [Vendor] {
+        try await database.read { session in
+            var vendors: [Vendor] = []
+            for try await (id, identifier, name, createdAt) in try await session.query(
+                "SELECT id, identifier, name, created_at FROM vendor ORDER BY id"
+            ).decode((Int64, String, String, Date).self) {
+                vendors.append(Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt))
+            }
+            return vendors
+        }
+    }
+
+    // MARK: Products
+
+    public func insertProduct(_ new: NewProduct) async throws -> Product {
+        try await database.transaction { session in
+            let draft = new.draft
+            let searchText = NewProduct.searchText(name: draft.name, description: draft.description)
+            let id = try await session.single(
+                """
+                INSERT INTO product (vendor_id, name, description, currency, price, discount, stock, search_text,
+                    password_hash, created_at, updated_at)
+                VALUES (\(new.vendorID), \(draft.name), \(draft.description), \(draft.currency.rawValue),
+                    \(draft.price), \(draft.discount), \(draft.stock), \(searchText), \(new.passwordHash),
+                    \(new.createdAt), \(new.createdAt))
+                RETURNING id
+                """, as: Int64.self)
+            try await Self.insertImages(new.images, of: id, at: new.createdAt, in: session)
+            return try await Self.product(id: id, in: session)!
+        }
+    }
+
+    public func product(id: Int64) async throws -> Product? {
+        try await database.read { session in try await Self.product(id: id, in: session) }
+    }
+
+    public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
+        try await database.read { session in
+            let direction = page.order == .newestFirst ? "DESC" : "ASC"
+            let pattern = search.map(Self.likePattern)
+            let total = try await session.single(
+                pattern.map { "SELECT count(*) FROM product WHERE search_text LIKE \($0)" }
+                    ?? "SELECT count FROM product_total", as: Int64.self)
+            // The page's ids come from an index alone; only those rows are joined. Each query is
+            // planned for its values, so the NULL test costs nothing and a term uses the index.
+            let rows = try await session.query(
+                """
+                WITH page AS (
+                    SELECT id FROM product WHERE \(pattern)::text IS NULL OR search_text LIKE \(pattern)
+                    ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
+                SELECT \(unescaped: Self.productColumns), cover.thumbnail_key,
+                    ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
+                FROM page JOIN product p ON p.id = page.id
+                JOIN vendor v ON v.id = p.vendor_id
+                LEFT JOIN product_image cover ON cover.id = p.cover_image_id
+                ORDER BY p.id \(unescaped: direction)
+                """)
+            var items: [ProductSummary] = []
+            for try await row in rows { items.append(try ProductRow(row).summary()) }
+            return Page(request: page, totalCount: Int(total), items: items)
+        }
+    }
+
+    public func ownership(of productID: Int64) async throws -> ProductOwnership? {
+        try await database.read { session in
+            try await session.query(
+                """
+                SELECT v.identifier, v.secret_hash, p.password_hash
+                FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID)
+                """
+            ).decode((String, String, String?).self).first { _ in true }.map {
+                ProductOwnership(vendorIdentifier: $0, vendorSecretHash: $1, passwordHash: $2)
+            }
+        }
+    }
+
+    public func updateProduct(
+        id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
+    ) async throws -> (before: Product, after: Product)? {
+        try await database.transaction { session -> (before: Product, after: Product)? in
+            guard let product = try await Self.lockedProduct(id: id, in: session) else { return nil }
+            let changed = try change(product)
+            guard changed != product || images != nil else { return (product, product) }
+            let searchText = NewProduct.searchText(name: changed.name, description: changed.description)
+            try await session.query(
+                """
+                UPDATE product SET name = \(changed.name), description = \(changed.description),
+                    currency = \(changed.currency.rawValue), price = \(changed.price),
+                    discount = \(changed.discount), stock = \(changed.stock),
+                    cover_image_id = \(changed.coverImageID), search_text = \(searchText),
+                    updated_at = \(changed.updatedAt)
+                WHERE id = \(id)
+                """)
+            if let images {
+                try await session.query("DELETE FROM product_image WHERE product_id = \(id)")
+                try await Self.insertImages(images, of: id, at: changed.updatedAt, in: session)
+            }
+            return (product, try await Self.product(id: id, in: session)!)
+        }
+    }
+
+    public func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
+    {
+        try await database.transaction { session -> Product? in
+            guard let product = try await Self.lockedProduct(id: id, in: session) else { return nil }
+            try check(product)
+            try await session.query("DELETE FROM product WHERE id = \(id)")
+            return product
+        }
+    }
+
+    public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
+        try await database.read { session in
+            try await session.query(
+                "INSERT INTO delete_token (token_hash, product_id, issued_at) VALUES (\(hash), \(productID), \(issuedAt))"
+            )
+        }
+    }
+
+    public func productID(forDeleteToken hash: String) async throws -> Int64? {
+        try await database.read { session in
+            try await session.first("SELECT product_id FROM delete_token WHERE token_hash = \(hash)", as: Int64.self)
+        }
+    }
+
+    public func referencedImageKeys(among keys: [String]) async throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return try await database.read { session in
+            Set(
+                try await session.all(
+                    """
+                    SELECT original_key FROM product_image WHERE original_key = ANY(\(keys))
+                    UNION SELECT thumbnail_key FROM product_image WHERE thumbnail_key = ANY(\(keys))
+                    """, as: String.self))
+        }
+    }
+
+    // MARK: Rows to values
+
+    static let productColumns = """
+        p.id, p.vendor_id, v.name, v.created_at, p.name, p.description, p.currency, p.price, p.discount, p.stock,
+        p.cover_image_id, p.created_at, p.updated_at
+        """
+
+    /// `%term%` for LIKE, with LIKE's own wildcards in the term taken literally.
+    static func likePattern(_ term: String) -> String {
+        let escaped = term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return "%\(escaped)%"
+    }
+
+    /// The product, with its row locked until the transaction ends.
+    static func lockedProduct(id: Int64, in session: DatabaseSession) async throws -> Product? {
+        try await session.query("SELECT 1 FROM product WHERE id = \(id) FOR UPDATE")
+        return try await product(id: id, in: session)
+    }
+
+    static func product(id: Int64, in session: DatabaseSession) async throws -> Product? {
+        guard
+            let row = try await session.query(
+                """
+                SELECT \(unescaped: productColumns) FROM product p JOIN vendor v ON v.id = p.vendor_id
+                WHERE p.id = \(id)
+                """
+            ).first(where: { _ in true })
+        else { return nil }
+        var images: [ProductImage] = []
+        for try await (imageID, original, thumbnail, width, height, createdAt) in try await session.query(
+            """
+            SELECT id, original_key, thumbnail_key, width, height, created_at
+            FROM product_image WHERE product_id = \(id) ORDER BY position
+            """
+        ).decode((Int64, String, String, Int, Int, Date).self) {
+            images.append(
+                ProductImage(
+                    id: imageID, originalKey: original, thumbnailKey: thumbnail, width: width, height: height,
+                    createdAt: createdAt))
+        }
+        return try ProductRow(row).product(images: images)
+    }
+
+    /// Adds image rows in order and makes the first one the cover.
+    static func insertImages(
+        _ images: [NewProductImage], of productID: Int64, at date: Date, in session: DatabaseSession
+    ) async throws {
+        var coverID: Int64?
+        for (position, image) in images.enumerated() {
+            let id = try await session.single(
+                """
+                INSERT INTO product_image (product_id, position, original_key, thumbnail_key, width, height, created_at)
+                VALUES (\(productID), \(position), \(image.originalKey), \(image.thumbnailKey), \(image.width),
+                    \(image.height), \(date))
+                RETURNING id
+                """, as: Int64.self)
+            coverID = coverID ?? id
+        }
+        try await session.query("UPDATE product SET cover_image_id = \(coverID) WHERE id = \(productID)")
+    }
+}

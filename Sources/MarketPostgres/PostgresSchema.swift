@@ -1,0 +1,116 @@
+import Logging
+import PostgresNIO
+
+/// The database layout, one numbered migration per change; migrations only ever get appended.
+/// Each is applied once, in its own transaction, and recorded in `schema_migration`. Servers that
+/// start together against an empty database take turns through an advisory lock: the first applies
+/// what is missing, the others find it done.
+enum PostgresSchema {
+    /// Each migration is a list of statements, run in one transaction.
+    static let migrations: [(version: Int, name: String, statements: [String])] = [
+        (
+            1, "create market",
+            [
+                "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+                """
+                CREATE TABLE vendor (
+                    id bigserial PRIMARY KEY,
+                    identifier text NOT NULL UNIQUE,
+                    name text NOT NULL,
+                    secret_hash text NOT NULL,
+                    created_at timestamptz NOT NULL)
+                """,
+                """
+                CREATE TABLE product (
+                    id bigserial PRIMARY KEY,
+                    vendor_id bigint NOT NULL REFERENCES vendor(id),
+                    name text NOT NULL,
+                    description text NOT NULL,
+                    currency text NOT NULL,
+                    price bigint NOT NULL,
+                    discount bigint NOT NULL,
+                    stock bigint NOT NULL,
+                    cover_image_id bigint,
+                    search_text text NOT NULL,
+                    password_hash text,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL)
+                """,
+                """
+                CREATE TABLE product_image (
+                    id bigserial PRIMARY KEY,
+                    product_id bigint NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    position integer NOT NULL,
+                    original_key text NOT NULL,
+                    thumbnail_key text NOT NULL,
+                    width integer NOT NULL,
+                    height integer NOT NULL,
+                    created_at timestamptz NOT NULL)
+                """,
+                "CREATE INDEX product_image_by_product ON product_image (product_id, position)",
+                "CREATE INDEX product_image_by_original ON product_image (original_key)",
+                "CREATE INDEX product_image_by_thumbnail ON product_image (thumbnail_key)",
+                """
+                CREATE TABLE delete_token (
+                    token_hash text PRIMARY KEY,
+                    product_id bigint NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    issued_at timestamptz NOT NULL)
+                """,
+                "CREATE INDEX delete_token_by_product ON delete_token (product_id)",
+                // Substring search (LIKE '%term%') through trigrams instead of reading every row.
+                "CREATE INDEX product_search ON product USING gin (search_text gin_trgm_ops)",
+                // The total, kept by a trigger so that a list never counts every row.
+                "CREATE TABLE product_total (id integer PRIMARY KEY CHECK (id = 1), count bigint NOT NULL)",
+                "INSERT INTO product_total VALUES (1, 0)",
+                """
+                CREATE FUNCTION product_total_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE product_total SET count = count + (CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END);
+                    RETURN NULL;
+                END $$
+                """,
+                """
+                CREATE TRIGGER product_total_keep AFTER INSERT OR DELETE ON product
+                    FOR EACH ROW EXECUTE FUNCTION product_total_keep()
+                """,
+                // Image bytes by content hash; touched_at is when a blob was last put.
+                """
+                CREATE TABLE image_blob (
+                    key text PRIMARY KEY,
+                    bytes bytea NOT NULL,
+                    touched_at timestamptz NOT NULL DEFAULT now())
+                """,
+                "CREATE INDEX image_blob_by_touch ON image_blob (touched_at)",
+                "CREATE TABLE market_setting (name text PRIMARY KEY, value bytea NOT NULL)",
+            ]
+        )
+    ]
+
+    /// An arbitrary number that names "the market's migrations" among advisory locks.
+    static let lockKey: Int64 = 0x6f70_656e_6d6b_7431
+
+    static func migrate(_ session: DatabaseSession) async throws {
+        try await session.query("SELECT pg_advisory_lock(\(lockKey))")
+        do {
+            try await session.query(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migration (
+                    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+                """)
+            let applied = Set(try await session.all("SELECT version FROM schema_migration", as: Int.self))
+            for migration in migrations where !applied.contains(migration.version) {
+                session.logger.info("applying database migration \(migration.version): \(migration.name)")
+                try await session.connection.withTransaction(logger: session.logger) { connection in
+                    let step = DatabaseSession(connection: connection, logger: session.logger)
+                    for statement in migration.statements { try await step.query(PostgresQuery(unsafeSQL: statement)) }
+                    try await step.query(
+                        "INSERT INTO schema_migration (version, name) VALUES (\(migration.version), \(migration.name))")
+                }
+            }
+        } catch {
+            _ = try? await session.query("SELECT pg_advisory_unlock(\(lockKey))")
+            throw error
+        }
+        try await session.query("SELECT pg_advisory_unlock(\(lockKey))")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import MarketModel
+import PostgresNIO
+
+/// A product's columns as `PostgresMarketStore.productColumns` selects them, in that order; a
+/// list adds the cover's thumbnail key and all thumbnail keys after them.
+struct ProductRow {
+    let cells: PostgresRandomAccessRow
+
+    init(_ row: PostgresRow) {
+        cells = row.makeRandomAccess()
+    }
+
+    private func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T {
+        try cells[index].decode(T.self)
+    }
+
+    private func vendor() throws -> VendorSummary {
+        VendorSummary(id: try value(1), name: try value(2), createdAt: try value(3))
+    }
+
+    private func currency() throws -> Currency {
+        guard let currency = Currency(rawValue: try value(6)) else {
+            throw UnexpectedAnswer(description: "unknown currency in product \(try value(0, Int64.self))")
+        }
+        return currency
+    }
+
+    func product(images: [ProductImage]) throws -> Product {
+        Product(
+            id: try value(0), vendor: try vendor(), name: try value(4), description: try value(5),
+            currency: try currency(), price: try value(7), discount: try value(8), stock: try value(9),
+            images: images, coverImageID: try value(10), createdAt: try value(11), updatedAt: try value(12))
+    }
+
+    func summary() throws -> ProductSummary {
+        ProductSummary(
+            id: try value(0), vendor: try vendor(), name: try value(4), description: try value(5),
+            currency: try currency(), price: try value(7), discount: try value(8), stock: try value(9),
+            thumbnailKey: try value(13, String?.self) ?? "", thumbnailKeys: try value(14), createdAt: try value(11))
+    }
+}
+
+/// The database answered something the market never writes: a missing row a query must return,
+/// or a currency it does not know.
+struct UnexpectedAnswer: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,43 @@
+import GRDB
+import MarketCore
+
+extension SQLiteMarketStore: MarketExporting {
+    public func exportVendors() async throws -> [StoredVendor] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map {
+                StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
+            }
+        }
+    }
+
+    public func productCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count FROM productTotal") ?? 0 }
+    }
+
+    public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, passwordHash FROM product WHERE id > ? ORDER BY id LIMIT ?",
+                arguments: [id, limit])
+            return try rows.map { row in
+                let id: Int64 = row["id"]
+                let tokens = try Row.fetchAll(
+                    db, sql: "SELECT tokenHash, issuedAt FROM deleteToken WHERE productId = ? ORDER BY tokenHash",
+                    arguments: [id]
+                ).map { DeleteToken(hash: $0["tokenHash"], issuedAt: $0["issuedAt"]) }
+                return StoredProduct(
+                    product: try Self.product(id: id, in: db)!, passwordHash: row["passwordHash"],
+                    deleteTokens: tokens)
+            }
+        }
+    }
+
+    public func lastIDs() async throws -> LastIDs {
+        try await pool.read { db in
+            func last(_ table: String) throws -> Int64 {
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) ?? 0
+            }
+            return LastIDs(vendor: try last("vendor"), product: try last("product"), image: try last("productImage"))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import MarketApp
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy a whole market from its folder into an empty PostgreSQL database.",
+        discussion: """
+            Vendors, products, pictures, delete secrets and the session key move with their ids, so every \
+            URL and every id an app remembers stays valid. Stop the servers of the folder first.
+            """)
+
+    @Option(help: "The market's folder (OPENMARKET_DATA_DIR).")
+    var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
+
+    @Option(
+        help: ArgumentHelp(
+            "The empty database to copy into.", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+    var to: String
+
+    func run() async throws {
+        let folder = URL(fileURLWithPath: dataDir, isDirectory: true)
+        do {
+            try await MarketMigration.copy(folder: folder, to: to, logger: .quiet) { step in
+                switch step {
+                case .vendors(let count): print("vendors: \(count)")
+                case .images(let done, let total): print("images: \(done) of \(total)")
+                case .products(let done, let total): print("products: \(done) of \(total)")
+                }
+            }
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+        print("done: the market now lives in the database; start it with openmarket serve --database …")
+    }
+}

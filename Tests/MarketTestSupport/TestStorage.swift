@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import MarketApp
+import MarketPostgres
+import PostgresNIO
+
+/// Fresh, empty storage for one test: a temporary folder, or a new database in the throwaway
+/// PostgreSQL cluster that `scripts/test` starts (its URL in OPENMARKET_TEST_POSTGRES).
+public enum TestStorage {
+    public enum Kind: String, Sendable, CaseIterable {
+        case sqlite
+        case postgres
+    }
+
+    static let logger = {
+        var logger = Logger(label: "test-storage")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// The test cluster's administrator URL; a test that needs PostgreSQL fails without it.
+    public static func postgresAdminURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["OPENMARKET_TEST_POSTGRES"], !url.isEmpty else {
+            throw RawHTTPError(
+                "no test PostgreSQL: run the tests with scripts/test, which starts one, or set OPENMARKET_TEST_POSTGRES"
+            )
+        }
+        return url
+    }
+
+    /// A new, empty database in the test cluster, and its URL.
+    public static func createDatabase() async throws -> String {
+        let admin = try postgresAdminURL()
+        let name = "market_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await administer(admin, "CREATE DATABASE \(name)")
+        var components = URLComponents(string: admin)!
+        components.path = "/" + name
+        return components.string!
+    }
+
+    /// Drops a database made by `createDatabase`, ending any connection still open to it.
+    public static func dropDatabase(_ url: String) async throws {
+        let name = try PostgresLocation(url: url).database
+        try await administer(try postgresAdminURL(), "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// Runs one statement as the cluster's administrator.
+    public static func administer(_ adminURL: String, _ sql: String) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: try PostgresLocation(url: adminURL).connectionConfiguration(), id: 1, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+
+    /// The configuration of a fresh, empty market of `kind`, and what removes it afterwards.
+    public static func configuration(_ kind: Kind) async throws -> (
+        MarketConfiguration, cleanUp: @Sendable () async -> Void
+    ) {
+        switch kind {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "openmarket-test-\(UUID().uuidString)")
+            return (MarketConfiguration(storage: .folder(folder)), { try? FileManager.default.removeItem(at: folder) })
+        case .postgres:
+            let url = try await createDatabase()
+            return (MarketConfiguration(storage: .postgres(url: url)), { try? await dropDatabase(url) })
+        }
+    }
+
+    /// Runs `body` with a fresh, empty market of `kind` (bcrypt at its lowest cost) and removes it.
+    public static func withMarket<T: Sendable>(
+        _ kind: Kind, isolation: isolated (any Actor)? = #isolation, _ body: (Market) async throws -> T
+    ) async throws -> T {
+        var (configuration, cleanUp) = try await configuration(kind)
+        configuration.secretCost = 4
+        do {
+            let market = try await Market.open(configuration, logger: logger)
+            let result = try await market.run(logger: logger) { try await body(market) }
+            await cleanUp()
+            return result
+        } catch {
+            await cleanUp()
+            throw error
+        }
+    }
+}

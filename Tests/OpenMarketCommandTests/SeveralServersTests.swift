@@ -1,0 +1,111 @@
+import Foundation
+import MarketTestSupport
+import Testing
+
+/// Two `openmarket serve` processes on one PostgreSQL database behind Debian's nginx, with the
+/// market's shipped nginx configuration: every app flow works through either, and killing one
+/// loses nothing.
+@Suite(.serialized) struct SeveralServersTests {
+    static let papri = TestMarket.papri
+    static let judy = TestMarket.judy
+
+    @Test func aProductMadeThroughOneServerIsListedShownServedEditedAndDeletedThroughTheOther() async throws {
+        try await ServerGroup.run { group in
+            let (a, b) = (group.peers[0], group.peers[1])
+            let created = try await a.create("Made on A", by: Self.papri, images: [try TestImages.jpeg(dots: 2)])
+            #expect(created.status == 201, "\(created.text)")
+            let id = try #require(try created.json["id"] as? Int)
+
+            let listed = try await b.send("GET", "/api/products?page_no=1&items_per_page=10")
+            #expect((try listed.json["pages"] as? [[String: Any]])?.first?["id"] as? Int == id)
+            let shown = try await b.send("GET", "/api/products/\(id)")
+            #expect(try shown.json["name"] as? String == "Made on A")
+            let image = try #require((try shown.json["images"] as? [[String: Any]])?.first?["url"] as? String)
+            let path = try #require(URL(string: image)?.path)
+            let fromA = try await a.send("GET", path)
+            let fromB = try await b.send("GET", path)
+            #expect(fromB.status == 200 && fromB.body == fromA.body && !fromB.body.isEmpty)
+            #expect(try await group.front.send("GET", path).body == fromA.body)
+
+            let patched = try await b.patch(id, #"{"price":2500,"secret":"\#(Self.papri.secret)"}"#, by: Self.papri)
+            #expect(patched.status == 202)
+            #expect(try await a.send("GET", "/api/products/\(id)").json["price"] as? Int == 2500, "read-your-writes")
+            for peer in [a, b] {
+                let refused = try await peer.patch(id, #"{"price":1,"secret":"\#(Self.judy.secret)"}"#, by: Self.judy)
+                #expect(refused.status == 403, "another vendor is refused on every server")
+            }
+            #expect(try await b.delete(id, by: Self.papri).status == 200)
+            #expect(try await a.send("GET", "/api/products/\(id)").status == 404)
+        }
+    }
+
+    @Test func aStorefrontSignInOnOneServerHoldsOnTheOther() async throws {
+        try await ServerGroup.run { group in
+            var visitor = StorefrontVisitor(port: group.ports[0])
+            #expect(try await visitor.signIn().status == 303)
+            visitor.port = group.ports[1]
+            let form = try await visitor.get("/products/new")
+            #expect(form.status == 200)
+            #expect(form.text.contains("Sign out"))
+        }
+    }
+
+    @Test func killingOneServerDuringCreatesLosesNoCreateThatWasAnswered() async throws {
+        try await ServerGroup.run { group in
+            let picture = try TestImages.jpeg(dots: 1)
+            let (answers, answered) = AsyncStream<Int>.makeStream()
+            let created = try await withThrowingTaskGroup(of: [Int: String].self) { tasks in
+                for client in 0..<20 {
+                    tasks.addTask {
+                        var mine: [Int: String] = [:]
+                        for round in 0..<4 {
+                            let name = "client \(client) round \(round)"
+                            let response = try await group.front.create(name, by: Self.papri, images: [picture])
+                            answered.yield(response.status)
+                            if response.status == 201, let id = try response.json["id"] as? Int { mine[id] = name }
+                        }
+                        return mine
+                    }
+                }
+                tasks.addTask {
+                    var successes = 0
+                    for await status in answers where status == 201 {
+                        successes += 1
+                        if successes == 15 { break }
+                    }
+                    #expect(await group.servers[0].kill() == SIGKILL)
+                    return [:]
+                }
+                var all: [Int: String] = [:]
+                for try await mine in tasks { all.merge(mine) { $1 } }
+                return all
+            }
+            answered.finish()
+            #expect(created.count >= 60, "the survivor keeps taking creates through nginx (\(created.count) of 80)")
+            #expect(try await group.front.send("GET", "/healthChecker").status == 200)
+            try await group.restart(0)
+            for peer in group.peers {
+                for (id, name) in created {
+                    let shown = try await peer.send("GET", "/api/products/\(id)")
+                    #expect(shown.status == 200 && (try? shown.json["name"] as? String) == name, "product \(id)")
+                }
+            }
+        }
+    }
+
+    @Test func serversStartingTogetherOnAnEmptyDatabaseMigrateItOnce() async throws {
+        let database = try await TestStorage.createDatabase()
+        let servers = try (0..<3).map { _ in
+            try OpenMarketBinary.start(["serve", "--port", "0", "--database", database])
+        }
+        for server in servers {
+            let peer = MarketPeer(port: try await server.listeningPort())
+            let page = try await peer.send("GET", "/api/products?page_no=1&items_per_page=1")
+            #expect(try page.json["total_count"] as? Int == 0)
+        }
+        let logs = servers.map(\.logText).joined()
+        #expect(logs.matches(of: /applying database migration 1/).count == 1)
+        for server in servers { #expect(try await server.terminate() == 0) }
+        try await TestStorage.dropDatabase(database)
+    }
+}
