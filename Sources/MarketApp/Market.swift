@@ -17,12 +17,16 @@ public struct Market: Sendable {
     public let store: any MarketStore
     public let images: any ImageStore
     public let sessionKey: SessionKey
+    /// Where the market logs, at the configuration's level.
+    public let logger: Logger
     /// What must run while the market is used: the database's connection pool, if any.
     let connections: [any Service]
 
     /// Opens the market's storage, creating or migrating it as needed. A database that does not
     /// answer throws an error whose description is one line saying what to check.
-    public static func open(_ configuration: MarketConfiguration, logger: Logger) async throws -> Market {
+    public static func open(_ configuration: MarketConfiguration) async throws -> Market {
+        var logger = Logger(label: "openmarket")
+        logger.logLevel = configuration.logLevel
         let store: any MarketStore
         let images: any ImageStore
         var sessionKey: SessionKey
@@ -47,12 +51,12 @@ public struct Market: Sendable {
             hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration)
         return Market(
             configuration: configuration, service: service, store: store, images: images, sessionKey: sessionKey,
-            connections: connections)
+            logger: logger, connections: connections)
     }
 
     /// The HTTP server on `host`:`port` (0 picks a free port); `onListening` learns the port.
     public func application(
-        host: String, port: Int, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String, port: Int, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         try MarketServer.application(
             service: service, host: host, port: port, flavor: configuration.flavor, sessionKey: sessionKey,
@@ -60,14 +64,14 @@ public struct Market: Sendable {
     }
 
     /// What a server runs beside its HTTP server to remove the image blobs nobody uses.
-    public func imageSweeper(logger: Logger) -> some Service {
+    public var imageSweeper: some Service {
         ImageSweeper(
             service: service, interval: configuration.sweepInterval, grace: configuration.sweepGrace, logger: logger)
     }
 
     /// Runs `body` while the market's connections run: a command's work, or a server until it stops.
     public func run<T: Sendable>(
-        logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async throws -> T {
         try await whileRunning(connections, logger: logger, body)
     }

@@ -18,6 +18,7 @@ public struct MarketConfiguration: Sendable {
     public var sessionKey: SessionKey?
     public var openRegistration = false
     public var flavor: V2Flavor = .marketTraining
+    /// What the market logs: every request at `.info`.
     public var logLevel: Logger.Level = .info
     /// bcrypt's cost for new secrets; tests lower it.
     public var secretCost = SecretHasher.defaultCost

@@ -17,7 +17,7 @@ public enum MarketMigration {
     }
 
     public static func copy(
-        folder: URL, to url: String, logger: Logger, progress: @Sendable (Step) -> Void
+        folder: URL, to url: String, progress: @Sendable (Step) -> Void
     ) async throws {
         let sqlitePath = folder.appendingPathComponent("market.sqlite").path
         guard FileManager.default.fileExists(atPath: sqlitePath) else {
@@ -26,6 +26,8 @@ public enum MarketMigration {
         let source = try SQLiteMarketStore(path: sqlitePath)
         let files = try FileImageStore(root: folder.appendingPathComponent("images", isDirectory: true))
         let sessionKey = try? Data(contentsOf: folder.appendingPathComponent("session.key"))
+        var logger = Logger(label: "openmarket")
+        logger.logLevel = .error
         let target = try await PostgresMarket.open(url: url, logger: logger, deadline: .seconds(60))
         try await whileRunning([target.client], logger: logger) {
             guard try await target.store.isEmpty() else {

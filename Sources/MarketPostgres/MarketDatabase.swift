@@ -51,9 +51,15 @@ struct MarketDatabase: Sendable {
                 work.cancel()
             }
         } catch let error as PSQLError where Self.isUnavailability(error) {
-            logger.error("the database at \(location) is unavailable: \(Self.explain(error))")
-            throw MarketError.unavailable("the market's database cannot be reached just now; try again in a moment")
+            throw unavailable(Self.explain(error))
+        } catch  where work.isCancelled {
+            throw unavailable("no answer within \(deadline)")
         }
+    }
+
+    private func unavailable(_ reason: String) -> MarketError {
+        logger.error("the database at \(location) is unavailable: \(reason)")
+        return MarketError.unavailable("the market's database cannot be reached just now; try again in a moment")
     }
 
     /// Whether the error says the database cannot serve (lost, refusing, shutting down, out of

@@ -38,7 +38,10 @@ public struct PostgresMarket: Sendable {
             throw PostgresUnprepared(location: location, reason: MarketDatabase.explain(error))
         }
         try await connection.close()
-        let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
+        // The pool retries a lost database quietly; each refused request says so in the log.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: poolLogger)
         let database = MarketDatabase(client: client, location: location, logger: logger, deadline: deadline)
         return PostgresMarket(
             store: PostgresMarketStore(database: database), images: PostgresImageStore(database: database),

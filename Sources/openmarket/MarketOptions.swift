@@ -30,29 +30,20 @@ struct MarketOptions: ParsableArguments {
     /// Opens the market, runs `body` with it and closes it; a database that does not answer ends
     /// the command with one line that says what to check.
     func withMarket<T: Sendable>(
-        _ adjust: (inout MarketConfiguration) -> Void = { _ in }, logger: Logger = .quiet,
         _ body: (Market) async throws -> T
     ) async throws -> T {
         var configuration = try configuration()
-        adjust(&configuration)
-        let market = try await Self.open(configuration, logger: logger)
-        return try await market.run(logger: logger) { try await body(market) }
+        // A command's output is its answer: only errors are logged.
+        configuration.logLevel = .error
+        let market = try await Self.open(configuration)
+        return try await market.run { try await body(market) }
     }
 
-    static func open(_ configuration: MarketConfiguration, logger: Logger) async throws -> Market {
+    static func open(_ configuration: MarketConfiguration) async throws -> Market {
         do {
-            return try await Market.open(configuration, logger: logger)
+            return try await Market.open(configuration)
         } catch {
             throw CommandFailure(String(describing: error))
         }
-    }
-}
-
-extension Logger {
-    /// For commands whose output is their answer: only errors are logged.
-    static var quiet: Logger {
-        var logger = Logger(label: "openmarket")
-        logger.logLevel = .error
-        return logger
     }
 }

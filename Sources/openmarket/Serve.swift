@@ -38,19 +38,14 @@ struct Serve: AsyncParsableCommand {
         Logger.Level(rawValue: Environment.value("OPENMARKET_LOG_LEVEL", default: "info")) ?? .info
 
     func run() async throws {
-        let logger = {
-            var logger = Logger(label: "openmarket")
-            logger.logLevel = logLevel
-            return logger
-        }()
         var configuration = try storage.configuration()
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor
         configuration.logLevel = logLevel
-        let market = try await MarketOptions.open(configuration, logger: logger)
-        let service = market.service
+        let market = try await MarketOptions.open(configuration)
+        let (service, logger) = (market.service, market.logger)
         if openRegistration { logger.warning("open registration is on: any identifier with a secret becomes a vendor") }
-        try await market.run(logger: logger) {
+        try await market.run {
             if demo {
                 logger.info("filling the market with demo products; this takes a few seconds the first time")
                 let added = try await DemoCatalogue.fill(service)
@@ -60,12 +55,12 @@ struct Serve: AsyncParsableCommand {
                     logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
                 }
             }
-            let application = try market.application(host: host, port: port, logger: logger) { [host] port in
+            let application = try market.application(host: host, port: port) { [host] port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
             }
             let services = ServiceGroup(
                 configuration: .init(
-                    services: [application, market.imageSweeper(logger: logger), ShutdownNotice(logger: logger)],
+                    services: [application, market.imageSweeper, ShutdownNotice(logger: logger)],
                     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await services.run()
         }

@@ -4,16 +4,19 @@ import MarketDemo
 /// A market reached over HTTP on a port of 127.0.0.1: one server, or nginx in front of several.
 public struct MarketPeer: Sendable {
     public let port: Int
+    /// The Host every request names; by default the address itself.
+    public var host: String
 
-    public init(port: Int) {
+    public init(port: Int, host: String? = nil) {
         self.port = port
+        self.host = host ?? "127.0.0.1:\(port)"
     }
 
     /// Sends a request with the usual framing: Host and Content-Length are added, the rest is as given.
     public func send(
         _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
     ) async throws -> RawResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n"
         for header in headers { head += header + "\r\n" }
         if !body.isEmpty || ["POST", "PATCH", "PUT"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
         return try await RawHTTP.send(wire("\(head)\r\n", WirePiece(body)), port: port)

@@ -16,7 +16,7 @@ public final class ServerGroup: @unchecked Sendable {
         self.balancer = balancer
     }
 
-    public var peers: [MarketPeer] { ports.map(MarketPeer.init) }
+    public var peers: [MarketPeer] { ports.map { MarketPeer(port: $0) } }
     public var front: MarketPeer { MarketPeer(port: balancer.port) }
 
     /// Runs `body` with a started group and stops it afterwards, whatever happens.

@@ -35,7 +35,8 @@ public struct TestMarket: Sendable {
         configuration.secretCost = 4
         configuration.openRegistration = openRegistration
         configuration.flavor = flavor
-        market = try await Market.open(configuration, logger: Logger(label: "test-market"))
+        configuration.logLevel = .error
+        market = try await Market.open(configuration)
         for vendor in DemoCatalogue.vendors {
             _ = try await service.registerVendor(
                 name: vendor.name, identifier: vendor.identifier, secret: vendor.secret)
@@ -50,12 +51,10 @@ public struct TestMarket: Sendable {
     ) async throws -> T {
         var market = try await TestMarket(flavor: flavor, openRegistration: openRegistration)
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        var logger = Logger(label: "test-market")
-        logger.logLevel = .error
         let (ports, listening) = AsyncStream<Int>.makeStream()
         let application = try market.market.application(
-            host: "127.0.0.1", port: 0, logger: logger, onListening: { listening.yield($0) })
-        let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
+            host: "127.0.0.1", port: 0, onListening: { listening.yield($0) })
+        let services = ServiceGroup(configuration: .init(services: [application], logger: market.market.logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()

@@ -78,9 +78,10 @@ public enum TestStorage {
     ) async throws -> T {
         var (configuration, cleanUp) = try await configuration(kind)
         configuration.secretCost = 4
+        configuration.logLevel = .warning
         do {
-            let market = try await Market.open(configuration, logger: logger)
-            let result = try await market.run(logger: logger) { try await body(market) }
+            let market = try await Market.open(configuration)
+            let result = try await market.run { try await body(market) }
             await cleanUp()
             return result
         } catch {
