@@ -73,27 +73,19 @@ public struct Market: Sendable {
     public func run<T: Sendable>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async throws -> T {
-        try await whileRunning(connections, logger: logger, body)
-    }
-}
-
-/// Runs `body` while `services` run, then stops them gracefully.
-func whileRunning<T: Sendable>(
-    _ services: [any Service], logger: Logger, isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws -> T
-) async throws -> T {
-    guard !services.isEmpty else { return try await body() }
-    let group = ServiceGroup(configuration: .init(services: services, logger: logger))
-    return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask { try await group.run() }
-        do {
-            let result = try await body()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            throw error
+        guard !connections.isEmpty else { return try await body() }
+        let group = ServiceGroup(configuration: .init(services: connections, logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            do {
+                let result = try await body()
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
         }
     }
 }

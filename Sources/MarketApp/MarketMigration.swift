@@ -1,9 +1,6 @@
 import Foundation
-import Logging
 import MarketCore
-import MarketImaging
 import MarketPostgres
-import MarketSQLite
 
 /// Copies a whole market from its folder (SQLite and image files) into an empty PostgreSQL
 /// database: vendors with their secret hashes, products with their ids, image rows and bytes,
@@ -16,49 +13,48 @@ public enum MarketMigration {
         case products(done: Int, of: Int)
     }
 
-    public static func copy(
-        folder: URL, to url: String, progress: @Sendable (Step) -> Void
-    ) async throws {
-        let sqlitePath = folder.appendingPathComponent("market.sqlite").path
-        guard FileManager.default.fileExists(atPath: sqlitePath) else {
+    public static func copy(from folder: URL, to url: String, progress: @Sendable (Step) -> Void) async throws {
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("market.sqlite").path) else {
             throw MarketError(.notFound, field: "data-dir", "there is no market in \(folder.path) (no market.sqlite)")
         }
-        let source = try SQLiteMarketStore(path: sqlitePath)
-        let files = try FileImageStore(root: folder.appendingPathComponent("images", isDirectory: true))
-        let sessionKey = try? Data(contentsOf: folder.appendingPathComponent("session.key"))
-        var logger = Logger(label: "openmarket")
-        logger.logLevel = .error
-        let target = try await PostgresMarket.open(url: url, logger: logger, deadline: .seconds(60))
-        try await whileRunning([target.client], logger: logger) {
-            guard try await target.store.isEmpty() else {
+        var configuration = MarketConfiguration(storage: .folder(folder))
+        configuration.logLevel = .error
+        let source = try await Market.open(configuration)
+        configuration.storage = .postgres(url: url)
+        configuration.databaseDeadline = .seconds(60)
+        let target = try await Market.open(configuration)
+        guard let exporter = source.store as? any MarketExporting,
+            let importer = target.store as? PostgresMarketStore
+        else { preconditionFailure("a folder's store exports and a database's store imports") }
+        try await target.run {
+            guard try await importer.isEmpty() else {
                 throw MarketError(
-                    .conflict, field: "to",
-                    "the database at \(target.location) holds a market already; copy into an empty database")
+                    .conflict, field: "to", "the database holds a market already; copy into an empty database")
             }
-            let vendors = try await source.exportVendors()
-            try await target.store.importVendors(vendors)
+            let vendors = try await exporter.exportVendors()
+            try await importer.importVendors(vendors)
             progress(.vendors(vendors.count))
 
-            let keys = try await files.keys(unusedFor: .zero)
+            let keys = try await source.images.keys(unusedFor: .zero)
             for (index, key) in keys.enumerated() {
-                guard case .bytes(let data)? = try await files.content(forKey: key) else { continue }
+                guard case .bytes(let data)? = try await source.images.content(forKey: key) else { continue }
                 try await target.images.put(data, key: key)
                 if (index + 1) % 100 == 0 || index + 1 == keys.count {
                     progress(.images(done: index + 1, of: keys.count))
                 }
             }
 
-            let total = try await source.productCount()
+            let total = try await exporter.productCount()
             var copied = 0
             var lastID: Int64 = 0
-            while case let batch = try await source.exportProducts(after: lastID, limit: 500), let last = batch.last {
-                try await target.store.importProducts(batch)
+            while case let batch = try await exporter.exportProducts(after: lastID, limit: 500), let last = batch.last {
+                try await importer.importProducts(batch)
                 copied += batch.count
                 lastID = last.product.id
                 progress(.products(done: copied, of: total))
             }
-            try await target.store.finishImport(lastIDs: try await source.lastIDs())
-            if let sessionKey, sessionKey.count == 32 { try await target.store.replaceSessionKey(with: sessionKey) }
+            try await importer.finishImport(lastIDs: try await exporter.lastIDs())
+            try await importer.replaceSessionKey(with: source.sessionKey.bytes)
         }
     }
 }

@@ -21,7 +21,7 @@ struct Migrate: AsyncParsableCommand {
     func run() async throws {
         let folder = URL(fileURLWithPath: dataDir, isDirectory: true)
         do {
-            try await MarketMigration.copy(folder: folder, to: to) { step in
+            try await MarketMigration.copy(from: folder, to: to) { step in
                 switch step {
                 case .vendors(let count): print("vendors: \(count)")
                 case .images(let done, let total): print("images: \(done) of \(total)")

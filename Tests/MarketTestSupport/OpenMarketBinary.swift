@@ -29,10 +29,11 @@ public enum OpenMarketBinary {
     }
 
     /// Starts a long-running command such as `serve`.
-    public static func start(_ arguments: [String]) throws -> RunningServer {
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningServer {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let log = Pipe()
         process.standardOutput = log
         process.standardError = log

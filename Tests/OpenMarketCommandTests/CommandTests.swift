@@ -97,6 +97,32 @@ import Testing
         #expect(stillSignedIn.text.contains("Sell a product"))
         #expect(try await again.terminate() == 0)
     }
+
+    @Test func serversGivenTheSameSessionKeyShareSignInsWhateverTheirData() async throws {
+        let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+        let folders = (0..<2).map { _ in dataDir + "-\(UUID())" }
+        defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
+        var servers: [RunningServer] = []
+        for folder in folders {
+            _ = try await OpenMarketBinary.run([
+                "vendors", "add", "--data-dir", folder, "--name", "papri", "--identifier", TestMarket.papri.identifier,
+                "--secret", TestMarket.papri.secret,
+            ])
+            servers.append(
+                try OpenMarketBinary.start(
+                    ["serve", "--port", "0", "--data-dir", folder], environment: ["OPENMARKET_SESSION_KEY": key]))
+        }
+        var visitor = StorefrontVisitor(port: try await servers[0].listeningPort())
+        #expect(try await visitor.signIn().status == 303)
+        visitor.port = try await servers[1].listeningPort()
+        #expect(try await visitor.get("/products/new").text.contains("Sell a product"))
+        for server in servers { #expect(try await server.terminate() == 0) }
+
+        let refused = try OpenMarketBinary.start(
+            ["serve", "--port", "0", "--data-dir", folders[0]], environment: ["OPENMARKET_SESSION_KEY": "short"])
+        #expect(await refused.exitStatus() != 0)
+        #expect(refused.logText.contains("OPENMARKET_SESSION_KEY must be 32 bytes in base64"))
+    }
 }
 
 @Suite struct ShutdownTests {

@@ -26,8 +26,13 @@ import Testing
         let peer = MarketPeer(port: try await server.listeningPort())
         let list = try await peer.send("GET", "/api/products?page_no=1&items_per_page=1")
         #expect(try list.json["total_count"] as? Int == 64, "--demo fills an empty PostgreSQL market")
+        let items = try #require(try list.json["pages"] as? [[String: Any]])
+        let picture = try #require(URL(string: items.first?["thumbnail"] as? String ?? "")?.path)
+        #expect(try await peer.send("GET", picture).status == 200)
 
         try await cluster.stop(immediately: true)
+        let cached = try await peer.send("GET", picture)
+        #expect(cached.status == 200 && !cached.body.isEmpty, "a picture served once is served without the database")
         async let detail = peer.send("GET", "/api/products/1")
         async let page = peer.send("GET", "/", headers: ["Accept: text/html"])
         async let create = peer.create("While down", by: Self.papri, images: [try TestImages.jpeg()])
