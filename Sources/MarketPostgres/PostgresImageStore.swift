@@ -15,7 +15,7 @@ public struct PostgresImageStore: ImageStore {
             let touched = try await session.first(
                 "UPDATE image_blob SET touched_at = now() WHERE key = \(key) RETURNING true", as: Bool.self)
             guard touched == nil else { return }
-            try await session.query(
+            try await session.execute(
                 """
                 INSERT INTO image_blob (key, bytes) VALUES (\(key), \(data))
                 ON CONFLICT (key) DO UPDATE SET touched_at = now()

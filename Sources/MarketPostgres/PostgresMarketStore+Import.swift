@@ -17,7 +17,7 @@ extension PostgresMarketStore: MarketImporting {
         try await database.transaction { session in
             for stored in vendors {
                 let vendor = stored.vendor
-                try await session.query(
+                try await session.execute(
                     """
                     INSERT INTO vendor (id, identifier, name, secret_hash, created_at)
                     VALUES (\(vendor.id), \(vendor.identifier), \(vendor.name), \(stored.secretHash), \(vendor.createdAt))
@@ -31,7 +31,7 @@ extension PostgresMarketStore: MarketImporting {
             for stored in products {
                 let product = stored.product
                 let searchText = NewProduct.searchText(name: product.name, description: product.description)
-                try await session.query(
+                try await session.execute(
                     """
                     INSERT INTO product (id, vendor_id, name, description, currency, price, discount, stock,
                         cover_image_id, search_text, password_hash, created_at, updated_at)
@@ -41,7 +41,7 @@ extension PostgresMarketStore: MarketImporting {
                         \(product.updatedAt))
                     """)
                 for (position, image) in product.images.enumerated() {
-                    try await session.query(
+                    try await session.execute(
                         """
                         INSERT INTO product_image (id, product_id, position, original_key, thumbnail_key, width,
                             height, created_at)
@@ -50,7 +50,7 @@ extension PostgresMarketStore: MarketImporting {
                         """)
                 }
                 for token in stored.deleteTokens {
-                    try await session.query(
+                    try await session.execute(
                         """
                         INSERT INTO delete_token (token_hash, product_id, issued_at)
                         VALUES (\(token.hash), \(product.id), \(token.issuedAt))
@@ -64,12 +64,14 @@ extension PostgresMarketStore: MarketImporting {
         try await database.read { session in
             let counters = [("vendor", lastIDs.vendor), ("product", lastIDs.product), ("product_image", lastIDs.image)]
             for (table, last) in counters {
-                try await session.query(
+                try await session.execute(
                     """
                     SELECT setval(pg_get_serial_sequence(\(table), 'id'),
                         greatest(\(last), (SELECT coalesce(max(id), 0) FROM \(unescaped: table)), 1))
                     """)
             }
+            // Fresh statistics and visibility for the planner: a copied market is read at once.
+            try await session.execute("VACUUM (ANALYZE)")
         }
     }
 }

@@ -9,7 +9,7 @@ enum SessionKeySetting {
     static func read(in session: DatabaseSession) async throws -> Data {
         var random = SystemRandomNumberGenerator()
         let proposed = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) })
-        try await session.query(
+        try await session.execute(
             "INSERT INTO market_setting (name, value) VALUES (\(name), \(proposed)) ON CONFLICT (name) DO NOTHING")
         return try await session.single("SELECT value FROM market_setting WHERE name = \(name)", as: Data.self)
     }
@@ -19,7 +19,7 @@ extension PostgresMarketStore {
     /// Replaces the session key, for a market copied from elsewhere with its signed-in visitors.
     public func replaceSessionKey(with key: Data) async throws {
         try await database.read { session in
-            try await session.query(
+            try await session.execute(
                 "UPDATE market_setting SET value = \(key) WHERE name = \(SessionKeySetting.name)")
         }
     }

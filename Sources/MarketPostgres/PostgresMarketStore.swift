@@ -125,7 +125,7 @@ public final class PostgresMarketStore: MarketStore {
             let changed = try change(product)
             guard changed != product || images != nil else { return (product, product) }
             let searchText = NewProduct.searchText(name: changed.name, description: changed.description)
-            try await session.query(
+            try await session.execute(
                 """
                 UPDATE product SET name = \(changed.name), description = \(changed.description),
                     currency = \(changed.currency.rawValue), price = \(changed.price),
@@ -135,7 +135,7 @@ public final class PostgresMarketStore: MarketStore {
                 WHERE id = \(id)
                 """)
             if let images {
-                try await session.query("DELETE FROM product_image WHERE product_id = \(id)")
+                try await session.execute("DELETE FROM product_image WHERE product_id = \(id)")
                 try await Self.insertImages(images, of: id, at: changed.updatedAt, in: session)
             }
             return (product, try await Self.product(id: id, in: session)!)
@@ -147,14 +147,14 @@ public final class PostgresMarketStore: MarketStore {
         try await database.transaction { session -> Product? in
             guard let product = try await Self.lockedProduct(id: id, in: session) else { return nil }
             try check(product)
-            try await session.query("DELETE FROM product WHERE id = \(id)")
+            try await session.execute("DELETE FROM product WHERE id = \(id)")
             return product
         }
     }
 
     public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
         try await database.read { session in
-            try await session.query(
+            try await session.execute(
                 "INSERT INTO delete_token (token_hash, product_id, issued_at) VALUES (\(hash), \(productID), \(issuedAt))"
             )
         }
@@ -194,7 +194,7 @@ public final class PostgresMarketStore: MarketStore {
 
     /// The product, with its row locked until the transaction ends.
     static func lockedProduct(id: Int64, in session: DatabaseSession) async throws -> Product? {
-        try await session.query("SELECT 1 FROM product WHERE id = \(id) FOR UPDATE")
+        try await session.execute("SELECT 1 FROM product WHERE id = \(id) FOR UPDATE")
         return try await product(id: id, in: session)
     }
 
@@ -237,6 +237,6 @@ public final class PostgresMarketStore: MarketStore {
                 """, as: Int64.self)
             coverID = coverID ?? id
         }
-        try await session.query("UPDATE product SET cover_image_id = \(coverID) WHERE id = \(productID)")
+        try await session.execute("UPDATE product SET cover_image_id = \(coverID) WHERE id = \(productID)")
     }
 }

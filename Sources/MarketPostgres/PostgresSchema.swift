@@ -90,9 +90,9 @@ enum PostgresSchema {
     static let lockKey: Int64 = 0x6f70_656e_6d6b_7431
 
     static func migrate(_ session: DatabaseSession) async throws {
-        try await session.query("SELECT pg_advisory_lock(\(lockKey))")
+        try await session.execute("SELECT pg_advisory_lock(\(lockKey))")
         do {
-            try await session.query(
+            try await session.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migration (
                     version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
@@ -102,15 +102,17 @@ enum PostgresSchema {
                 session.logger.info("applying database migration \(migration.version): \(migration.name)")
                 try await session.connection.withTransaction(logger: session.logger) { connection in
                     let step = DatabaseSession(connection: connection, logger: session.logger)
-                    for statement in migration.statements { try await step.query(PostgresQuery(unsafeSQL: statement)) }
-                    try await step.query(
+                    for statement in migration.statements {
+                        try await step.execute(PostgresQuery(unsafeSQL: statement))
+                    }
+                    try await step.execute(
                         "INSERT INTO schema_migration (version, name) VALUES (\(migration.version), \(migration.name))")
                 }
             }
         } catch {
-            _ = try? await session.query("SELECT pg_advisory_unlock(\(lockKey))")
+            try? await session.execute("SELECT pg_advisory_unlock(\(lockKey))")
             throw error
         }
-        try await session.query("SELECT pg_advisory_unlock(\(lockKey))")
+        try await session.execute("SELECT pg_advisory_unlock(\(lockKey))")
     }
 }

@@ -13,11 +13,12 @@ struct MarketOptions: ParsableArguments {
         help: ArgumentHelp(
             "Keep the market in PostgreSQL instead of --data-dir, shared by every server given it (OPENMARKET_DATABASE).",
             valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
-    var database: String? = Environment.value("OPENMARKET_DATABASE")
+    var database: String?
 
     func configuration() throws -> MarketConfiguration {
         var configuration = MarketConfiguration(
-            storage: database.map { .postgres(url: $0) } ?? .folder(URL(fileURLWithPath: dataDir, isDirectory: true)))
+            storage: (database ?? Environment.value("OPENMARKET_DATABASE")).map { .postgres(url: $0) }
+                ?? .folder(URL(fileURLWithPath: dataDir, isDirectory: true)))
         if let key = Environment.value("OPENMARKET_SESSION_KEY") {
             guard let sessionKey = SessionKey(base64: key) else {
                 throw ValidationError("OPENMARKET_SESSION_KEY must be 32 bytes in base64 (openssl rand -base64 32)")

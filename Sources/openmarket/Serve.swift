@@ -80,4 +80,4 @@ struct ShutdownNotice: Service {
 }
 
 extension V2Flavor: ExpressibleByArgument {}
-extension Logger.Level: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -71,39 +71,44 @@ struct DiskFull: Error {}
     }
 }
 
+/// The sweep on each kind of storage: files beside SQLite, rows of PostgreSQL.
 @Suite struct ImageSweepTests {
     static let draft = ProductDraft(name: "Same picture", description: "", currency: .krw, price: 1)
     static let papri = VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
 
-    @Test func aBlobNobodyNamesGoesOnlyOnceItsGraceHasPassed() async throws {
-        let market = try await TestMarket()
-        defer { try? FileManager.default.removeItem(at: market.directory) }
-        let key = String(repeating: "a", count: 64) + ".jpg"
-        try await market.images.put(Data("bytes".utf8), key: key)
-        #expect(try await market.service.sweepImages(unusedFor: .seconds(60)) == 0)
-        #expect(try await market.images.content(forKey: key) == .bytes(Data("bytes".utf8)))
-        #expect(try await market.service.sweepImages(unusedFor: .zero) == 1)
-        #expect(try await market.images.content(forKey: key) == nil)
+    @Test(arguments: TestStorage.Kind.allCases)
+    func aBlobNobodyNamesGoesOnlyOnceItsGraceHasPassed(kind: TestStorage.Kind) async throws {
+        try await TestStorage.withMarket(kind) { market in
+            let key = String(repeating: "a", count: 64) + ".jpg"
+            try await market.images.put(Data("bytes".utf8), key: key)
+            #expect(try await market.service.sweepImages(unusedFor: .seconds(60)) == 0)
+            #expect(try await market.images.content(forKey: key) == .bytes(Data("bytes".utf8)))
+            #expect(try await market.service.sweepImages(unusedFor: .zero) == 1)
+            #expect(try await market.images.content(forKey: key) == nil)
+        }
     }
 
     /// A sweep that runs while a create has put its pictures but not yet committed its rows, right
     /// after a delete dropped the last row naming the same picture, must leave that picture alone.
-    @Test func aSweepBetweenACreatesPutsAndItsCommitKeepsThePictures() async throws {
-        let market = try await TestMarket()
-        defer { try? FileManager.default.removeItem(at: market.directory) }
-        let picture = try TestImages.jpeg(dots: 3)
-        let old = try await market.service.createProduct(Self.draft, images: [picture], by: Self.papri)
-        let secret = try await market.service.issueDeleteSecret(
-            productID: old.id, proof: OwnershipProof(identifier: Self.papri.identifier, secret: Self.papri.secret))
-        _ = try await market.service.deleteProduct(productID: old.id, productSecret: secret)
-        let sweeping = MarketService(
-            store: InterceptingStore(base: market.store) {
-                try await market.service.sweepImages(unusedFor: .seconds(60))
-            }, images: market.images, imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4))
-        let new = try await sweeping.createProduct(Self.draft, images: [picture], by: Self.papri)
-        #expect(new.images.map(\.originalKey) == old.images.map(\.originalKey))
-        for key in [new.images[0].originalKey, new.images[0].thumbnailKey] {
-            #expect(try await market.images.content(forKey: key) != nil)
+    @Test(arguments: TestStorage.Kind.allCases)
+    func aSweepBetweenACreatesPutsAndItsCommitKeepsThePictures(kind: TestStorage.Kind) async throws {
+        try await TestStorage.withMarket(kind) { market in
+            _ = try await market.service.registerVendor(
+                name: "papri", identifier: Self.papri.identifier, secret: Self.papri.secret)
+            let picture = try TestImages.jpeg(dots: 3)
+            let old = try await market.service.createProduct(Self.draft, images: [picture], by: Self.papri)
+            let proof = OwnershipProof(identifier: Self.papri.identifier, secret: Self.papri.secret)
+            let secret = try await market.service.issueDeleteSecret(productID: old.id, proof: proof)
+            _ = try await market.service.deleteProduct(productID: old.id, productSecret: secret)
+            let sweeping = MarketService(
+                store: InterceptingStore(base: market.store) {
+                    try await market.service.sweepImages(unusedFor: .seconds(60))
+                }, images: market.images, imageProcessor: VipsImageProcessor(), hasher: SecretHasher(cost: 4))
+            let new = try await sweeping.createProduct(Self.draft, images: [picture], by: Self.papri)
+            #expect(new.images.map(\.originalKey) == old.images.map(\.originalKey))
+            for key in [new.images[0].originalKey, new.images[0].thumbnailKey] {
+                #expect(try await market.images.content(forKey: key) != nil)
+            }
         }
     }
 }

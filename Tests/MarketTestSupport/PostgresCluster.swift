@@ -35,7 +35,7 @@ public struct PostgresCluster: Sendable {
     /// on and would hold a pipe open for good.
     private static func script(_ arguments: [String]) async throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-script-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()
         process.executableURL = LoadBalancer.repository.appendingPathComponent("scripts/postgres")
