@@ -29,23 +29,26 @@ public struct Market: Sendable {
         logger.logLevel = configuration.logLevel
         let store: any MarketStore
         let images: any ImageStore
-        var sessionKey: SessionKey
+        let storedKey: SessionKey?
         var connections: [any Service] = []
         switch configuration.storage {
         case .folder(let folder):
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             store = try SQLiteMarketStore(path: folder.appendingPathComponent("market.sqlite").path)
             images = try FileImageStore(root: folder.appendingPathComponent("images", isDirectory: true))
-            sessionKey = try SessionKey(storedAt: folder.appendingPathComponent("session.key"))
+            storedKey = try SessionKey(storedAt: folder.appendingPathComponent("session.key"))
         case .postgres(let url):
             let postgres = try await PostgresMarket.open(
                 url: url, logger: logger, deadline: configuration.databaseDeadline)
             store = postgres.store
             images = CachedImageStore(postgres.images, capacity: configuration.imageCacheBytes)
-            sessionKey = SessionKey(bytes: postgres.sessionKey) ?? .random()
+            storedKey = SessionKey(bytes: postgres.sessionKey)
             connections.append(postgres.client)
         }
-        if let given = configuration.sessionKey { sessionKey = given }
+        guard let sessionKey = configuration.sessionKey ?? storedKey else {
+            throw MarketError(
+                .invalid, "the session key in the database is not 32 bytes; set OPENMARKET_SESSION_KEY instead")
+        }
         let service = MarketService(
             store: store, images: images, imageProcessor: VipsImageProcessor(),
             hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration)
