@@ -30,6 +30,10 @@ public struct MarketService: Sendable {
     public func products(_ page: PageRequest, search: String? = nil) async throws -> Page<ProductSummary> {
         let page = try validated(page.validated())
         let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // Names and descriptions hold no such character, so nothing can match it.
+        if let term, MarketRules.firstControlCharacter(in: term, allowing: MarketRules.lineBreaksAndTabs) != nil {
+            return Page(request: page, totalCount: 0, items: [])
+        }
         return try await store.products(page, matching: term?.isEmpty == false ? term : nil)
     }
 

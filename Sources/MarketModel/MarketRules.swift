@@ -16,6 +16,9 @@ public enum MarketRules {
     public static func validName(_ name: String) throws(ValidationError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ValidationError(field: "name", rule: "must not be empty") }
+        if let control = firstControlCharacter(in: trimmed, allowing: []) {
+            throw ValidationError(field: "name", rule: "must not contain the control character \(control)")
+        }
         guard nameLength.contains(trimmed.count) else {
             throw ValidationError(field: "name", rule: "must be at most \(nameLength.upperBound) characters")
         }
@@ -27,7 +30,21 @@ public enum MarketRules {
             throw ValidationError(
                 field: "description", rule: "must be at most \(maximumDescriptionLength) characters")
         }
+        if let control = firstControlCharacter(in: text, allowing: lineBreaksAndTabs) {
+            throw ValidationError(field: "description", rule: "must not contain the control character \(control)")
+        }
         return text
+    }
+
+    /// What a description may hold of the control characters: its line breaks and tabs.
+    public static let lineBreaksAndTabs: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
+
+    /// The first control character (U+0000–U+001F, U+007F–U+009F) outside `allowed`, written as
+    /// U+XXXX, or nil. Such characters are refused rather than stored: some stores cut text at a
+    /// NUL, and none of them prints.
+    public static func firstControlCharacter(in text: String, allowing allowed: Set<Unicode.Scalar>) -> String? {
+        text.unicodeScalars.first { $0.properties.generalCategory == .control && !allowed.contains($0) }
+            .map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
     }
 
     public static func validAmount(_ value: Int64, field: String) throws(ValidationError) -> Int64 {
@@ -65,5 +82,11 @@ public enum MarketRules {
         guard count <= imagesPerProduct.upperBound else {
             throw ValidationError(field: "images", rule: "must hold at most \(imagesPerProduct.upperBound) images")
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

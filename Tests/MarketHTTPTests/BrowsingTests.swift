@@ -103,6 +103,22 @@ import Testing
         }
     }
 
+    /// No name or description holds a control character, so a search for one finds nothing and
+    /// asks no store (one cut text at the NUL, another refused it with a 500).
+    @Test(arguments: ["/api/products?search_value=%00%00%00", "/api/products?search_value=app%00le", "/?q=a%00bc"])
+    func aSearchWithAControlCharacterFindsNothing(path: String) async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Apple Pencil", description: "abc")
+            let response = try await market.send("GET", path, headers: ["Accept: text/html"])
+            #expect(response.status == 200)
+            if path.hasPrefix("/api") {
+                #expect(try response.json["total_count"] as? Int == 0)
+            } else {
+                #expect(!response.text.contains("Apple Pencil"))
+            }
+        }
+    }
+
     @Test(arguments: [
         "/api/products?page_no=abc", "/api/products?page_no=0", "/api/products?items_per_page=100000",
         "/api/products?page_no=9223372036854775807&items_per_page=500", "/api/products?page_no=99999999999999999999",

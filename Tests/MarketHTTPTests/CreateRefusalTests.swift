@@ -110,6 +110,8 @@ import Testing
             (params(price: "\"ten\""), 400, "price"),
             (params(name: "   "), 400, "name"),
             (params(name: String(repeating: "n", count: 101)), 400, "name"),
+            (params(name: #"a\u0000b"#), 400, "name"),
+            (params(name: #"bell\u0007"#), 400, "name"),
             ("{\"name\": ", 400, "params"),
             ("[1, 2]", 400, "params"),
             (#"{"name":"No price","descriptions":"d","currency":"KRW","secret":"80sgmjjk9v"}"#, 400, "price"),

@@ -90,4 +90,14 @@ import Testing
         #expect(Currency(code: "JPY") == nil)
         #expect(Currency.allCases == [.krw, .usd])
     }
+
+    @Test func controlCharactersAreRefusedButADescriptionKeepsItsLineBreaksAndTabs() throws {
+        #expect(
+            try MarketRules.validDescription("Line one\r\nLine two\twith a tab") == "Line one\r\nLine two\twith a tab")
+        let nul = #expect(throws: ValidationError.self) { try MarketRules.validDescription("cut\u{0}here") }
+        #expect(nul?.rule == "must not contain the control character U+0000")
+        #expect(throws: ValidationError.self) { try MarketRules.validName("tab\tbed") }
+        #expect(throws: ValidationError.self) { try MarketRules.validName("next\u{85}line") }
+        #expect(try MarketRules.validName("  Film camera  ") == "Film camera")
+    }
 }
