@@ -15,6 +15,7 @@ public enum MarketServer {
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: NoSniffMiddleware())
         router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)

@@ -103,6 +103,24 @@ import Testing
         }
     }
 
+    @Test func everyKindOfAnswerTellsBrowsersNotToSniffItsType() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp")
+            let paths = [
+                "/api/products", "/api/products/\(product.id)", "/api/products/999", "/item/\(product.id)",
+                "/images/\(product.images[0].originalKey)", "/images/placeholder.png", "/", "/nothing",
+                "/healthChecker",
+            ]
+            for path in paths {
+                let response = try await market.send("GET", path)
+                #expect(response.header("X-Content-Type-Options") == "nosniff", "\(path) \(response.status)")
+            }
+            let page = try await market.send("GET", "/")
+            let asset = try #require(page.text.firstMatch(of: /\/assets\/[^"]+/)).output
+            #expect(try await market.send("GET", String(asset)).header("X-Content-Type-Options") == "nosniff")
+        }
+    }
+
     /// No name or description holds a control character, so a search for one finds nothing and
     /// asks no store (one cut text at the NUL, another refused it with a 500).
     @Test(arguments: ["/api/products?search_value=%00%00%00", "/api/products?search_value=app%00le", "/?q=a%00bc"])

@@ -35,16 +35,24 @@ import Testing
             #expect(noToken.text.contains("This form has expired or came from another site"))
             let guessed = secret.merging(["form_token": String(repeating: "0", count: 64)]) { $1 }
             #expect(try await visitor.post(path, guessed, token: false).status == 403)
-            let crossSite = try await visitor.post(path, secret, headers: ["Origin: https://evil.example"])
-            #expect(crossSite.status == 403)
+            let elsewhere = [
+                "https://evil.example", "null", "http://127.0.0.1:\(market.port + 1)",
+                "https://127.0.0.1:\(market.port)", "http://127.0.0.1",
+            ]
+            for origin in elsewhere {
+                let crossSite = try await visitor.post(path, secret, headers: ["Origin: \(origin)"])
+                #expect(crossSite.status == 403, "Origin: \(origin)")
+            }
             let proxied = try await visitor.post(
                 path, ["secret": "wrong"],
-                headers: ["Origin: https://market.example", "X-Forwarded-Host: market.example"])
+                headers: [
+                    "Origin: https://market.example", "X-Forwarded-Host: market.example", "X-Forwarded-Proto: https",
+                ])
             #expect(proxied.status == 403)
             #expect(proxied.text.contains("That secret is not right"), "a proxy's own host name is ours")
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 200)
-            let deleted = try await visitor.post(path, secret)
-            #expect(deleted.status == 303)
+            let deleted = try await visitor.post(path, secret, headers: ["Origin: HTTP://127.0.0.1:\(market.port)"])
+            #expect(deleted.status == 303, "the same origin, spelled otherwise")
             #expect(deleted.header("Location") == "/")
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
             let catalogue = try await visitor.get("/")

@@ -125,6 +125,30 @@ import Testing
     }
 }
 
+@Suite struct RequestLogTests {
+    /// A delete secret in every spelling the apps use, and in addresses that match no route, never
+    /// reaches the log.
+    @Test func noDeleteSecretReachesTheLogInAnySpelling() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("om-log-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let peer = MarketPeer(port: try await server.listeningPort(), host: "openmarket.example")
+        let secret = UUID().uuidString.lowercased()
+        let paths = [
+            "/api/products/1/\(secret)", "/api/products/\(secret)", "//API/Products/\(secret.uppercased())",
+            "/api/products//api/products/\(secret)", "/api/products/1/\(secret)/", "/nothing/here/\(secret)",
+            "/api/products/" + String(format: "%%%02X", secret.utf8.first!) + secret.dropFirst(),
+        ]
+        for path in paths {
+            for method in ["DELETE", "GET", "POST", "PUT"] { _ = try await peer.send(method, path) }
+        }
+        #expect(try await server.terminate() == 0)
+        let log = server.logText.lowercased()
+        #expect(log.contains("delete /api/products/1/••• "))
+        #expect(!log.contains(secret) && !log.contains(secret.dropFirst(2)), "\(log)")
+    }
+}
+
 @Suite struct ShutdownTests {
     let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-stop-\(UUID().uuidString)")
         .path

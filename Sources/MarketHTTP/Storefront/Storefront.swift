@@ -36,19 +36,30 @@ struct Storefront<Context: RequestContext>: Sendable {
     }
 
     /// A form posted from one of our own pages: the token matches the visitor's cookie and, where
-    /// the browser says where the form came from, it came from here (this host, or the host a proxy
-    /// in front says it forwarded).
+    /// the browser says where the form came from, it came from here: the same scheme, host and port
+    /// as this request (or as the host a proxy in front says it forwarded). `Origin: null` is not here.
     func submission(_ request: inout Request, visit: Visit) async throws -> FormSubmission {
         let form = try await FormSubmission.read(&request)
-        let hostName = { (text: String?) in text.flatMap { URL(string: "http://\($0)")?.host?.lowercased() } }
-        let origin = request.headers[.origin].flatMap { URL(string: $0)?.host?.lowercased() }
-        let ours = [hostName(request.head.authority), hostName(request.headers[Self.forwardedHost])]
-        guard visit.acceptsForm(token: form["form_token"]), origin == nil || ours.contains(origin) else {
+        let scheme = request.scheme
+        let ours = [request.head.authority, request.headers[Self.forwardedHost]].compactMap {
+            $0.flatMap { Self.origin(URL(string: "\(scheme)://\($0)")) }
+        }
+        let origin = request.headers[.origin]
+        let fromHere = origin == nil || Self.origin(origin.flatMap(URL.init(string:))).map(ours.contains) == true
+        guard visit.acceptsForm(token: form["form_token"]), fromHere else {
             throw HTTPError(
                 .forbidden,
                 message: "This form has expired or came from another site. Go back, reload the page and try again.")
         }
         return form
+    }
+
+    /// `scheme://host:port`, lowercased and with the scheme's default port written out, so that
+    /// two spellings of one origin compare equal.
+    static func origin(_ url: URL?) -> String? {
+        guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        guard let port = url.port ?? ["http": 80, "https": 443][scheme] else { return nil }
+        return "\(scheme)://\(host):\(port)"
     }
 
     /// See Other: after a form, the browser shows `location` with a GET, so reloading never posts twice.
