@@ -16,12 +16,19 @@ public struct SecretHasher: Sendable {
     }
 
     public func hash(_ secret: String) async throws -> String {
-        let cost = cost
+        let (cost, secret) = (cost, Self.normalized(secret))
         return try await offload { Bcrypt.hash(secret, cost: cost) }
     }
 
     public func verify(_ secret: String, against hash: String) async throws -> Bool {
-        try await offload { Bcrypt.verify(secret, hash: hash) }
+        let secret = Self.normalized(secret)
+        return try await offload { Bcrypt.verify(secret, hash: hash) }
+    }
+
+    /// One rule for every secret and password, wherever it is set or checked: white space around
+    /// it is not part of it (form fields arrive trimmed, JSON bodies as typed).
+    static func normalized(_ secret: String) -> String {
+        secret.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A hash of a secret nobody knows, checked against when a vendor is unknown so that a wrong

@@ -121,6 +121,19 @@ import Testing
         }
     }
 
+    /// Form fields arrive trimmed and JSON as typed; a password is checked by one rule either way.
+    @Test func aPasswordWithSpacesAroundItDeletesTheItemItCreated() async throws {
+        try await TestMarket.withServer { market in
+            let fields = Self.appleWatch.merging(["password": "pw word "]) { $1 }
+            let id = try #require(
+                try await Self.post(market, fields, images: [try TestImages.jpeg()]).json["id"] as? Int)
+            let deleted = try await market.send(
+                "DELETE", "/item/\(id)", headers: ["Content-Type: application/json"],
+                body: Data(#"{"password":"pw word "}"#.utf8))
+            #expect(deleted.status == 200, "\(deleted.text)")
+        }
+    }
+
     @Test(arguments: [#"{"password":"RyanMarket"}"#, #"{"id": %@, "password": "RyanMarket"}"#])
     func deleteTakesAJSONPassword(body: String) async throws {
         try await TestMarket.withServer { market in
