@@ -73,9 +73,11 @@ omk_status omk_normalize(const void *input, size_t length, int long_edge, long l
     }
     gboolean transparent = vips_image_hasalpha(*header);
     // thumbnail_buffer shrinks while loading where the format allows and applies the EXIF
-    // orientation; "fail_on" makes a truncated or corrupt file an error instead of a grey picture.
+    // orientation; "fail_on=warning" makes a truncated or corrupt file (even one whose decoder only
+    // warns, such as a header that claims more pixels than the data holds) an error instead of a
+    // grey picture.
     if (vips_thumbnail_buffer((void *)input, length, shrunk, long_edge, "height", long_edge, "size", VIPS_SIZE_DOWN,
-                              "option_string", "fail_on=truncated", NULL) != 0
+                              "option_string", "fail_on=warning", NULL) != 0
         || vips_colourspace(*shrunk, srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0
         || encode(*srgb, transparent ? OMK_FORMAT_PNG : OMK_FORMAT_JPEG, 0, out) != 0) {
         unref_all(objects, 3);

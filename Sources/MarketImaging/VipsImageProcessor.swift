@@ -35,7 +35,9 @@ public struct VipsImageProcessor: ImageProcessor {
                 "\(Vips.message(error)); an image may have at most \(MarketRules.maximumImagePixels) pixels",
                 isTooLarge: true)
         default:
-            throw ImageRejection("is not a readable \(kind.rawValue) image (\(Vips.message(error)))")
+            // libvips' own words name its internals; the client learns what it can act on.
+            if let error { omk_free(error) }
+            throw ImageRejection("is damaged or not a whole \(kind.rawValue) image; send the picture again")
         }
     }
 }

@@ -77,7 +77,18 @@ import Testing
         let error = try await #require(throws: ImageRejection.self) {
             try await processor.process(whole.prefix(whole.count / 2))
         }
-        #expect(error.reason.hasPrefix("is not a readable JPEG image"))
+        #expect(error.reason == "is damaged or not a whole JPEG image; send the picture again")
+    }
+
+    /// 64 × 64 pixels of data under a header that claims 7000 × 7000: once stored as a grey picture.
+    @Test func refusesAJPEGWhoseHeaderClaimsMorePixelsThanItsDataHolds() async throws {
+        var bytes = [UInt8](try TestImages.jpeg(width: 64, height: 64))
+        let frame = try #require(
+            bytes.indices.dropLast(8).first { bytes[$0] == 0xFF && (0xC0...0xC2).contains(bytes[$0 + 1]) })
+        bytes.replaceSubrange((frame + 5)..<(frame + 9), with: [0x1B, 0x58, 0x1B, 0x58])
+        let error = try await #require(throws: ImageRejection.self) { try await processor.process(Data(bytes)) }
+        #expect(!error.isTooLarge)
+        #expect(!error.reason.contains("Vips") && !error.reason.contains("Corrupt"), "our words, not libvips'")
     }
 
     private func residentMegabytes() throws -> Int {
