@@ -63,7 +63,7 @@ public struct Market: Sendable {
     ) throws -> some ApplicationProtocol {
         try MarketServer.application(
             service: service, host: host, port: port, flavor: configuration.flavor, sessionKey: sessionKey,
-            logger: logger, onListening: onListening)
+            idleTimeout: configuration.connectionIdleTimeout, logger: logger, onListening: onListening)
     }
 
     /// What a server runs beside its HTTP server to remove the image blobs nobody uses.

@@ -27,6 +27,9 @@ public struct MarketConfiguration: Sendable {
     /// How often unused image blobs are looked for, and how long a blob must have gone unused.
     public var sweepInterval: Duration = .seconds(600)
     public var sweepGrace: Duration = .seconds(600)
+    /// How long a connection may go without sending a whole request head, when it opens or after
+    /// an answer, before it is closed: a slow head and an idle keep-alive connection alike.
+    public var connectionIdleTimeout: Duration = .seconds(30)
     /// How long a request waits for the database before it is answered 503.
     public var databaseDeadline: Duration = .seconds(5)
 

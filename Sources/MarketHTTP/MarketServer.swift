@@ -25,13 +25,17 @@ public enum MarketServer {
     }
 
     /// The application on `host`:`port` (0 picks a free port); `onListening` learns the port.
-    /// `flavor` answers 2022 requests whose Host names neither of that API's hosts.
+    /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. A connection
+    /// that has not sent a whole request head within `idleTimeout` of opening or of its last
+    /// answer is closed, so slow or silent clients cannot hold the server's connections.
     public static func application(
         service: MarketService, host: String, port: Int, flavor: V2Flavor = .marketTraining,
-        sessionKey: SessionKey, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        sessionKey: SessionKey, idleTimeout: Duration, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         Application(
             router: try router(service: service, flavor: flavor, sessionKey: sessionKey),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)

@@ -67,6 +67,22 @@ public final class RawConnection: Sendable {
         }
     }
 
+    /// Reads and drops what arrives until the server closes the connection (true), or until
+    /// `limit` passes without that (false).
+    public func closedByServer(within limit: Duration) async throws -> Bool {
+        let socket = socket
+        return try await Self.onThread {
+            var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                if count == 0 { return true }
+                if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
+            }
+        }
+    }
+
     /// Reads until one whole response has arrived.
     public func response() async throws -> RawResponse {
         let socket = socket

@@ -27,7 +27,9 @@ public struct TestMarket: Sendable {
     public static let nala = DemoCatalogue.vendors[2]
 
     /// A market with its files but no server.
-    public init(flavor: V2Flavor = .marketTraining, openRegistration: Bool = false) async throws {
+    public init(
+        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30)
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openmarket-test-\(UUID().uuidString)")
         var configuration = MarketConfiguration(storage: .folder(directory))
@@ -35,6 +37,7 @@ public struct TestMarket: Sendable {
         configuration.secretCost = 4
         configuration.openRegistration = openRegistration
         configuration.flavor = flavor
+        configuration.connectionIdleTimeout = idleTimeout
         configuration.logLevel = .error
         market = try await Market.open(configuration)
         for vendor in DemoCatalogue.vendors {
@@ -46,10 +49,10 @@ public struct TestMarket: Sendable {
     /// Runs `body` against a market whose server is listening, then shuts the server down and
     /// removes the market's files.
     public static func withServer<T: Sendable>(
-        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false,
+        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
     ) async throws -> T {
-        var market = try await TestMarket(flavor: flavor, openRegistration: openRegistration)
+        var market = try await TestMarket(flavor: flavor, openRegistration: openRegistration, idleTimeout: idleTimeout)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         let (ports, listening) = AsyncStream<Int>.makeStream()
         let application = try market.market.application(
