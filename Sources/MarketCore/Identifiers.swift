@@ -27,6 +27,17 @@ public enum VendorSecret {
         return String((0..<16).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
+    /// The fewest characters a secret that a person chooses may have (about 41 bits in letters and
+    /// digits); generated secrets have 16.
+    public static let minimumChosenLength = 8
+
+    public static func validateChosen(_ secret: String) throws {
+        try validate(secret)
+        guard secret.trimmingCharacters(in: .whitespacesAndNewlines).count >= minimumChosenLength else {
+            throw MarketError(.invalid, field: "secret", "secret must be at least \(minimumChosenLength) characters")
+        }
+    }
+
     public static func validate(_ secret: String) throws {
         guard !secret.isEmpty else { throw MarketError.missing("secret") }
         guard secret.utf8.count <= SecretHasher.maximumSecretBytes else {

@@ -50,10 +50,20 @@ public struct MarketService: Sendable {
 
     // MARK: Vendors
 
-    /// Registers a vendor. A missing identifier or secret is generated; the secret is returned once
-    /// and only its bcrypt hash is kept.
+    /// Registers a vendor. A missing identifier or secret is generated; a chosen secret must be at
+    /// least `VendorSecret.minimumChosenLength` characters. The secret is returned once and only
+    /// its bcrypt hash is kept.
     public func registerVendor(
         name: String, identifier: String? = nil, secret: String? = nil
+    ) async throws -> (vendor: Vendor, secret: String) {
+        if let secret { try VendorSecret.validateChosen(secret) }
+        return try await addVendor(name: name, identifier: identifier, secret: secret)
+    }
+
+    /// Open registration takes whatever secret an app has hard-coded: refusing it would leave that
+    /// app unable to sell at all.
+    private func addVendor(
+        name: String, identifier: String?, secret: String?
     ) async throws -> (vendor: Vendor, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw MarketError.missing("name") }
@@ -77,7 +87,7 @@ public struct MarketService: Sendable {
         guard !credentials.secret.isEmpty else { throw MarketError.missing("secret") }
         let stored = try await store.vendorCredentials(identifier: identifier)
         if stored == nil, openRegistration {
-            return try await registerVendor(
+            return try await addVendor(
                 name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret
             ).vendor
         }

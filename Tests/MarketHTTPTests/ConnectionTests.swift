@@ -4,26 +4,27 @@ import Testing
 
 /// Connections that send nothing, half a request head, or nothing more after their answer are
 /// closed by the server, so silent clients cannot use up its file descriptors. The market's own
-/// timeout is 30 seconds; these tests give their server one second.
+/// timeout is 30 seconds; these tests give their server five (less would be racy while the whole
+/// suite runs at once).
 @Suite struct ConnectionTests {
     @Test func aSilentConnectionAndOneThatSendsHalfAHeadAreClosed() async throws {
-        try await TestMarket.withServer(idleTimeout: .seconds(1)) { market in
+        try await TestMarket.withServer(idleTimeout: .seconds(5)) { market in
             let silent = try await RawConnection(port: market.port)
             let slow = try await RawConnection(port: market.port)
             try await slow.send(Data("GET /api/products HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
-            #expect(try await silent.closedByServer(within: .seconds(10)))
-            #expect(try await slow.closedByServer(within: .seconds(10)))
+            #expect(try await silent.closedByServer(within: .seconds(20)))
+            #expect(try await slow.closedByServer(within: .seconds(20)))
         }
     }
 
     @Test func aKeepAliveConnectionServesRequestsThenIsClosedWhenIdle() async throws {
-        try await TestMarket.withServer(idleTimeout: .seconds(1)) { market in
+        try await TestMarket.withServer(idleTimeout: .seconds(5)) { market in
             let connection = try await RawConnection(port: market.port)
             for _ in 0..<3 {
                 try await connection.send(Data("GET /healthChecker HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
                 #expect(try await connection.response().status == 200)
             }
-            #expect(try await connection.closedByServer(within: .seconds(10)))
+            #expect(try await connection.closedByServer(within: .seconds(20)))
             #expect(try await market.send("GET", "/healthChecker").status == 200, "new clients are still served")
         }
     }

@@ -43,6 +43,11 @@ import Testing
         ])
         #expect(twice.status != 0)
         #expect(twice.errors.contains("exists already"))
+        let short = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "c", "--secret", "1234567",
+        ])
+        #expect(short.status != 0)
+        #expect(short.errors.contains("secret must be at least 8 characters"))
     }
 
     @Test func serveDemoFillsAnEmptyMarketOnceAndStopsGracefullyOnSIGTERM() async throws {
