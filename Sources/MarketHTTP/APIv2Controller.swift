@@ -117,9 +117,11 @@ extension RequestContext {
 
 extension MultipartForm {
     /// The pictures in the parts with these names. Empty parts are what one app sends for pictures it
-    /// failed to encode; they are no pictures.
+    /// failed to encode; they are no pictures. Neither is a text field of the same name that holds
+    /// no image (an early-2021 app describes its photo array there, `[]` when it has none).
     func images(named first: String, _ second: String) -> [Data] {
-        parts(named: first, second).flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
+        parts(named: first, second).filter { $0.isFile || ImageUploads.startsLikeAnImage($0.body) }
+            .flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
     }
 }
 

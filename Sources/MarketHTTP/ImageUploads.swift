@@ -19,6 +19,13 @@ enum ImageUploads {
         return images
     }
 
+    /// Whether the bytes begin as a JPEG, PNG or WebP file does.
+    static func startsLikeAnImage(_ data: Data) -> Bool {
+        let head = [UInt8](data.prefix(12))
+        return head.starts(with: [0xFF, 0xD8, 0xFF]) || head.starts(with: [0x89, 0x50, 0x4E, 0x47])
+            || (head.starts(with: Array("RIFF".utf8)) && head.count == 12 && head[8..<12].elementsEqual("WEBP".utf8))
+    }
+
     private static func imageEnd(in bytes: [UInt8], from start: Int) -> Int? {
         let head = bytes[start...]
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return jpegEnd(bytes, start) }

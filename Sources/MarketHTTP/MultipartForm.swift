@@ -10,6 +10,8 @@ struct MultipartForm {
     /// neither.
     struct Part {
         var name: String
+        /// Whether the part was sent as a file (its Content-Disposition names a filename).
+        var isFile: Bool
         var body: Data
     }
 
@@ -54,7 +56,7 @@ struct MultipartForm {
         guard let disposition = headers["content-disposition"],
             let name = HeaderParameters.value(of: "name", in: disposition)
         else { return nil }
-        return Part(name: name, body: body)
+        return Part(name: name, isFile: HeaderParameters.value(of: "filename", in: disposition) != nil, body: body)
     }
 
     /// The header lines of a part up to the blank line, and where its body starts.

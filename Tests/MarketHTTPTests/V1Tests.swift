@@ -121,6 +121,21 @@ import Testing
         }
     }
 
+    /// One early-2021 app writes a description of its photo array into a text part named `images`
+    /// beside the photos themselves (`[]` when it has none): that part is no picture.
+    @Test(arguments: [("[<UIImage: 0x600003a1c000>, size {640, 480}]", 1), ("[]", 0)])
+    func aTextPartNamedImagesIsNoPicture(description: String, pictures: Int) async throws {
+        try await TestMarket.withServer { market in
+            let fields = Self.appleWatch.merging(["images": description]) { $1 }
+            let response = try await Self.post(
+                market, fields, images: try (0..<pictures).map { _ in try TestImages.jpeg() })
+            #expect(response.status == 200, "\(response.text)")
+            let id = try #require(try response.json["id"] as? Int)
+            let item = try await market.send("GET", "/item/\(id)").json
+            #expect((item["images"] as? [String])?.count == pictures)
+        }
+    }
+
     /// Form fields arrive trimmed and JSON as typed; a password is checked by one rule either way.
     @Test func aPasswordWithSpacesAroundItDeletesTheItemItCreated() async throws {
         try await TestMarket.withServer { market in
