@@ -54,7 +54,12 @@ struct APIv2Controller<Context: RequestContext> {
         var request = request
         let id = try context.productID()
         // Many clients send this JSON with no Content-Type or a form one: the body is read as JSON.
-        let body = try JSONFields(body: try await request.collectAPIBody(), part: "body")
+        // Nala Market sends it as the `params` part of a multipart form, as for a create.
+        let raw = try await request.collectAPIBody()
+        let params = MultipartForm.boundary(in: request.headers[.contentType]).flatMap {
+            try? MultipartForm(body: raw, boundary: $0).parts(named: "params").first?.body
+        }
+        let body = try JSONFields(body: params ?? raw, part: params == nil ? "body" : "params")
         let product = try await service.updateProduct(
             id: id, try V2Requests.changes(from: body),
             proof: OwnershipProof(identifier: request.identifier, secret: try V2Requests.secret(in: body)))

@@ -63,6 +63,29 @@ import Testing
         }
     }
 
+    /// Nala Market's update code sends the change as the `params` part of a multipart form, with
+    /// camelCase keys, as it does for a create.
+    @Test func nalaPatchAsAMultipartParamsPartIsReadLikeJSON() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Old name", price: 1000, discount: 100)
+            let b = "NalaMarketBoundary-\(UUID().uuidString)"
+            let params =
+                #"{"name":"Nala's name","discountedPrice":300,"stock":4,"secret":"\#(Self.papri.secret)"}"#
+            let body = wire(
+                "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\nContent-Type: application/json\r\n\r\n",
+                "\(params)\r\n--\(b)--\r\n")
+            let response = try await market.send(
+                "PATCH", "/api/products/\(product.id)",
+                headers: ["identifier: \(Self.papri.identifier)", "Content-Type: multipart/form-data; boundary=\(b)"],
+                body: body)
+            #expect(response.status == 202, "\(response.text)")
+            let detail = try await market.send("GET", "/api/products/\(product.id)").json
+            #expect(detail["name"] as? String == "Nala's name")
+            #expect(detail["discounted_price"] as? Int == 300)
+            #expect(detail["stock"] as? Int == 4)
+        }
+    }
+
     @Test func aSecretOnlyPatchChangesNothingAndAnswersTheProduct() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Unchanged")
