@@ -11,9 +11,13 @@ import MarketCore
 struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     let pages: Pages
     let sealer: CookieSealer
+    let methods: RouteMethods
 
     func response(to failure: any Error, of request: Request, context: Context) throws -> Response {
         switch failure {
+        case let error as any HTTPResponseError
+        where error.status == .notFound && !methods.allowed(at: request.uri.path).isEmpty:
+            return try methodNotAllowed(request)
         case let error as MarketError:
             return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
         case let error as any HTTPResponseError
@@ -29,6 +33,21 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
             return try Self.response(
                 status: .internalServerError, reason: "the server failed; it has been logged", field: nil)
         }
+    }
+
+    /// The address exists, but not for this method: 405 and the methods it takes.
+    private func methodNotAllowed(_ request: Request) throws -> Response {
+        let allowed = methods.allowed(at: request.uri.path).map(\.rawValue).joined(separator: ", ")
+        var response =
+            request.headers[.accept]?.contains("text/html") == true
+            ? pages.problem(
+                .methodNotAllowed, message: "This address does not take \(request.method).",
+                visit: Visit(request, sealer: sealer))
+            : try Self.response(
+                status: .methodNotAllowed,
+                reason: "\(request.method) is not allowed on \(request.uri.path); it takes \(allowed)", field: nil)
+        response.headers[.allow] = allowed
+        return response
     }
 
     private struct Body: Encodable {

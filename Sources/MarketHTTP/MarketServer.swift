@@ -14,13 +14,15 @@ public enum MarketServer {
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(options: [.caseInsensitive, .autoGenerateHeadEndpoints])
+        let methods = RouteMethods()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
-        router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer))
+        router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer, methods: methods))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)
         ImageController(service: service).addRoutes(to: router)
         Storefront(service: service, pages: pages, sealer: sealer).addRoutes(to: router)
+        methods.learn(router)
         return router
     }
 

@@ -103,6 +103,25 @@ import Testing
         }
     }
 
+    @Test func aMethodAnAddressDoesNotTakeIs405WithTheMethodsItTakes() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp")
+            let put = try await market.send("PUT", "/api/products/\(product.id)")
+            #expect(put.status == 405)
+            let allowed = Set(
+                (put.header("Allow") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            #expect(allowed.isSuperset(of: ["GET", "PATCH", "DELETE"]) && !allowed.contains("PUT"), "\(allowed)")
+            #expect(try put.json["reason"] as? String != nil)
+            let trace = try await market.send("TRACE", "//API/products/")
+            #expect(trace.status == 405)
+            #expect(trace.header("Allow")?.contains("POST") == true)
+            #expect(try await market.send("GET", "/item").status == 405)
+            let page = try await market.send("GET", "/sign-out", headers: ["Accept: text/html"])
+            #expect(page.status == 405 && page.header("Allow") == "POST" && page.text.contains("<html"))
+            #expect(try await market.send("PUT", "/nothing/here").status == 404)
+        }
+    }
+
     @Test func everyKindOfAnswerTellsBrowsersNotToSniffItsType() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp")
