@@ -78,8 +78,12 @@ class Page:
         field.send_keys(value)
 
     def error_beside(self, field):
-        slot = self.find(f'[data-error-for="{field}"]')
-        return slot.text if slot.is_displayed() else ""
+        """The error shown beside a field, read in one script call: a form that is being replaced by
+        the page it posted to cannot vanish between finding the slot and reading it."""
+        return self.driver.execute_script(
+            "const slot = document.querySelector(arguments[0]);"
+            "return slot && slot.getClientRects().length > 0 ? slot.innerText : ''",
+            f'[data-error-for="{field}"]')
 
     def no_sideways_scrolling(self):
         return self.driver.execute_script(
