@@ -37,7 +37,11 @@ struct Serve: AsyncParsableCommand {
     var logLevel: Logger.Level =
         Logger.Level(rawValue: Environment.value("OPENMARKET_LOG_LEVEL", default: "info")) ?? .info
 
+    @Option(help: "text, or json for one JSON object per line (OPENMARKET_LOG_FORMAT).")
+    var logFormat: LogFormat = LogFormat(rawValue: Environment.value("OPENMARKET_LOG_FORMAT", default: "text")) ?? .text
+
     func run() async throws {
+        logFormat.bootstrap()
         var configuration = try storage.configuration()
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor

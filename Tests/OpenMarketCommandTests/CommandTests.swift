@@ -154,6 +154,25 @@ import Testing
     }
 }
 
+@Suite struct LogFormatTests {
+    @Test func withLogFormatJSONEveryLogLineIsOneJSONObject() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("om-json-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(
+            ["serve", "--port", "0", "--data-dir", dataDir], environment: ["OPENMARKET_LOG_FORMAT": "json"])
+        let peer = MarketPeer(port: try await server.listeningPort())
+        #expect(try await peer.send("GET", "/healthChecker").status == 200)
+        #expect(try await server.terminate() == 0)
+        let lines = server.logText.split(separator: "\n")
+        let entries = lines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+        }
+        #expect(entries.count == lines.count && !lines.isEmpty, "\(server.logText)")
+        #expect(entries.allSatisfy { $0["time"] != nil && $0["level"] != nil && $0["label"] == "openmarket" })
+        #expect(entries.contains { $0["message"]?.hasPrefix("GET /healthChecker 200") == true })
+    }
+}
+
 @Suite struct ShutdownTests {
     let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-stop-\(UUID().uuidString)")
         .path
