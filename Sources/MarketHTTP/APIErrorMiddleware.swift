@@ -14,10 +14,11 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     let methods: RouteMethods
 
     func response(to failure: any Error, of request: Request, context: Context) throws -> Response {
+        if let error = failure as? any HTTPResponseError, error.status == .notFound {
+            let allowed = methods.allowed(at: request.uri.path)
+            if !allowed.isEmpty { return try methodNotAllowed(request, allowed: allowed) }
+        }
         switch failure {
-        case let error as any HTTPResponseError
-        where error.status == .notFound && !methods.allowed(at: request.uri.path).isEmpty:
-            return try methodNotAllowed(request)
         case let error as MarketError:
             return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
         case let error as any HTTPResponseError
@@ -36,8 +37,8 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     }
 
     /// The address exists, but not for this method: 405 and the methods it takes.
-    private func methodNotAllowed(_ request: Request) throws -> Response {
-        let allowed = methods.allowed(at: request.uri.path).map(\.rawValue).joined(separator: ", ")
+    private func methodNotAllowed(_ request: Request, allowed methods: [HTTPRequest.Method]) throws -> Response {
+        let allowed = methods.map(\.rawValue).joined(separator: ", ")
         var response =
             request.headers[.accept]?.contains("text/html") == true
             ? pages.problem(

@@ -95,6 +95,8 @@ public enum FreePort {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline && alive() {
             if (try? await RawConnection(port: port)) != nil { return }
+            // nginx signals nothing when it listens (no log line, no file): the condition itself,
+            // a connection being accepted, is asked again shortly, for a bounded time.
             try await Task.sleep(for: .milliseconds(20))
         }
         throw RawHTTPError(failure())
