@@ -51,7 +51,8 @@ public struct Market: Sendable {
         }
         let service = MarketService(
             store: store, images: images, imageProcessor: VipsImageProcessor(),
-            hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration)
+            hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration,
+            now: configuration.clock)
         return Market(
             configuration: configuration, service: service, store: store, images: images, sessionKey: sessionKey,
             logger: logger, connections: connections)

@@ -32,6 +32,8 @@ public struct MarketConfiguration: Sendable {
     public var connectionIdleTimeout: Duration = .seconds(30)
     /// How long a request waits for the database before it is answered 503.
     public var databaseDeadline: Duration = .seconds(5)
+    /// The time the market's rules go by (sessions, waits after wrong secrets); tests move it on.
+    public var clock: @Sendable () -> Date = Date.init
 
     public init(storage: Storage) {
         self.storage = storage

@@ -4,7 +4,7 @@ import MarketPostgres
 
 /// Copies a whole market from its folder (SQLite and image files) into an empty PostgreSQL
 /// database: vendors with their secret hashes, products with their ids, image rows and bytes,
-/// delete secrets, 2021 items' password hashes and the session key. Image bytes go in before any
+/// delete secrets, 2021 items' password hashes, storefront sign-ins and the session key. Image bytes go in before any
 /// row names them.
 public enum MarketMigration {
     public enum Step: Sendable, Equatable {
@@ -33,6 +33,7 @@ public enum MarketMigration {
             }
             let vendors = try await exporter.exportVendors()
             try await importer.importVendors(vendors)
+            try await importer.importSessions(try await exporter.exportSessions(at: Date()))
             progress(.vendors(vendors.count))
 
             let keys = try await source.images.keys(unusedFor: .zero)

@@ -12,16 +12,21 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
         case conflict
         /// Something the market depends on (its database) cannot be reached; try again later.
         case unavailable
+        /// Too many wrong secrets: nothing is checked until `retryAfter` seconds have passed.
+        case throttled
     }
 
     public var kind: Kind
     public var field: String?
     public var message: String
+    /// Seconds after which the same request may succeed, for `throttled` and `unavailable`.
+    public var retryAfter: Int?
 
-    public init(_ kind: Kind, field: String? = nil, _ message: String) {
+    public init(_ kind: Kind, field: String? = nil, _ message: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.field = field
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     public var description: String { message }
@@ -47,6 +52,12 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public static func unavailable(_ message: String) -> MarketError {
         MarketError(.unavailable, message)
+    }
+
+    public static func throttled(retryAfter seconds: Int) -> MarketError {
+        MarketError(
+            .throttled, field: "secret",
+            "too many wrong secrets; try again in \(seconds) second\(seconds == 1 ? "" : "s")", retryAfter: seconds)
     }
 
     public static let wrongProductSecret = MarketError(

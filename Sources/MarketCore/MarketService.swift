@@ -80,20 +80,24 @@ public struct MarketService: Sendable {
     }
 
     /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as
-    /// long to refuse as a wrong secret, unless open registration makes it a vendor.
+    /// long to refuse as a wrong secret, unless open registration makes it a vendor. After too many
+    /// wrong secrets for one identifier or from one client, `throttled` until a wait is over.
     public func authenticate(_ credentials: VendorCredentials) async throws -> Vendor {
         let identifier = VendorIdentifier.normalized(credentials.identifier)
         guard !identifier.isEmpty else { throw MarketError.missing("identifier") }
         guard !credentials.secret.isEmpty else { throw MarketError.missing("secret") }
-        let stored = try await store.vendorCredentials(identifier: identifier)
-        if stored == nil, openRegistration {
-            return try await addVendor(
-                name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret
-            ).vendor
+        return try await throttled(Self.vendorSubject(identifier)) {
+            let stored = try await store.vendorCredentials(identifier: identifier)
+            if stored == nil, openRegistration {
+                return try await addVendor(
+                    name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret
+                ).vendor
+            }
+            let matches = try await hasher.verify(
+                credentials.secret, against: stored?.secretHash ?? SecretHasher.decoy)
+            guard matches, let stored else { throw MarketError.wrongCredentials }
+            return stored.vendor
         }
-        let matches = try await hasher.verify(credentials.secret, against: stored?.secretHash ?? SecretHasher.decoy)
-        guard matches, let stored else { throw MarketError.wrongCredentials }
-        return stored.vendor
     }
 
     func validated<T>(_ check: @autoclosure () throws(ValidationError) -> T) throws(MarketError) -> T {

@@ -27,9 +27,24 @@ public struct DeleteToken: Sendable, Equatable {
     }
 }
 
+/// A storefront sign-in as kept: the digest of its token, whose it is and until when.
+public struct StoredSession: Sendable, Equatable {
+    public var tokenHash: String
+    public var vendorID: Int64
+    public var expiresAt: Date
+
+    public init(tokenHash: String, vendorID: Int64, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.vendorID = vendorID
+        self.expiresAt = expiresAt
+    }
+}
+
 /// A store a market can be copied out of.
 public protocol MarketExporting: Sendable {
     func exportVendors() async throws -> [StoredVendor]
+    /// The sessions that have not expired by `now`.
+    func exportSessions(at now: Date) async throws -> [StoredSession]
     func productCount() async throws -> Int
     /// Up to `limit` products with ids above `id`, in id order.
     func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct]
@@ -56,6 +71,7 @@ public protocol MarketImporting: Sendable {
     /// Whether the store holds no vendor, no product and no image.
     func isEmpty() async throws -> Bool
     func importVendors(_ vendors: [StoredVendor]) async throws
+    func importSessions(_ sessions: [StoredSession]) async throws
     /// In one transaction.
     func importProducts(_ products: [StoredProduct]) async throws
     /// Sets the store's id counters past `lastIDs` and the imported ids.

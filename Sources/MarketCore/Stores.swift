@@ -32,7 +32,43 @@ public protocol ProductStore: Sendable {
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>
 }
 
-public typealias MarketStore = ProductStore & VendorStore
+/// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.
+/// Sessions are kept by the SHA-256 of their token, never the token itself.
+public protocol SessionStore: Sendable {
+    /// Keeps a new session and forgets those that expired before `now`.
+    func insertSession(tokenHash: String, vendorID: Int64, expiresAt: Date, now: Date) async throws
+    /// The vendor whose session this is, or nil when it ended, expired or never was.
+    func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor?
+    func deleteSession(tokenHash: String) async throws
+    /// Gives a vendor a new secret and ends all its sessions, atomically; false when no vendor has
+    /// that identifier.
+    func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool
+}
+
+/// Where wrong secrets are counted, shared by every server so that guessing is throttled across
+/// them all.
+public protocol AttemptStore: Sendable {
+    /// The failures counted under each of `keys` that has any since `since`.
+    func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts]
+    /// Counts one more failure under each key, starting again from one when its last failure was
+    /// before `since`, and forgets keys that have had none since then.
+    func recordFailedAttempt(under keys: [String], at date: Date, since: Date) async throws
+    func clearFailedAttempts(under key: String) async throws
+}
+
+public struct FailedAttempts: Sendable, Equatable {
+    public var key: String
+    public var count: Int
+    public var last: Date
+
+    public init(key: String, count: Int, last: Date) {
+        self.key = key
+        self.count = count
+        self.last = last
+    }
+}
+
+public typealias MarketStore = ProductStore & VendorStore & SessionStore & AttemptStore
 
 public struct NewVendor: Sendable {
     public var identifier: String

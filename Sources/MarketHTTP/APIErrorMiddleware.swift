@@ -21,6 +21,7 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         switch failure {
         case let error as MarketError:
             return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
+                .retrying(after: error.retryAfter)
         case let error as any HTTPResponseError
         where error.status == .notFound && request.headers[.accept]?.contains("text/html") == true:
             return pages.problem(.notFound, message: nil, visit: Visit(request, sealer: sealer))
@@ -70,7 +71,18 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         case .tooLarge: .contentTooLarge
         case .conflict: .conflict
         case .unavailable: .serviceUnavailable
+        case .throttled: .tooManyRequests
         }
+    }
+}
+
+extension Response {
+    /// With `Retry-After` when the refusal says when to try again.
+    func retrying(after seconds: Int?) -> Response {
+        guard let seconds else { return self }
+        var response = self
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 }
 

@@ -8,15 +8,17 @@ public enum MarketServer {
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
     public static func router(
         service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey
-    ) throws -> Router<BasicRequestContext> {
+    ) throws -> Router<MarketRequestContext> {
         let pages = try Pages()
         let sealer = CookieSealer(keyBytes: sessionKey.bytes)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
-        let router = Router(options: [.caseInsensitive, .autoGenerateHeadEndpoints])
+        let router = Router(
+            context: MarketRequestContext.self, options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         let methods = RouteMethods()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
+        router.add(middleware: ClientAddressMiddleware())
         router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer, methods: methods))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)

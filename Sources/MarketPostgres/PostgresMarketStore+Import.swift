@@ -26,6 +26,18 @@ extension PostgresMarketStore: MarketImporting {
         }
     }
 
+    public func importSessions(_ sessions: [StoredSession]) async throws {
+        try await database.transaction { session in
+            for stored in sessions {
+                try await session.execute(
+                    """
+                    INSERT INTO vendor_session (token_hash, vendor_id, expires_at)
+                    VALUES (\(stored.tokenHash), \(stored.vendorID), \(stored.expiresAt))
+                    """)
+            }
+        }
+    }
+
     public func importProducts(_ products: [StoredProduct]) async throws {
         try await database.transaction { session in
             for stored in products {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import MarketCore
 
@@ -6,6 +7,14 @@ extension SQLiteMarketStore: MarketExporting {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map {
                 StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
+            }
+        }
+    }
+
+    public func exportSessions(at now: Date) async throws -> [StoredSession] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM vendorSession WHERE expiresAt > ?", arguments: [now]).map {
+                StoredSession(tokenHash: $0["tokenHash"], vendorID: $0["vendorId"], expiresAt: $0["expiresAt"])
             }
         }
     }

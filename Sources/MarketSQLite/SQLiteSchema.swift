@@ -86,6 +86,22 @@ enum SQLiteSchema {
         migrator.registerMigration("2021 item passwords") { db in
             try db.execute(sql: "ALTER TABLE product ADD COLUMN passwordHash TEXT")
         }
+        migrator.registerMigration("sessions and failed attempts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE vendorSession (
+                        tokenHash TEXT PRIMARY KEY,
+                        vendorId INTEGER NOT NULL REFERENCES vendor(id) ON DELETE CASCADE,
+                        expiresAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX vendorSessionByVendor ON vendorSession(vendorId);
+                    CREATE TABLE failedAttempt (
+                        key TEXT PRIMARY KEY,
+                        count INTEGER NOT NULL,
+                        lastAt DATETIME NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 struct Vendors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Register and list the vendors who may sell.", subcommands: [Add.self, List.self])
+        abstract: "Register and list the vendors who may sell.", subcommands: [Add.self, List.self, Secret.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -27,6 +27,29 @@ struct Vendors: AsyncParsableCommand {
             print("name:       \(registered.vendor.name)")
             print("identifier: \(registered.vendor.identifier)")
             print("secret:     \(registered.secret)")
+        }
+    }
+
+    struct Secret: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Give a vendor a new secret and print it; the old one stops working and every storefront sign-in ends.")
+
+        @OptionGroup var storage: MarketOptions
+
+        @Argument(help: "The vendor's identifier.")
+        var identifier: String
+
+        @Option(help: "The new secret, at least 8 characters (default: 16 random letters and digits).")
+        var secret: String?
+
+        func run() async throws {
+            let chosen = secret
+            let newSecret = try await storage.withMarket { market in
+                try await market.service.replaceSecret(ofVendor: identifier, with: chosen)
+            }
+            print("identifier: \(identifier.lowercased())")
+            print("secret:     \(newSecret)")
         }
     }
 

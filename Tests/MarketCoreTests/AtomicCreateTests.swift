@@ -43,6 +43,23 @@ struct InterceptingStore: MarketStore {
     func referencedImageKeys(among keys: [String]) async throws -> Set<String> {
         try await base.referencedImageKeys(among: keys)
     }
+    func insertSession(tokenHash: String, vendorID: Int64, expiresAt: Date, now: Date) async throws {
+        try await base.insertSession(tokenHash: tokenHash, vendorID: vendorID, expiresAt: expiresAt, now: now)
+    }
+    func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
+        try await base.vendor(forSession: tokenHash, at: now)
+    }
+    func deleteSession(tokenHash: String) async throws { try await base.deleteSession(tokenHash: tokenHash) }
+    func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool {
+        try await base.replaceSecret(ofVendor: identifier, with: secretHash)
+    }
+    func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
+        try await base.failedAttempts(under: keys, since: since)
+    }
+    func recordFailedAttempt(under keys: [String], at date: Date, since: Date) async throws {
+        try await base.recordFailedAttempt(under: keys, at: date, since: since)
+    }
+    func clearFailedAttempts(under key: String) async throws { try await base.clearFailedAttempts(under: key) }
 }
 
 struct DiskFull: Error {}

@@ -96,22 +96,12 @@ import Testing
             var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.signIn()
             let (products, files) = (try await market.productCount(), try await market.imageFileCount())
-            let boundary = "storefront-test"
-            var body = Data()
-            let fields = [
-                "form_token": visitor.cookies["market_form_token"] ?? "", "name": "Kept typing",
-                "price": "12 apples", "discount": "", "stock": "2", "currency": "USD", "description": "Still here",
-            ]
-            for (name, value) in fields {
-                body += Data(
-                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
-            }
-            body += Data(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n\r\n".utf8)
-            body += try TestImages.jpeg() + Data("\r\n--\(boundary)--\r\n".utf8)
-            let refused = try await visitor.send(
-                "POST", "/products/new", headers: ["Content-Type: multipart/form-data; boundary=\(boundary)"],
-                body: body)
+            let refused = try await visitor.postMultipart(
+                "/products/new",
+                [
+                    "name": "Kept typing", "price": "12 apples", "discount": "", "stock": "2", "currency": "USD",
+                    "description": "Still here",
+                ], images: [try TestImages.jpeg()])
             #expect(refused.status == 422)
             #expect(refused.text.contains("Price must be a whole number"))
             #expect(refused.text.contains(#"value="Kept typing""#))

@@ -26,6 +26,28 @@ public struct StorefrontVisitor {
             body: Data(body.joined(separator: "&").utf8))
     }
 
+    /// Posts a form as multipart/form-data, the way the sell and edit forms go, with its token.
+    public mutating func postMultipart(
+        _ path: String, _ fields: [String: String], images: [Data] = []
+    ) async throws -> RawResponse {
+        let boundary = "storefront-test"
+        var body = Data()
+        var fields = fields
+        fields["form_token"] = cookies["market_form_token"] ?? ""
+        for (name, value) in fields {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for (index, image) in images.enumerated() {
+            body += Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"\(index).jpg\"\r\n\r\n"
+                    .utf8)
+            body += image + Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return try await send(
+            "POST", path, headers: ["Content-Type: multipart/form-data; boundary=\(boundary)"], body: body)
+    }
+
     public mutating func send(
         _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
     ) async throws -> RawResponse {

@@ -28,7 +28,8 @@ public struct TestMarket: Sendable {
 
     /// A market with its files but no server.
     public init(
-        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30)
+        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30),
+        clock: TestClock? = nil
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openmarket-test-\(UUID().uuidString)")
@@ -39,6 +40,7 @@ public struct TestMarket: Sendable {
         configuration.flavor = flavor
         configuration.connectionIdleTimeout = idleTimeout
         configuration.logLevel = .error
+        if let clock { configuration.clock = { clock.now } }
         market = try await Market.open(configuration)
         for vendor in DemoCatalogue.vendors {
             _ = try await service.registerVendor(
@@ -50,9 +52,10 @@ public struct TestMarket: Sendable {
     /// removes the market's files.
     public static func withServer<T: Sendable>(
         flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30),
-        isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
+        clock: TestClock? = nil, isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
     ) async throws -> T {
-        var market = try await TestMarket(flavor: flavor, openRegistration: openRegistration, idleTimeout: idleTimeout)
+        var market = try await TestMarket(
+            flavor: flavor, openRegistration: openRegistration, idleTimeout: idleTimeout, clock: clock)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         let (ports, listening) = AsyncStream<Int>.makeStream()
         let application = try market.market.application(

@@ -50,6 +50,35 @@ import Testing
         #expect(short.errors.contains("secret must be at least 8 characters"))
     }
 
+    @Test func vendorsSecretGivesANewSecretThatAloneWorksFromThenOn() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let id = "a09d8d1a-d1b8-11ec-9676-bd41bb2bb233"
+        _ = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "papri", "--identifier", id, "--secret", "old-secret",
+        ])
+        let replaced = try await OpenMarketBinary.run(["vendors", "secret", "--data-dir", dataDir, id.uppercased()])
+        #expect(replaced.status == 0, "\(replaced.errors)")
+        let secret = try #require(replaced.output.firstMatch(of: /secret:\s+([a-z0-9]{16})/)?.1)
+        let chosen = try await OpenMarketBinary.run([
+            "vendors", "secret", "--data-dir", dataDir, id, "--secret", "chosen-by-papri",
+        ])
+        #expect(chosen.output.contains("secret:     chosen-by-papri"))
+        let unknown = try await OpenMarketBinary.run([
+            "vendors", "secret", "--data-dir", dataDir, UUID().uuidString,
+        ])
+        #expect(unknown.status != 0)
+        #expect(unknown.errors.contains("no vendor has the identifier"))
+
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let port = try await server.listeningPort()
+        for (secret, status) in [("old-secret", 401), (String(secret), 401), ("chosen-by-papri", 303)] {
+            var visitor = StorefrontVisitor(port: port)
+            _ = try await visitor.get("/sign-in")
+            #expect(try await visitor.post("/sign-in", ["identifier": id, "secret": secret]).status == status)
+        }
+        #expect(try await server.terminate() == 0)
+    }
+
     @Test func serveDemoFillsAnEmptyMarketOnceAndStopsGracefullyOnSIGTERM() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         for run in 1...2 {
@@ -103,28 +132,31 @@ import Testing
         #expect(try await again.terminate() == 0)
     }
 
-    @Test func serversGivenTheSameSessionKeyShareSignInsWhateverTheirData() async throws {
-        let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
-        let folders = (0..<2).map { _ in dataDir + "-\(UUID())" }
-        defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
-        var servers: [RunningServer] = []
-        for folder in folders {
-            _ = try await OpenMarketBinary.run([
-                "vendors", "add", "--data-dir", folder, "--name", "papri", "--identifier", TestMarket.papri.identifier,
-                "--secret", TestMarket.papri.secret,
-            ])
-            servers.append(
-                try OpenMarketBinary.start(
-                    ["serve", "--port", "0", "--data-dir", folder], environment: ["OPENMARKET_SESSION_KEY": key]))
+    /// Servers given one OPENMARKET_SESSION_KEY open each other's cookies; another key opens none.
+    @Test func theSessionKeyInTheEnvironmentSealsTheCookies() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let keys = [0, 1].map { seed in Data((0..<32).map { UInt8($0 + seed) }).base64EncodedString() }
+        _ = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "papri", "--identifier", TestMarket.papri.identifier,
+            "--secret", TestMarket.papri.secret,
+        ])
+        func sellForm(_ key: String, _ visitor: inout StorefrontVisitor, signIn: Bool = false) async throws -> Int {
+            let server = try OpenMarketBinary.start(
+                ["serve", "--port", "0", "--data-dir", dataDir], environment: ["OPENMARKET_SESSION_KEY": key])
+            visitor.port = try await server.listeningPort()
+            if signIn { #expect(try await visitor.signIn().status == 303) }
+            let status = try await visitor.get("/products/new").status
+            #expect(try await server.terminate() == 0)
+            return status
         }
-        var visitor = StorefrontVisitor(port: try await servers[0].listeningPort())
-        #expect(try await visitor.signIn().status == 303)
-        visitor.port = try await servers[1].listeningPort()
-        #expect(try await visitor.get("/products/new").text.contains("Sell a product"))
-        for server in servers { #expect(try await server.terminate() == 0) }
+        var visitor = StorefrontVisitor(port: 0)
+        #expect(try await sellForm(keys[0], &visitor, signIn: true) == 200)
+        var other = visitor
+        #expect(try await sellForm(keys[1], &other) == 303, "a cookie sealed under another key opens nothing")
+        #expect(try await sellForm(keys[0], &visitor) == 200)
 
         let refused = try OpenMarketBinary.start(
-            ["serve", "--port", "0", "--data-dir", folders[0]], environment: ["OPENMARKET_SESSION_KEY": "short"])
+            ["serve", "--port", "0", "--data-dir", dataDir], environment: ["OPENMARKET_SESSION_KEY": "short"])
         #expect(await refused.exitStatus() != 0)
         #expect(refused.logText.contains("OPENMARKET_SESSION_KEY must be 32 bytes in base64"))
     }

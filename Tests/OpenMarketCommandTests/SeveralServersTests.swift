@@ -50,6 +50,33 @@ import Testing
         }
     }
 
+    @Test func aSignOutOnOneServerEndsTheSessionOnTheOther() async throws {
+        try await ServerGroup.run { group in
+            var visitor = StorefrontVisitor(port: group.ports[0])
+            #expect(try await visitor.signIn().status == 303)
+            var replay = visitor
+            replay.port = group.ports[1]
+            #expect(try await visitor.post("/sign-out", [:]).status == 303)
+            let form = try await replay.get("/products/new")
+            #expect(form.status == 303)
+            #expect(form.header("Location") == "/sign-in?next=/products/new")
+        }
+    }
+
+    @Test func wrongSecretsCountedOnOneServerAreThrottledOnTheOther() async throws {
+        try await ServerGroup.run { group in
+            let (a, b) = (group.peers[0], group.peers[1])
+            let created = try await a.create("Guarded", by: Self.papri, images: [try TestImages.jpeg(dots: 2)])
+            let id = try #require(try created.json["id"] as? Int)
+            for _ in 0..<5 {
+                #expect(try await a.patch(id, #"{"stock":1,"secret":"guess-guess"}"#, by: Self.papri).status == 401)
+            }
+            let throttled = try await b.patch(id, #"{"stock":1,"secret":"\#(Self.papri.secret)"}"#, by: Self.papri)
+            #expect(throttled.status == 429)
+            #expect(throttled.header("Retry-After") != nil)
+        }
+    }
+
     @Test func killingOneServerDuringCreatesLosesNoCreateThatWasAnswered() async throws {
         try await ServerGroup.run { group in
             let picture = try TestImages.jpeg(dots: 1)

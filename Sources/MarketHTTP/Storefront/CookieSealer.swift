@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
+import MarketCore
 
 /// Seals small values into cookie text that only this market can read, and that nobody can alter
-/// without it showing: AES-GCM under the market's session key. A vendor's secret may ride in a
-/// sealed cookie because no page, script or log ever sees it in the clear.
+/// without it showing: AES-GCM under the market's session key. A product's secret may ride in a
+/// sealed edit pass because no page, script or log ever sees it in the clear.
 struct CookieSealer: Sendable {
     /// The key's bytes (`SymmetricKey` itself is not `Sendable`).
     let keyBytes: Data
@@ -29,13 +30,18 @@ struct CookieSealer: Sendable {
     }
 }
 
-/// A signed-in vendor, kept in the `market_session` cookie.
-struct VendorSession: Codable, Sendable {
-    static let lifetime: TimeInterval = 8 * 3600
-    var identifier: String
-    var secret: String
+/// A sign-in, kept in the `market_session` cookie: the session's token, which the market checks
+/// before anything is done in the vendor's name, and the name to greet the vendor with.
+struct SessionCookie: Codable, Sendable {
+    var token: String
     var name: String
     var expires: Date
+
+    init(_ session: VendorSession) {
+        token = session.token
+        name = session.vendor.name
+        expires = session.expires
+    }
 }
 
 /// Proof that the person editing a product gave its secret, kept in a cookie scoped to that

@@ -15,7 +15,7 @@ struct PageErrorMiddleware<Context: RequestContext>: FailureMiddleware {
             let status = APIErrorMiddleware<Context>.status(of: error.kind)
             let message =
                 error.kind == .notFound ? "There is no such product; it may have been deleted." : error.message
-            return pages.problem(status, message: message, visit: visit)
+            return pages.problem(status, message: message, visit: visit).retrying(after: error.retryAfter)
         case let error as HTTPError:
             return pages.problem(error.status, message: error.body, visit: visit)
         case let error as any HTTPResponseError:
@@ -38,6 +38,7 @@ extension Pages {
             case .forbidden: "Not allowed"
             case .contentTooLarge: "Too large"
             case .serviceUnavailable: "Closed for a moment"
+            case .tooManyRequests: "Too many tries"
             default: status.reasonPhrase
             }
         let fallback =

@@ -17,24 +17,28 @@ extension Storefront {
         let next = Self.localPath(form["next"])
         let credentials = VendorCredentials(identifier: form["identifier"], secret: form["secret"])
         do {
-            let vendor = try await service.authenticate(credentials)
-            visit.signIn(
-                VendorSession(
-                    identifier: vendor.identifier, secret: credentials.secret, name: vendor.name,
-                    expires: Date().addingTimeInterval(VendorSession.lifetime)))
-            visit.leave(notice: "Signed in as \(vendor.name).")
+            let session = try await service.signIn(credentials)
+            visit.signIn(session)
+            visit.leave(notice: "Signed in as \(session.vendor.name).")
             return redirect(to: next, visit: visit)
         } catch let error as MarketError where error.kind == .invalid || error.kind == .unauthorized {
             return signInForm(
                 visit: visit, next: next, identifier: form["identifier"], status: .unauthorized,
                 error: "That identifier and secret do not match a vendor. Check both and try again.")
+        } catch let error as MarketError where error.kind == .throttled {
+            return signInForm(
+                visit: visit, next: next, identifier: form["identifier"], status: .tooManyRequests,
+                error: "Too many wrong secrets. Wait \(error.retryAfter ?? 1) seconds, then try again."
+            ).retrying(after: error.retryAfter)
         }
     }
 
+    /// Ends the session on the server too: the cookie, replayed, opens nothing.
     @Sendable func signOut(_ request: Request, context: Context) async throws -> Response {
         var request = request
         var visit = visit(request)
         _ = try await submission(&request, visit: visit)
+        if let session = visit.session { try await service.signOut(token: session.token) }
         visit.signOut()
         visit.leave(notice: "You are signed out.")
         return redirect(to: "/", visit: visit)
@@ -57,31 +61,39 @@ extension Storefront {
     // MARK: Registering
 
     @Sendable func newProduct(_ request: Request, context: Context) async throws -> Response {
-        let visit = visit(request)
-        guard visit.session != nil else { return redirect(to: "/sign-in?next=/products/new", visit: visit) }
+        var visit = visit(request)
+        guard let session = visit.session, try await service.signedInVendor(token: session.token) != nil else {
+            return signInAgain(&visit)
+        }
         return productForm(ProductFormPage(action: "/products/new", entry: ProductEntry()), visit: visit)
     }
 
     @Sendable func createProduct(_ request: Request, context: Context) async throws -> Response {
         var request = request
         var visit = visit(request)
-        guard let session = visit.session else { return redirect(to: "/sign-in?next=/products/new", visit: visit) }
+        guard let session = visit.session else { return signInAgain(&visit) }
         let form = try await submission(&request, visit: visit)
         let entry = ProductEntry(form: form)
         do {
             let draft = try entry.draft(imageCount: form.images.count)
-            let product = try await service.createProduct(
-                draft, images: form.images,
-                by: VendorCredentials(identifier: session.identifier, secret: session.secret))
+            let product = try await service.createProduct(draft, images: form.images, signedInWith: session.token)
             visit.leave(notice: "“\(product.name)” is now for sale.")
             return redirect(to: "/products/\(product.id)", visit: visit)
-        } catch let error as MarketError where error.kind == .unauthorized {
-            visit.signOut()
-            visit.leave(notice: "Your secret has changed since you signed in. Please sign in again.")
-            return redirect(to: "/sign-in?next=/products/new", visit: visit)
+        } catch let error as MarketError where error == .sessionEnded {
+            return signInAgain(&visit)
         } catch {
             return try refusedForm(error, action: "/products/new", entry: entry, visit: visit)
         }
+    }
+
+    /// To the sign-in page, and back to the sell form after it. A browser whose session has ended
+    /// (signed out elsewhere, expired, or the secret changed) is told so.
+    private func signInAgain(_ visit: inout Visit) -> Response {
+        if visit.session != nil {
+            visit.signOut()
+            visit.leave(notice: "Your sign-in has ended. Please sign in again.")
+        }
+        return redirect(to: "/sign-in?next=/products/new", visit: visit)
     }
 
     /// The form again, with what is wrong beside its field (or above the form when no field is to

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MarketCore
 
 /// What the storefront knows about the person behind a request: their session, their form token,
 /// the notice waiting for them and how they like the catalogue. Cookies it sets ride on the page.
@@ -24,7 +25,8 @@ struct Visit {
     let formToken: String
     /// The storefront's script sent this request in the background and follows redirects itself.
     let isScripted: Bool
-    let session: VendorSession?
+    /// The sign-in this browser holds; the market still checks it before acting on it.
+    let session: SessionCookie?
     private(set) var cookiesToSet: [Cookie] = []
 
     init(_ request: Request, sealer: CookieSealer, now: Date = Date()) {
@@ -32,7 +34,7 @@ struct Visit {
         cookies = request.cookies
         isSecure = request.scheme == "https"
         isScripted = request.headers[Self.scriptedHeader] == "fetch"
-        session = sealer.open(VendorSession.self, from: cookies[CookieName.session]?.value).flatMap {
+        session = sealer.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
             $0.expires > now ? $0 : nil
         }
         if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
@@ -84,7 +86,7 @@ struct Visit {
     }
 
     mutating func signIn(_ session: VendorSession) {
-        set(CookieName.session, sealer.seal(session), maxAge: Int(VendorSession.lifetime))
+        set(CookieName.session, sealer.seal(SessionCookie(session)), maxAge: Int(VendorSession.lifetime))
     }
 
     mutating func signOut() {

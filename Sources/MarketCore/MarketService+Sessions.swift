@@ -1,0 +1,64 @@
+import Crypto
+import Foundation
+import MarketModel
+
+/// A storefront sign-in. The token is the visitor's to keep (in a cookie); the market keeps only
+/// its digest, so a sign-out or a new secret ends it on every server at once.
+public struct VendorSession: Sendable {
+    public static let lifetime: TimeInterval = 8 * 3600
+
+    public var vendor: Vendor
+    public var token: String
+    public var expires: Date
+}
+
+extension MarketService {
+    /// Checks the credentials and opens a session for their vendor.
+    public func signIn(_ credentials: VendorCredentials) async throws -> VendorSession {
+        let vendor = try await authenticate(credentials)
+        let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
+        let now = now()
+        let session = VendorSession(
+            vendor: vendor, token: token, expires: now.addingTimeInterval(VendorSession.lifetime))
+        try await store.insertSession(
+            tokenHash: Self.digest(ofSession: token), vendorID: vendor.id, expiresAt: session.expires, now: now)
+        return session
+    }
+
+    /// The vendor signed in with `token`, or nil when that session has ended.
+    public func signedInVendor(token: String) async throws -> Vendor? {
+        try await store.vendor(forSession: Self.digest(ofSession: token), at: now())
+    }
+
+    public func signOut(token: String) async throws {
+        try await store.deleteSession(tokenHash: Self.digest(ofSession: token))
+    }
+
+    /// Registers a product for the vendor signed in with `token`.
+    public func createProduct(
+        _ draft: ProductDraft, images uploads: [Data], signedInWith token: String
+    ) async throws -> Product {
+        guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+        return try await insert(draft, images: uploads, vendorID: vendor.id)
+    }
+
+    /// Gives a vendor a new secret (`secret`, or a generated one) and ends every session it had.
+    public func replaceSecret(ofVendor identifier: String, with secret: String? = nil) async throws -> String {
+        let identifier = try VendorIdentifier.validated(identifier)
+        if let secret { try VendorSecret.validateChosen(secret) }
+        let secret = secret ?? VendorSecret.generate()
+        guard try await store.replaceSecret(ofVendor: identifier, with: try await hasher.hash(secret)) else {
+            throw MarketError(.notFound, field: "identifier", "no vendor has the identifier \(identifier)")
+        }
+        return secret
+    }
+
+    private static func digest(ofSession token: String) -> String {
+        Digest.sha256Hex(Data(token.utf8))
+    }
+}
+
+extension MarketError {
+    public static let sessionEnded = MarketError(
+        .unauthorized, "this sign-in has ended (signed out, expired, or the secret has changed); sign in again")
+}

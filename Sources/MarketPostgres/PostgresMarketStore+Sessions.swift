@@ -1,0 +1,80 @@
+import Foundation
+import MarketCore
+import MarketModel
+import PostgresNIO
+
+/// Sign-ins, and secret check failures for the throttle: in the database every server shares.
+extension PostgresMarketStore {
+    public func insertSession(tokenHash: String, vendorID: Int64, expiresAt: Date, now: Date) async throws {
+        try await database.transaction { session in
+            try await session.execute("DELETE FROM vendor_session WHERE expires_at <= \(now)")
+            try await session.execute(
+                """
+                INSERT INTO vendor_session (token_hash, vendor_id, expires_at)
+                VALUES (\(tokenHash), \(vendorID), \(expiresAt))
+                """)
+        }
+    }
+
+    public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
+        try await database.read { session in
+            try await session.query(
+                """
+                SELECT v.id, v.identifier, v.name, v.created_at FROM vendor_session s JOIN vendor v ON v.id = s.vendor_id
+                WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
+                """
+            ).decode((Int64, String, String, Date).self).first { _ in true }.map {
+                Vendor(id: $0, identifier: $1, name: $2, createdAt: $3)
+            }
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws {
+        try await database.read { session in
+            try await session.execute("DELETE FROM vendor_session WHERE token_hash = \(tokenHash)")
+        }
+    }
+
+    public func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool {
+        try await database.transaction { session in
+            guard
+                let id = try await session.first(
+                    "UPDATE vendor SET secret_hash = \(secretHash) WHERE identifier = \(identifier) RETURNING id",
+                    as: Int64.self)
+            else { return false }
+            try await session.execute("DELETE FROM vendor_session WHERE vendor_id = \(id)")
+            return true
+        }
+    }
+
+    public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
+        try await database.read { session in
+            var attempts: [FailedAttempts] = []
+            for try await (key, count, last) in try await session.query(
+                "SELECT key, count, last_at FROM failed_attempt WHERE key = ANY(\(keys)) AND last_at >= \(since)"
+            ).decode((String, Int, Date).self) {
+                attempts.append(FailedAttempts(key: key, count: count, last: last))
+            }
+            return attempts
+        }
+    }
+
+    public func recordFailedAttempt(under keys: [String], at date: Date, since: Date) async throws {
+        try await database.transaction { session in
+            try await session.execute("DELETE FROM failed_attempt WHERE last_at < \(since)")
+            for key in keys.sorted() {
+                try await session.execute(
+                    """
+                    INSERT INTO failed_attempt (key, count, last_at) VALUES (\(key), 1, \(date))
+                    ON CONFLICT (key) DO UPDATE SET count = failed_attempt.count + 1, last_at = excluded.last_at
+                    """)
+            }
+        }
+    }
+
+    public func clearFailedAttempts(under key: String) async throws {
+        try await database.read { session in
+            try await session.execute("DELETE FROM failed_attempt WHERE key = \(key)")
+        }
+    }
+}
