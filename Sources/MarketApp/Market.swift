@@ -17,6 +17,8 @@ public struct Market: Sendable {
     public let store: any MarketStore
     public let images: any ImageStore
     public let sessionKey: SessionKey
+    /// Connections, bodies in memory and head time that this market's server allows, counted live.
+    public let limits: ServerLimits
     /// Where the market logs, at the configuration's level.
     public let logger: Logger
     /// What must run while the market is used: the database's connection pool, if any.
@@ -55,6 +57,10 @@ public struct Market: Sendable {
             now: configuration.clock)
         return Market(
             configuration: configuration, service: service, store: store, images: images, sessionKey: sessionKey,
+            limits: ServerLimits(
+                connections: ConnectionLimit(maximum: configuration.maximumConnections),
+                bodies: BodyBudget(limit: configuration.bodyBytesInFlight),
+                idleTimeout: configuration.connectionIdleTimeout),
             logger: logger, connections: connections)
     }
 
@@ -64,7 +70,7 @@ public struct Market: Sendable {
     ) throws -> some ApplicationProtocol {
         try MarketServer.application(
             service: service, host: host, port: port, flavor: configuration.flavor, sessionKey: sessionKey,
-            idleTimeout: configuration.connectionIdleTimeout, logger: logger, onListening: onListening)
+            limits: limits, logger: logger, onListening: onListening)
     }
 
     /// What a server runs beside its HTTP server to remove the image blobs nobody uses.

@@ -30,6 +30,11 @@ public struct MarketConfiguration: Sendable {
     /// How long a connection may go without sending a whole request head, when it opens or after
     /// an answer, before it is closed: a slow head and an idle keep-alive connection alike.
     public var connectionIdleTimeout: Duration = .seconds(30)
+    /// Connections one server keeps open at most; one more is answered 503 and closed.
+    public var maximumConnections = FileDescriptors.connectionsAllowed()
+    /// Bytes of request bodies one server holds at once; an upload that does not fit now is
+    /// answered 503 with Retry-After. Four of the largest bodies the market takes.
+    public var bodyBytesInFlight = 4 * (5 * 10 + 4) << 20
     /// How long a request waits for the database before it is answered 503.
     public var databaseDeadline: Duration = .seconds(5)
     /// The time the market's rules go by (sessions, waits after wrong secrets); tests move it on.

@@ -100,6 +100,17 @@ public struct MarketService: Sendable {
         }
     }
 
+    /// Refuses a sale from an identifier no vendor has (unless open registration would make it
+    /// one) before its upload is read: the answer a wrong secret gets, after as long.
+    public func admitSeller(identifier: String?) async throws {
+        let identifier = VendorIdentifier.normalized(identifier ?? "")
+        guard !identifier.isEmpty, !openRegistration,
+            try await store.vendorCredentials(identifier: identifier) == nil
+        else { return }
+        _ = try await hasher.verify("", against: SecretHasher.decoy)
+        throw MarketError.wrongCredentials
+    }
+
     func validated<T>(_ check: @autoclosure () throws(ValidationError) -> T) throws(MarketError) -> T {
         do { return try check() } catch { throw MarketError.invalid(error) }
     }

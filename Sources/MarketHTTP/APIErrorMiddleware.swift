@@ -18,12 +18,15 @@ struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
             let allowed = methods.allowed(at: request.uri.path)
             if !allowed.isEmpty { return try methodNotAllowed(request, allowed: allowed) }
         }
+        let wantsPage = request.headers[.accept]?.contains("text/html") == true
         switch failure {
+        case let error as MarketError where error.kind == .unavailable && wantsPage:
+            return pages.problem(.serviceUnavailable, message: error.message, visit: Visit(request, sealer: sealer))
+                .retrying(after: error.retryAfter)
         case let error as MarketError:
             return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
                 .retrying(after: error.retryAfter)
-        case let error as any HTTPResponseError
-        where error.status == .notFound && request.headers[.accept]?.contains("text/html") == true:
+        case let error as any HTTPResponseError where error.status == .notFound && wantsPage:
             return pages.problem(.notFound, message: nil, visit: Visit(request, sealer: sealer))
         case let error as any HTTPResponseError:
             let reason =

@@ -39,6 +39,7 @@ struct APIv2Controller<Context: RequestContext> {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         var request = request
+        try await service.admitSeller(identifier: request.identifier)
         let form = try await request.multipartForm(
             orRefuse: MarketError(
                 .invalid, "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts"))

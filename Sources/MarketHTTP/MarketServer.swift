@@ -7,7 +7,7 @@ import NIOCore
 public enum MarketServer {
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
     public static func router(
-        service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey
+        service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey, bodies: BodyBudget
     ) throws -> Router<MarketRequestContext> {
         let pages = try Pages()
         let sealer = CookieSealer(keyBytes: sessionKey.bytes)
@@ -20,6 +20,7 @@ public enum MarketServer {
         router.add(middleware: NoSniffMiddleware())
         router.add(middleware: ClientAddressMiddleware())
         router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer, methods: methods))
+        router.add(middleware: BodyBudgetMiddleware(budget: bodies))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)
         ImageController(service: service).addRoutes(to: router)
@@ -30,18 +31,36 @@ public enum MarketServer {
 
     /// The application on `host`:`port` (0 picks a free port); `onListening` learns the port.
     /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. A connection
-    /// that has not sent a whole request head within `idleTimeout` of opening or of its last
+    /// that has not sent a whole request head within `limits.idleTimeout` of opening or of its last
     /// answer is closed, so slow or silent clients cannot hold the server's connections.
     public static func application(
         service: MarketService, host: String, port: Int, flavor: V2Flavor = .marketTraining,
-        sessionKey: SessionKey, idleTimeout: Duration, logger: Logger,
+        sessionKey: SessionKey, limits: ServerLimits, logger: Logger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        Application(
-            router: try router(service: service, flavor: flavor, sessionKey: sessionKey),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
+        let connections = limits.connections
+        return Application(
+            router: try router(service: service, flavor: flavor, sessionKey: sessionKey, bodies: limits.bodies),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [connections.gate()],
+                    idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1))))),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
+    }
+}
+
+/// What one server lets its clients hold: connections, request bodies in memory, and time to send
+/// a request head.
+public struct ServerLimits: Sendable {
+    public var connections: ConnectionLimit
+    public var bodies: BodyBudget
+    public var idleTimeout: Duration
+
+    public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration) {
+        self.connections = connections
+        self.bodies = bodies
+        self.idleTimeout = idleTimeout
     }
 }

@@ -39,7 +39,12 @@ extension Request {
         return try MultipartForm(body: body, boundary: boundary)
     }
 
+    /// The body, up to the largest the market reads; a longer one is refused by its declared
+    /// length before any of it is read.
     mutating func collectAPIBody() async throws -> Data {
+        if let length = declaredLength, length > Self.maximumAPIBodyBytes {
+            throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
+        }
         do {
             return Data(try await collectBody(upTo: Self.maximumAPIBodyBytes).readableBytesView)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {

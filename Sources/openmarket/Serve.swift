@@ -40,12 +40,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "text, or json for one JSON object per line (OPENMARKET_LOG_FORMAT).")
     var logFormat: LogFormat = LogFormat(rawValue: Environment.value("OPENMARKET_LOG_FORMAT", default: "text")) ?? .text
 
+    @Option(
+        help: """
+            Connections kept open at most; one more is answered 503. 0: the open-file limit less 128 \
+            (OPENMARKET_MAX_CONNECTIONS).
+            """)
+    var maxConnections: Int = Int(Environment.value("OPENMARKET_MAX_CONNECTIONS", default: "0")) ?? 0
+
     func run() async throws {
         logFormat.bootstrap()
+        FileDescriptors.raiseLimit()
+        Memory.returnLargeBlocks()
         var configuration = try storage.configuration()
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor
         configuration.logLevel = logLevel
+        if maxConnections > 0 { configuration.maximumConnections = maxConnections }
         let market = try await MarketOptions.open(configuration)
         let (service, logger) = (market.service, market.logger)
         if openRegistration { logger.warning("open registration is on: any identifier with a secret becomes a vendor") }

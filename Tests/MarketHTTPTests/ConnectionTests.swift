@@ -8,7 +8,7 @@ import Testing
 /// suite runs at once).
 @Suite struct ConnectionTests {
     @Test func aSilentConnectionAndOneThatSendsHalfAHeadAreClosed() async throws {
-        try await TestMarket.withServer(idleTimeout: .seconds(5)) { market in
+        try await TestMarket.withServer(configure: { $0.connectionIdleTimeout = .seconds(5) }) { market in
             let silent = try await RawConnection(port: market.port)
             let slow = try await RawConnection(port: market.port)
             try await slow.send(Data("GET /api/products HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func aKeepAliveConnectionServesRequestsThenIsClosedWhenIdle() async throws {
-        try await TestMarket.withServer(idleTimeout: .seconds(5)) { market in
+        try await TestMarket.withServer(configure: { $0.connectionIdleTimeout = .seconds(5) }) { market in
             let connection = try await RawConnection(port: market.port)
             for _ in 0..<3 {
                 try await connection.send(Data("GET /healthChecker HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))

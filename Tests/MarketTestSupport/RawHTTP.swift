@@ -83,10 +83,18 @@ public final class RawConnection: Sendable {
         }
     }
 
-    /// Reads until one whole response has arrived.
+    /// Ends the connection from this side.
+    public func hangUp() {
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
+    /// Reads until one whole response has arrived; a server that sends nothing for a minute fails
+    /// the read instead of hanging the test.
     public func response() async throws -> RawResponse {
         let socket = socket
         return try await Self.onThread {
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var received = Data()
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {

@@ -28,8 +28,8 @@ public struct TestMarket: Sendable {
 
     /// A market with its files but no server.
     public init(
-        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30),
-        clock: TestClock? = nil
+        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, clock: TestClock? = nil,
+        configure: (inout MarketConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openmarket-test-\(UUID().uuidString)")
@@ -38,9 +38,9 @@ public struct TestMarket: Sendable {
         configuration.secretCost = 4
         configuration.openRegistration = openRegistration
         configuration.flavor = flavor
-        configuration.connectionIdleTimeout = idleTimeout
         configuration.logLevel = .error
         if let clock { configuration.clock = { clock.now } }
+        configure(&configuration)
         market = try await Market.open(configuration)
         for vendor in DemoCatalogue.vendors {
             _ = try await service.registerVendor(
@@ -51,11 +51,12 @@ public struct TestMarket: Sendable {
     /// Runs `body` against a market whose server is listening, then shuts the server down and
     /// removes the market's files.
     public static func withServer<T: Sendable>(
-        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, idleTimeout: Duration = .seconds(30),
-        clock: TestClock? = nil, isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
+        flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, clock: TestClock? = nil,
+        configure: @Sendable (inout MarketConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation, _ body: (TestMarket) async throws -> T
     ) async throws -> T {
         var market = try await TestMarket(
-            flavor: flavor, openRegistration: openRegistration, idleTimeout: idleTimeout, clock: clock)
+            flavor: flavor, openRegistration: openRegistration, clock: clock, configure: configure)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         let (ports, listening) = AsyncStream<Int>.makeStream()
         let application = try market.market.application(

@@ -71,7 +71,9 @@ extension Storefront {
     @Sendable func createProduct(_ request: Request, context: Context) async throws -> Response {
         var request = request
         var visit = visit(request)
-        guard let session = visit.session else { return signInAgain(&visit) }
+        guard let session = visit.session, try await service.signedInVendor(token: session.token) != nil else {
+            return signInAgain(&visit)
+        }
         let form = try await submission(&request, visit: visit)
         let entry = ProductEntry(form: form)
         do {
