@@ -70,7 +70,7 @@ public struct Market: Sendable {
     ) throws -> some ApplicationProtocol {
         try MarketServer.application(
             service: service, host: host, port: port, flavor: configuration.flavor, sessionKey: sessionKey,
-            limits: limits, logger: logger, onListening: onListening)
+            limits: limits, metrics: MarketMetrics.registry, logger: logger, onListening: onListening)
     }
 
     /// What a server runs beside its HTTP server to remove the image blobs nobody uses.

@@ -40,6 +40,10 @@ public actor CachedImageStore: ImageStore {
         return true
     }
 
+    public func checkWritable() async throws {
+        try await base.checkWritable()
+    }
+
     private func remember(_ data: Data, key: String) {
         guard data.count <= capacity, entries[key] == nil else { return }
         entries[key] = (data, clock)

@@ -22,6 +22,8 @@ public protocol ImageStore: Sendable {
     func keys(unusedFor interval: Duration) async throws -> [String]
     /// Removes the blob unless it was put within `interval`; returns whether it went.
     func remove(key: String, ifUnusedFor interval: Duration) async throws -> Bool
+    /// Returns when new blobs can be stored now; throws what stops that.
+    func checkWritable() async throws
 }
 
 /// How a stored image reaches a client: bytes at hand, or an address that serves them (a store

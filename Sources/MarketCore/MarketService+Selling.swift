@@ -176,7 +176,10 @@ extension MarketService {
                     "\(field) is \(upload.count) bytes; an image may be at most \(MarketRules.maximumImageBytes) bytes")
             }
             do {
-                processed.append(try await imageProcessor.process(upload))
+                processed.append(
+                    try await MarketTimers.measure(MarketTimers.imageProcessing) {
+                        try await imageProcessor.process(upload)
+                    })
             } catch let rejection as ImageRejection {
                 throw MarketError(
                     rejection.isTooLarge ? .tooLarge : .invalid, field: field, "\(field) \(rejection.reason)")

@@ -30,6 +30,8 @@ public protocol ProductStore: Sendable {
     func productID(forDeleteToken hash: String) async throws -> Int64?
     /// Those of `keys` that an image row names.
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>
+    /// Returns when the store answers now; throws what stops it.
+    func checkReachable() async throws
 }
 
 /// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.

@@ -2,12 +2,14 @@ import Hummingbird
 import Logging
 import MarketCore
 import NIOCore
+import Prometheus
 
 /// Builds the market's HTTP application around one MarketService.
 public enum MarketServer {
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
     public static func router(
-        service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey, bodies: BodyBudget
+        service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey, limits: ServerLimits,
+        metrics: PrometheusCollectorRegistry
     ) throws -> Router<MarketRequestContext> {
         let pages = try Pages()
         let sealer = CookieSealer(keyBytes: sessionKey.bytes)
@@ -16,14 +18,16 @@ public enum MarketServer {
         let router = Router(
             context: MarketRequestContext.self, options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         let methods = RouteMethods()
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
         router.add(middleware: ClientAddressMiddleware())
         router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer, methods: methods))
-        router.add(middleware: BodyBudgetMiddleware(budget: bodies))
+        router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)
         ImageController(service: service).addRoutes(to: router)
+        OperationsController(service: service, limits: limits, registry: metrics).addRoutes(to: router)
         Storefront(service: service, pages: pages, sealer: sealer).addRoutes(to: router)
         methods.learn(router)
         return router
@@ -35,12 +39,13 @@ public enum MarketServer {
     /// answer is closed, so slow or silent clients cannot hold the server's connections.
     public static func application(
         service: MarketService, host: String, port: Int, flavor: V2Flavor = .marketTraining,
-        sessionKey: SessionKey, limits: ServerLimits, logger: Logger,
+        sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry, logger: Logger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
         return Application(
-            router: try router(service: service, flavor: flavor, sessionKey: sessionKey, bodies: limits.bodies),
+            router: try router(
+                service: service, flavor: flavor, sessionKey: sessionKey, limits: limits, metrics: metrics),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [connections.gate()],

@@ -66,6 +66,12 @@ public struct FileImageStore: ImageStore {
         }
     }
 
+    public func checkWritable() async throws {
+        guard access(root.path, W_OK) == 0 else {
+            throw MarketError.unavailable("the image folder cannot be written to (\(String(cString: strerror(errno))))")
+        }
+    }
+
     private func location(of key: String) throws -> URL {
         guard ImageKey.isValid(key) else { throw CocoaError(.fileReadInvalidFileName) }
         return root.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key)

@@ -1,5 +1,6 @@
 import Logging
 import MarketCore
+import Metrics
 import PostgresNIO
 
 /// The pool of connections to the market's database, and the one place that decides what a
@@ -14,7 +15,7 @@ struct MarketDatabase: Sendable {
 
     /// Runs `body` on a connection of the pool; each query commits on its own.
     func read<T: Sendable>(_ body: @escaping @Sendable (DatabaseSession) async throws -> T) async throws -> T {
-        try await guarded { [client, logger] in
+        try await guarded(MarketTimers.databaseReads) { [client, logger] in
             try await client.withConnection { connection in
                 try await body(DatabaseSession(connection: connection, logger: logger))
             }
@@ -25,7 +26,7 @@ struct MarketDatabase: Sendable {
     func transaction<T: Sendable>(
         _ body: @escaping @Sendable (DatabaseSession) async throws -> T
     ) async throws -> T {
-        try await guarded { [client, logger] in
+        try await guarded(MarketTimers.databaseWrites) { [client, logger] in
             do {
                 return try await client.withTransaction(logger: logger) { connection in
                     try await body(DatabaseSession(connection: connection, logger: logger))
@@ -37,13 +38,24 @@ struct MarketDatabase: Sendable {
         }
     }
 
-    private func guarded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let work = Task { try await operation() }
-        let timer = Task { [deadline] in
+    /// Returns when the database takes writes now.
+    func checkWritable() async throws {
+        let writable = try await read { session in
+            try await session.single("SELECT current_setting('transaction_read_only') = 'off'", as: Bool.self)
+        }
+        guard writable else { throw MarketError.unavailable("the market's database takes no writes (read-only)") }
+    }
+
+    /// Runs `operation` under the deadline, timed on `timer`.
+    private func guarded<T: Sendable>(
+        _ timer: Metrics.Timer, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let work = Task { try await MarketTimers.measure(timer, operation) }
+        let alarm = Task { [deadline] in
             try await Task.sleep(for: deadline)
             work.cancel()
         }
-        defer { timer.cancel() }
+        defer { alarm.cancel() }
         do {
             return try await withTaskCancellationHandler {
                 try await work.value

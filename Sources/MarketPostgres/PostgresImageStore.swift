@@ -8,6 +8,10 @@ import PostgresNIO
 public struct PostgresImageStore: ImageStore {
     let database: MarketDatabase
 
+    public func checkWritable() async throws {
+        try await database.checkWritable()
+    }
+
     public func put(_ data: Data, key: String) async throws {
         try await database.read { session in
             // Most puts of an existing blob only need its time moved; the bytes go over the wire

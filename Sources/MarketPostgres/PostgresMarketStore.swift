@@ -12,6 +12,10 @@ public final class PostgresMarketStore: MarketStore {
         self.database = database
     }
 
+    public func checkReachable() async throws {
+        try await database.checkWritable()
+    }
+
     // MARK: Vendors
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {

@@ -4,7 +4,7 @@ import MarketCore
 
 extension SQLiteMarketStore: MarketExporting {
     public func exportVendors() async throws -> [StoredVendor] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map {
                 StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
             }
@@ -12,7 +12,7 @@ extension SQLiteMarketStore: MarketExporting {
     }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM vendorSession WHERE expiresAt > ?", arguments: [now]).map {
                 StoredSession(tokenHash: $0["tokenHash"], vendorID: $0["vendorId"], expiresAt: $0["expiresAt"])
             }
@@ -20,11 +20,11 @@ extension SQLiteMarketStore: MarketExporting {
     }
 
     public func productCount() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count FROM productTotal") ?? 0 }
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count FROM productTotal") ?? 0 }
     }
 
     public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {
-        try await pool.read { db in
+        try await read { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT id, passwordHash FROM product WHERE id > ? ORDER BY id LIMIT ?",
                 arguments: [id, limit])
@@ -42,7 +42,7 @@ extension SQLiteMarketStore: MarketExporting {
     }
 
     public func lastIDs() async throws -> LastIDs {
-        try await pool.read { db in
+        try await read { db in
             func last(_ table: String) throws -> Int64 {
                 try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) ?? 0
             }

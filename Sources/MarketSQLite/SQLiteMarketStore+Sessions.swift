@@ -6,7 +6,7 @@ import MarketModel
 /// Sign-ins, and secret check failures for the throttle.
 extension SQLiteMarketStore {
     public func insertSession(tokenHash: String, vendorID: Int64, expiresAt: Date, now: Date) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM vendorSession WHERE expiresAt <= ?", arguments: [now])
             try db.execute(
                 sql: "INSERT INTO vendorSession (tokenHash, vendorId, expiresAt) VALUES (?, ?, ?)",
@@ -15,7 +15,7 @@ extension SQLiteMarketStore {
     }
 
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -28,13 +28,13 @@ extension SQLiteMarketStore {
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM vendorSession WHERE tokenHash = ?", arguments: [tokenHash])
         }
     }
 
     public func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE vendor SET secretHash = ? WHERE identifier = ?", arguments: [secretHash, identifier])
             guard db.changesCount > 0 else { return false }
@@ -48,7 +48,7 @@ extension SQLiteMarketStore {
 
 extension SQLiteMarketStore {
     public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db,
                 sql:
@@ -59,7 +59,7 @@ extension SQLiteMarketStore {
     }
 
     public func recordFailedAttempt(under keys: [String], at date: Date, since: Date) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM failedAttempt WHERE lastAt < ?", arguments: [since])
             for key in keys {
                 try db.execute(
@@ -73,7 +73,7 @@ extension SQLiteMarketStore {
     }
 
     public func clearFailedAttempts(under key: String) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM failedAttempt WHERE key = ?", arguments: [key])
         }
     }

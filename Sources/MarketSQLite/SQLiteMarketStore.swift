@@ -16,11 +16,25 @@ public final class SQLiteMarketStore: MarketStore {
         try SQLiteSchema.migrator.migrate(pool)
     }
 
+    /// Reads through the pool, timed.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await MarketTimers.measure(MarketTimers.databaseReads) { try await pool.read(body) }
+    }
+
+    /// Writes in one transaction through the pool, timed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await MarketTimers.measure(MarketTimers.databaseWrites) { try await pool.write(body) }
+    }
+
+    public func checkReachable() async throws {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     // MARK: Vendors
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
         do {
-            return try await pool.write { db in
+            return try await write { db in
                 try db.execute(
                     sql: "INSERT INTO vendor (identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?)",
                     arguments: [vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt])
@@ -35,14 +49,14 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM vendor WHERE identifier = ?", arguments: [identifier])
                 .map { StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"]) }
         }
     }
 
     public func allVendors() async throws -> [Vendor] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map(Self.vendor(from:))
         }
     }
@@ -50,7 +64,7 @@ public final class SQLiteMarketStore: MarketStore {
     // MARK: Products
 
     public func insertProduct(_ new: NewProduct) async throws -> Product {
-        try await pool.write { db in
+        try await write { db in
             let draft = new.draft
             try db.execute(
                 sql: """
@@ -71,11 +85,11 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func product(id: Int64) async throws -> Product? {
-        try await pool.read { db in try Self.product(id: id, in: db) }
+        try await read { db in try Self.product(id: id, in: db) }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        try await pool.read { db in
+        try await read { db in
             let filter = SearchFilter(search, order: page.order)
             let arguments: StatementArguments = [
                 "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
@@ -102,7 +116,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -121,7 +135,7 @@ public final class SQLiteMarketStore: MarketStore {
     public func updateProduct(
         id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
     ) async throws -> (before: Product, after: Product)? {
-        try await pool.write { db in
+        try await write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
             let changed = try change(product)
             guard changed != product || images != nil else { return (product, product) }
@@ -166,7 +180,7 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
     {
-        try await pool.write { db in
+        try await write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
             try check(product)
             try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id])
@@ -175,7 +189,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(
                 sql: "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)",
                 arguments: [hash, productID, issuedAt])
@@ -183,14 +197,14 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func productID(forDeleteToken hash: String) async throws -> Int64? {
-        try await pool.read { db in
+        try await read { db in
             try Int64.fetchOne(db, sql: "SELECT productId FROM deleteToken WHERE tokenHash = ?", arguments: [hash])
         }
     }
 
     public func referencedImageKeys(among keys: [String]) async throws -> Set<String> {
         guard !keys.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await read { db in
             let marks = databaseQuestionMarks(count: keys.count)
             let arguments = StatementArguments(keys + keys)
             return Set(

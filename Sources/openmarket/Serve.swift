@@ -51,6 +51,7 @@ struct Serve: AsyncParsableCommand {
         logFormat.bootstrap()
         FileDescriptors.raiseLimit()
         Memory.returnLargeBlocks()
+        MarketMetrics.bootstrap()
         var configuration = try storage.configuration()
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor

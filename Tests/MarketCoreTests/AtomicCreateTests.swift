@@ -60,6 +60,7 @@ struct InterceptingStore: MarketStore {
         try await base.recordFailedAttempt(under: keys, at: date, since: since)
     }
     func clearFailedAttempts(under key: String) async throws { try await base.clearFailedAttempts(under: key) }
+    func checkReachable() async throws { try await base.checkReachable() }
 }
 
 struct DiskFull: Error {}

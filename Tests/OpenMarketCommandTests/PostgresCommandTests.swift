@@ -43,6 +43,12 @@ import Testing
                 == "the market's database cannot be reached just now; try again in a moment")
         #expect(storefront.status == 503 && storefront.text.contains("Closed for a moment"))
         #expect(refused.status == 503)
+        let notReady = try await peer.send("GET", "/readyz")
+        #expect(notReady.status == 503)
+        #expect(try notReady.json["ready"] as? Bool == false)
+        #expect((try notReady.json["database"] as? String)?.contains("cannot be reached") == true)
+        #expect(
+            try await peer.send("GET", "/healthChecker").status == 200, "the apps' health check stays as they expect")
 
         try await cluster.restart()
         let deadline = ContinuousClock.now + .seconds(30)
@@ -51,6 +57,7 @@ import Testing
             recovered = try await peer.send("GET", "/api/products/1")
         }
         #expect(recovered.status == 200, "the same server answers again, without a restart")
+        #expect(try await peer.send("GET", "/readyz").json["ready"] as? Bool == true)
         #expect(try await peer.create("After", by: Self.papri, images: [try TestImages.jpeg()]).status == 201)
         #expect(try await server.terminate() == 0)
         await cluster.remove()

@@ -1,0 +1,17 @@
+import Dispatch
+import Metrics
+
+/// The market's own measurements, through swift-metrics: whatever backend the process has
+/// bootstrapped (Prometheus for `serve`) receives them; without one they cost next to nothing.
+public enum MarketTimers {
+    public static let imageProcessing = Timer(label: "openmarket_image_processing")
+    public static let databaseReads = Timer(label: "openmarket_database", dimensions: [("operation", "read")])
+    public static let databaseWrites = Timer(label: "openmarket_database", dimensions: [("operation", "write")])
+
+    /// Runs `work` and records how long it took on `timer`, whether it succeeded or not.
+    public static func measure<T>(_ timer: Timer, _ work: () async throws -> T) async rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
+        return try await work()
+    }
+}
