@@ -74,7 +74,9 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("Resources/placeholder.png"), .copy("Resources/storefront")]
+            resources: [
+                .copy("Resources/placeholder.png"), .copy("Resources/storefront"), .copy("Resources/openapi.json"),
+            ]
         ),
         .target(
             name: "MarketApp",

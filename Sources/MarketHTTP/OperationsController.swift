@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import MarketCore
 import Metrics
@@ -14,6 +15,19 @@ struct OperationsController<Context: RequestContext>: Sendable {
     func addRoutes(to router: Router<Context>) {
         router.get("metrics", use: metrics)
         router.get("readyz", use: readiness)
+        router.get("openapi.json", use: openAPI)
+    }
+
+    /// The OpenAPI 3 document of both dialects, as they answer.
+    static var document: Data? {
+        Bundle.module.url(forResource: "openapi", withExtension: "json").flatMap { try? Data(contentsOf: $0) }
+    }
+
+    @Sendable func openAPI(_ request: Request, context: Context) async throws -> Response {
+        guard let document = Self.document else { throw HTTPError(.notFound) }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: document)))
     }
 
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {

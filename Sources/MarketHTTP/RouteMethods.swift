@@ -16,14 +16,19 @@ final class RouteMethods: @unchecked Sendable {
     }
 
     /// The methods some route takes at `path`, matched as the router matches: case-insensitively,
-    /// empty segments ignored, a `{parameter}` standing for any one segment.
+    /// empty segments ignored, a `{parameter}` standing for any one segment, but only where no
+    /// route has that very segment (the router tries the literal first and never backtracks, so
+    /// `DELETE /api/products/1/secret` is not `/api/products/{id}/{product_secret}`).
     func allowed(at path: String) -> [HTTPRequest.Method] {
         let asked = Self.segments(path.lowercased())
-        let known = lock.withLock { routes }
-        let methods = known.filter { route in
-            route.segments.count == asked.count
-                && zip(route.segments, asked).allSatisfy { $0.hasPrefix("{") || $0.hasPrefix(":") || $0 == $1 }
-        }.map(\.method)
+        var candidates = lock.withLock { routes }.filter { $0.segments.count == asked.count }
+        for (index, segment) in asked.enumerated() {
+            let literal = candidates.filter { $0.segments[index] == segment }
+            candidates =
+                literal.isEmpty
+                ? candidates.filter { $0.segments[index].hasPrefix("{") || $0.segments[index].hasPrefix(":") } : literal
+        }
+        let methods = candidates.map(\.method)
         return methods.reduce(into: []) { unique, method in if !unique.contains(method) { unique.append(method) } }
     }
 

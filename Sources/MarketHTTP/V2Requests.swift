@@ -60,7 +60,8 @@ enum V2Requests {
         guard let (key, text) = keys.lazy.compactMap({ key in query[key].map { (key, $0) } }).first,
             !text.isEmpty
         else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
+        else {
             throw MarketError(.invalid, field: key, "\(key) must be a whole number, not \"\(text)\"")
         }
         return value

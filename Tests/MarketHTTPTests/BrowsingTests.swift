@@ -119,6 +119,10 @@ import Testing
             let page = try await market.send("GET", "/sign-out", headers: ["Accept: text/html"])
             #expect(page.status == 405 && page.header("Allow") == "POST" && page.text.contains("<html"))
             #expect(try await market.send("PUT", "/nothing/here").status == 404)
+            // The router takes a literal segment over a parameter: this is not a delete with the
+            // secret "secret", so only what `/secret` itself takes is allowed.
+            let delete = try await market.send("DELETE", "/api/products/\(product.id)/secret")
+            #expect(delete.status == 405 && delete.header("Allow") == "POST")
         }
     }
 

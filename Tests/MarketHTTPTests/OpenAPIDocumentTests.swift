@@ -1,0 +1,44 @@
+import Foundation
+import MarketApp
+import MarketHTTP
+import MarketTestSupport
+import Testing
+
+/// `/openapi.json` names every route of the API with exactly the methods the router takes, so the
+/// document cannot fall behind the code; schemathesis (`fuzz/run`) checks the answers against it.
+@Suite struct OpenAPIDocumentTests {
+    /// The storefront's pages are for browsers, not part of the API the document describes.
+    static let storefront = ["/", "/products", "/sign-in", "/sign-out", "/assets"]
+
+    /// `{anything}` becomes `{}`, so that the document and the router may name parameters differently.
+    static func shape(_ path: String) -> String {
+        "/"
+            + path.split(separator: "/").map { $0.hasPrefix("{") || $0.hasPrefix(":") ? "{}" : $0.lowercased() }
+            .joined(separator: "/")
+    }
+
+    @Test func theDocumentNamesEveryRouteOfTheAPIWithItsMethods() async throws {
+        try await TestMarket.withServer { market in
+            let served = try await market.send("GET", "/openapi.json")
+            #expect(served.status == 200)
+            #expect(served.header("Content-Type")?.hasPrefix("application/json") == true)
+            let document = try served.json
+            #expect((document["openapi"] as? String)?.hasPrefix("3.") == true)
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            let documented = Set(
+                paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(Self.shape(path))" } })
+
+            let router = try MarketServer.router(
+                service: market.service, sessionKey: market.market.sessionKey, limits: market.market.limits,
+                metrics: MarketMetrics.registry)
+            let routed = Set(
+                router.routes.map { "\($0.method) \(Self.shape($0.path.description))" }.filter { route in
+                    let path = String(route.split(separator: " ")[1])
+                    return !Self.storefront.contains { $0 == "/" ? path == "/" : path.hasPrefix($0) }
+                })
+            #expect(
+                routed == documented,
+                "only routed: \(routed.subtracting(documented)); only documented: \(documented.subtracting(routed))")
+        }
+    }
+}
