@@ -84,7 +84,7 @@ class Soak:
     def __init__(self, server, pictures, image_paths, ids):
         self.server, self.pictures, self.image_paths, self.ids = server, pictures, image_paths, ids
         self.lock = threading.Lock()
-        self.counts, self.errors, self.owned = {}, [], []
+        self.counts, self.errors, self.owned, self.burst_statuses = {}, [], [], {}
         self.deadline = time.monotonic() + DURATION
 
     def record(self, kind, status, body):
@@ -156,6 +156,8 @@ class Soak:
             client = Client(self.server.port, "10.8.8.8")
             status, answer = client.send("POST", "/api/products", body, {"identifier": JUDY, "Content-Type": content_type})
             self.record("burst", status, answer)
+            with self.lock:
+                self.burst_statuses[status] = self.burst_statuses.get(status, 0) + 1
         threads = [threading.Thread(target=upload) for _ in range(25)]
         for thread in threads:
             thread.start()
@@ -209,6 +211,7 @@ def main():
         print(f"| soak: {DURATION} s, {CLIENTS} clients, {os.path.basename(os.path.dirname(BINARY))} build | |")
         print("|---|---|")
         print(f"| requests | {total} ({total / DURATION:.0f}/s): " + ", ".join(f"{k} {v}" for k, v in sorted(soak.counts.items())) + " |")
+        print("| the 25 × 52 MB burst answered | " + ", ".join(f"{n} × {s}" for s, n in sorted(soak.burst_statuses.items(), key=str)) + " |")
         print(f"| errors (an answer not expected for its kind, or no answer) | {len(soak.errors)} |")
         print(f"| server log lines at error level | {len(server_errors)} |")
         print(f"| RSS at start, after the warm-up (median of 20–45 %), over the last 20 % (median), at the end, highest | "
