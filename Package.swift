@@ -1,6 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// A dependency of the server only. An app that adds this package for OpenMarketKit turns the
+/// `Server` trait off (`traits: []`), and then resolves none of these packages.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
 let package = Package(
     name: "openmarket",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -8,6 +14,10 @@ let package = Package(
         .executable(name: "openmarket", targets: ["openmarket"]),
         .library(name: "MarketModel", targets: ["MarketModel"]),
         .library(name: "OpenMarketKit", targets: ["OpenMarketKit"]),
+    ],
+    traits: [
+        .trait(name: "Server", description: "The market's server, its command and their tests (on by default)."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -32,23 +42,23 @@ let package = Package(
             name: "MarketCore",
             dependencies: [
                 "MarketModel",
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                server("HummingbirdBcrypt", "hummingbird-auth"),
+                server("Crypto", "swift-crypto"),
+                server("Metrics", "swift-metrics"),
             ]
         ),
         .target(
             name: "MarketSQLite",
-            dependencies: ["MarketCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["MarketCore", server("GRDB", "GRDB.swift")]
         ),
         .target(
             name: "MarketPostgres",
             dependencies: [
                 "MarketCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                server("PostgresNIO", "postgres-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("Logging", "swift-log"),
+                server("Metrics", "swift-metrics"),
             ]
         ),
         .systemLibrary(
@@ -64,15 +74,15 @@ let package = Package(
             name: "MarketHTTP",
             dependencies: [
                 "MarketCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                server("Hummingbird", "hummingbird"),
+                server("HTTPTypes", "swift-http-types"),
+                server("Logging", "swift-log"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
+                server("Metrics", "swift-metrics"),
+                server("Prometheus", "swift-prometheus"),
+                server("Mustache", "swift-mustache"),
+                server("Crypto", "swift-crypto"),
             ],
             resources: [
                 .copy("Resources/placeholder.png"), .copy("Resources/storefront"), .copy("Resources/openapi.json"),
@@ -82,18 +92,18 @@ let package = Package(
             name: "MarketApp",
             dependencies: [
                 "MarketHTTP", "MarketSQLite", "MarketPostgres", "MarketImaging", "MarketDemo",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("Logging", "swift-log"),
+                server("Metrics", "swift-metrics"),
+                server("Prometheus", "swift-prometheus"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "openmarket",
             dependencies: [
                 "MarketApp", "OpenMarketKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "MarketModelTests", dependencies: ["MarketModel"]),
@@ -103,8 +113,8 @@ let package = Package(
             name: "MarketTestSupport",
             dependencies: [
                 "MarketApp",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("PostgresNIO", "postgres-nio"),
             ],
             path: "Tests/MarketTestSupport"
         ),
