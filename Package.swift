@@ -61,12 +61,19 @@ let package = Package(
                 server("Metrics", "swift-metrics"),
             ]
         ),
-        .systemLibrary(
-            name: "CVips",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
+        // libvips (Debian's libvips-dev) through a small C bridge. Its headers need only GLib's
+        // include folders, named here rather than asked of pkg-config: pkg-config would run, and
+        // warn about vips.pc's -pthread, in the build of every app that adds OpenMarketKit.
+        .target(
+            name: "CVipsBridge",
+            cSettings: [
+                .unsafeFlags([
+                    "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                    "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+                ])
+            ],
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
-        .target(name: "CVipsBridge", dependencies: ["CVips"]),
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
         .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
