@@ -86,7 +86,7 @@ public actor ImageLoader {
         downloads[url]?.task = Task {
             let result: Result<Data, any Error>
             do {
-                let (data, response) = try await session.data(from: url)
+                let (data, response) = try await Transfer.data(for: URLRequest(url: url), in: session)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 result =
                     (200..<300).contains(status)

@@ -41,6 +41,8 @@ public final class ProductDetailModel {
         do {
             state = .loaded(try await client.product(id: productID))
             currentImageIndex = 0
+        } catch is CancellationError {
+            // The screen went away; it loads again when it comes back.
         } catch {
             state = .failed((error as? OpenMarketError)?.description ?? error.localizedDescription)
         }

@@ -65,6 +65,10 @@ public final class ProductListModel {
             loadedPages += 1
             hasMorePages = page.hasNext
             state = products.isEmpty ? .empty : .loaded
+        } catch is CancellationError {
+            // The screen went away or a refresh replaced this load: nothing failed.
+            guard generation == self.generation else { return }
+            state = products.isEmpty ? .idle : .loaded
         } catch {
             guard generation == self.generation else { return }
             state = .failed((error as? OpenMarketError)?.description ?? error.localizedDescription)

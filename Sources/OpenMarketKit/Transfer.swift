@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// URLSession transfers whose caller may be cancelled at any moment. On Apple platforms a
+/// cancelled caller cancels its transfer. On Linux cancelling a transfer just as its answer arrives
+/// can deadlock inside FoundationNetworking (a corelibs-foundation bug in Swift 6.3's toolchain), so
+/// there the transfer runs in a task of its own that is never cancelled: a cancelled caller stops
+/// waiting at once, and the answer, when it comes, is dropped.
+enum Transfer {
+    static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking)
+            try await abandoningOnCancel { try await session.data(for: request) }
+        #else
+            try await session.data(for: request)
+        #endif
+    }
+
+    /// Runs `work` in an unstructured task; the caller is resumed by whichever comes first, the
+    /// caller's cancellation or the work's result.
+    static func abandoningOnCancel<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let waiter = Waiter<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.wait(with: continuation)
+                Task { waiter.resume(with: await Result(catching: work)) }
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(CancellationError()))
+        }
+    }
+}
+
+/// One continuation, resumed exactly once by whichever result reaches it first; a result that
+/// arrives before the continuation is kept for it.
+private final class Waiter<T: Sendable>: Sendable {
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<T, any Error>)
+        case finished(Result<T, any Error>)
+        case done
+    }
+
+    private let state = Mutex(State.empty)
+
+    func wait(with continuation: CheckedContinuation<T, any Error>) {
+        let early: Result<T, any Error>? = state.withLock { state in
+            guard case .finished(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .done
+            return result
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
+            switch state {
+            case .empty:
+                state = .finished(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .finished, .done:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
