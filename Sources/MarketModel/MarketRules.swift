@@ -25,7 +25,11 @@ public enum MarketRules {
         return trimmed
     }
 
+    /// A description says something: the API has always required one, and now every door does.
     public static func validDescription(_ text: String) throws(ValidationError) -> String {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ValidationError(field: "description", rule: "must not be empty")
+        }
         guard text.count <= maximumDescriptionLength else {
             throw ValidationError(
                 field: "description", rule: "must be at most \(maximumDescriptionLength) characters")

@@ -21,9 +21,13 @@ public struct ProductDraft: Sendable, Equatable {
 
     /// The draft with every rule checked: trimmed name, amounts in range, discount within the price.
     public func validated() throws(ValidationError) -> ProductDraft {
+        try validated(checkingDescription: true)
+    }
+
+    func validated(checkingDescription: Bool) throws(ValidationError) -> ProductDraft {
         var draft = self
         draft.name = try MarketRules.validName(name)
-        draft.description = try MarketRules.validDescription(description)
+        if checkingDescription { draft.description = try MarketRules.validDescription(description) }
         draft.price = try MarketRules.validAmount(price, field: "price")
         draft.discount = try MarketRules.validDiscount(discount, price: draft.price)
         draft.stock = try MarketRules.validAmount(stock, field: "stock")
@@ -80,7 +84,9 @@ public struct ProductChanges: Sendable, Equatable {
             name: name ?? product.name, description: description ?? product.description,
             currency: currency ?? product.currency, price: price,
             discount: try discount(for: product, at: price), stock: stock ?? product.stock
-        ).validated()
+                // A description kept as it was is not checked again: a product listed before descriptions
+                // were required stays editable.
+        ).validated(checkingDescription: description != nil)
         changed.name = draft.name
         changed.description = draft.description
         changed.currency = draft.currency

@@ -92,6 +92,8 @@ public actor ImageLoader {
                     (200..<300).contains(status)
                     ? .success(data)
                     : .failure(OpenMarketError.http(status: status, message: "no picture at \(url)", field: nil))
+            } catch let error as URLError where error.code != .cancelled {
+                result = .failure(OpenMarketError(error))
             } catch {
                 result = .failure(error)
             }

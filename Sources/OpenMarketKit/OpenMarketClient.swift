@@ -121,6 +121,8 @@ public struct OpenMarketClient: Sendable {
             throw CancellationError()
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as URLError {
+            throw OpenMarketError(error)
         } catch {
             throw OpenMarketError.transport(error.localizedDescription)
         }

@@ -25,10 +25,13 @@ public final class ProductEditorModel {
     public private(set) var images: [Data] = []
     /// What is wrong, by field, in words a person can act on.
     public private(set) var errors: [Field: String] = [:]
+    /// What went wrong that no field is to blame for (offline, a wrong secret, the server failing),
+    /// in a sentence to show above the form.
+    public private(set) var generalError: String?
     public private(set) var isSaving = false
 
-    /// The product being edited; nil when registering a new one.
-    public let original: ProductDetails?
+    /// The product being edited, as last saved; nil when registering a new one.
+    public private(set) var original: ProductDetails?
     private let client: OpenMarketClient
     @ObservationIgnored private let shrink: ImageShrinker?
 
@@ -68,8 +71,13 @@ public final class ProductEditorModel {
         }
     }
 
-    /// Adds a picture (new products only), shrunk to the byte budget when a shrinker is set.
+    /// Adds a picture (new products only: the API cannot replace a listed product's pictures), shrunk
+    /// to the byte budget when a shrinker is set.
     public func addImage(_ data: Data) async throws {
+        guard original == nil else {
+            errors[.images] = "pictures cannot be changed once a product is listed"
+            return
+        }
         guard images.count < MarketRules.imagesPerProduct.upperBound else {
             errors[.images] = "at most \(MarketRules.imagesPerProduct.upperBound) pictures"
             return
@@ -97,19 +105,27 @@ public final class ProductEditorModel {
         }
     }
 
-    /// Registers or updates (only what changed); answers the saved product, or nil with `errors` set.
+    /// Registers or updates (only what changed); answers the saved product, or nil with `errors`
+    /// or `generalError` set. After an update the saved product is the new `original`, so nothing
+    /// shows as changed any more.
     public func save() async -> ProductDetails? {
-        guard !isSaving, let draft = validate() else { return nil }
+        guard !isSaving else { return nil }
+        generalError = nil
+        guard let draft = validate() else { return nil }
         isSaving = true
         defer { isSaving = false }
         do {
             guard let original else { return try await client.createProduct(draft, images: images) }
-            return try await client.updateProduct(
+            let saved = try await client.updateProduct(
                 id: original.id, entry.changes(from: originalEntry ?? entry, draft: draft))
-        } catch let OpenMarketError.http(_, message, field) {
-            errors[Field(blamed: field) ?? .name] = message
+            self.original = saved
+            return saved
+        } catch is CancellationError {
+            return nil
+        } catch let OpenMarketError.http(_, message, field?) where Field(blamed: field) != nil {
+            errors[Field(blamed: field)!] = message
         } catch {
-            errors[.name] = (error as? OpenMarketError)?.description ?? error.localizedDescription
+            generalError = error.localizedDescription
         }
         return nil
     }

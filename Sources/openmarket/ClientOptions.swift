@@ -44,8 +44,10 @@ struct ClientOptions: ParsableArguments {
 
     static func explain(_ error: OpenMarketError, server: String) -> String {
         switch error {
-        case .transport(let reason):
+        case .transport(let reason), .unreachable(let reason):
             "cannot reach the market at \(server) (\(reason)); is `openmarket serve` running there? (--server)"
+        case .offline, .timedOut:
+            "\(error.description) (--server \(server))"
         case .missingCredentials:
             "this changes the market: give --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
         case .http(401, let message, _):

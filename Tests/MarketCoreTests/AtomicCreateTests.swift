@@ -77,7 +77,7 @@ struct DiskFull: Error {}
         let vendor = TestMarket.papri
         await #expect(throws: DiskFull.self) {
             try await service.createProduct(
-                ProductDraft(name: "Never", description: "", currency: .krw, price: 1),
+                ProductDraft(name: "Never", description: "Test.", currency: .krw, price: 1),
                 images: [try TestImages.jpeg(dots: 1), try TestImages.jpeg(dots: 4)],
                 by: VendorCredentials(identifier: vendor.identifier, secret: vendor.secret))
         }
@@ -91,7 +91,7 @@ struct DiskFull: Error {}
 
 /// The sweep on each kind of storage: files beside SQLite, rows of PostgreSQL.
 @Suite struct ImageSweepTests {
-    static let draft = ProductDraft(name: "Same picture", description: "", currency: .krw, price: 1)
+    static let draft = ProductDraft(name: "Same picture", description: "Test.", currency: .krw, price: 1)
     static let papri = VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
 
     @Test(arguments: TestStorage.Kind.allCases)

@@ -5,7 +5,10 @@ import Testing
 /// A sign-out, or a vendor's new secret, ends the session on the server: the old cookie, replayed,
 /// opens nothing.
 @Suite struct SignOutTests {
-    static let sale = ["name": "Replayed", "price": "1000", "discount": "0", "stock": "1", "currency": "KRW"]
+    static let sale = [
+        "name": "Replayed", "description": "Sold in a test.", "price": "1000", "discount": "0", "stock": "1",
+        "currency": "KRW",
+    ]
 
     /// What a browser that kept the signed-in cookies sees now: the sell form, and what selling does.
     static func replay(

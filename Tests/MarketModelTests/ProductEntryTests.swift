@@ -6,6 +6,7 @@ import Testing
         let entry = ProductEntry(name: "  ", description: "", price: "12 apples", discount: "-3", stock: "")
         let problems = #expect(throws: ProductEntry.Problems.self) { try entry.draft(imageCount: 0) }?.byField
         #expect(problems?[.name] == "name must not be empty")
+        #expect(problems?[.description] == "description must not be empty")
         #expect(problems?[.price] == "price must be a whole number")
         #expect(problems?[.discount] == "discount must be 0 or more")
         #expect(problems?[.images] == "images must hold at least 1 image")
@@ -13,13 +14,14 @@ import Testing
     }
 
     @Test func aDiscountBeyondThePriceIsTheDiscountsProblem() throws {
-        let entry = ProductEntry(name: "Lamp", price: "100", discount: "150")
+        let entry = ProductEntry(name: "Lamp", description: "Warm", price: "100", discount: "150")
         let problems = #expect(throws: ProductEntry.Problems.self) { try entry.draft(imageCount: nil) }
         #expect(problems?.byField == [.discount: "discount must not be more than the price (100)"])
-        let fixed = ProductEntry(name: " Lamp ", price: " 100 ", discount: "", stock: "4", currency: .usd)
+        let fixed = ProductEntry(
+            name: " Lamp ", description: "Warm", price: " 100 ", discount: "", stock: "4", currency: .usd)
         #expect(
             try fixed.draft(imageCount: 2)
-                == ProductDraft(name: "Lamp", description: "", currency: .usd, price: 100, discount: 0, stock: 4))
+                == ProductDraft(name: "Lamp", description: "Warm", currency: .usd, price: 100, discount: 0, stock: 4))
     }
 
     @Test func anEditChangesOnlyWhatDiffersFromTheProduct() throws {

@@ -13,17 +13,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (ProductDraft(name: "", description: "", currency: .krw, price: 1), "name"),
-        (ProductDraft(name: String(repeating: "가", count: 101), description: "", currency: .krw, price: 1), "name"),
+        (ProductDraft(name: "", description: "d", currency: .krw, price: 1), "name"),
+        (ProductDraft(name: "n", description: " \n", currency: .krw, price: 1), "description"),
+        (ProductDraft(name: String(repeating: "가", count: 101), description: "d", currency: .krw, price: 1), "name"),
         (
             ProductDraft(name: "n", description: String(repeating: "d", count: 1001), currency: .krw, price: 1),
             "description"
         ),
-        (ProductDraft(name: "n", description: "", currency: .krw, price: -1), "price"),
-        (ProductDraft(name: "n", description: "", currency: .krw, price: MarketRules.maximumAmount + 1), "price"),
-        (ProductDraft(name: "n", description: "", currency: .krw, price: 10, discount: 11), "discounted_price"),
-        (ProductDraft(name: "n", description: "", currency: .krw, price: 10, discount: -1), "discounted_price"),
-        (ProductDraft(name: "n", description: "", currency: .krw, price: 10, stock: -1), "stock"),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: -1), "price"),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: MarketRules.maximumAmount + 1), "price"),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, discount: 11), "discounted_price"),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, discount: -1), "discounted_price"),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, stock: -1), "stock"),
     ])
     func aDraftBreakingARuleNamesTheField(draft: ProductDraft, field: String) {
         #expect(throws: ValidationError.self) { try draft.validated() }

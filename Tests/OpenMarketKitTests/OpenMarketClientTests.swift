@@ -84,17 +84,29 @@ import Testing
         }
     }
 
-    @Test func anUnreachableServerIsATransportError() async throws {
+    @Test func anUnreachableServerIsToldApartAndReadable() async throws {
         let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:9")!)
         do {
             _ = try await client.products()
             Issue.record("a closed port answered")
         } catch let error as OpenMarketError {
-            guard case .transport = error else {
-                Issue.record("\(error)")
-                return
-            }
+            #expect(error.kind == .unreachable, "\(error)")
+            #expect(error.localizedDescription.hasPrefix("The market does not answer"))
         }
+    }
+
+    @Test func errorsHaveKindsAnAppCanSwitchOnAndSentencesToShow() {
+        #expect(OpenMarketError(URLError(.notConnectedToInternet)) == .offline)
+        #expect(OpenMarketError(URLError(.timedOut)).kind == .timedOut)
+        #expect(OpenMarketError(URLError(.cannotConnectToHost)).kind == .unreachable)
+        #expect(OpenMarketError.http(status: 401, message: "wrong", field: "secret").kind == .unauthorized)
+        #expect(OpenMarketError.http(status: 403, message: "not yours", field: nil).kind == .forbidden)
+        #expect(OpenMarketError.http(status: 400, message: "price …", field: "price").kind == .invalid(field: "price"))
+        #expect(OpenMarketError.http(status: 429, message: "wait", field: "secret").kind == .throttled)
+        #expect(OpenMarketError.http(status: 503, message: "closed", field: nil).kind == .server)
+        let error: any Error = OpenMarketError.offline
+        #expect(error.localizedDescription == "This device is offline. Check the connection and try again.")
+        #expect(!error.localizedDescription.contains("OpenMarketKit.OpenMarketError"))
     }
 
     @Test func garbageFromTheServerIsADecodingError() async throws {
@@ -116,7 +128,7 @@ import Testing
             let attempt = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await client.createProduct(
-                    ProductDraft(name: "Never sent", description: "", currency: .krw, price: 1),
+                    ProductDraft(name: "Never sent", description: "Test.", currency: .krw, price: 1),
                     images: [try TestImages.jpeg()])
             }
             await #expect(throws: CancellationError.self) { try await attempt.value }

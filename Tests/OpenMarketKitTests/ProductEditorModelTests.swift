@@ -69,7 +69,24 @@ import Testing
             let saved = try #require(await edit.save())
             #expect(saved.listing.name == "Editor lamp, bigger")
             #expect((saved.listing.price, saved.listing.discount, saved.listing.stock) == (120, 10, 3))
+            #expect(edit.changedFields.isEmpty, "what was saved is no longer a change")
+
+            try await edit.addImage(try TestImages.jpeg())
+            #expect(edit.images.isEmpty)
+            #expect(edit.errors[.images] == "pictures cannot be changed once a product is listed")
+            edit.description = "  "
+            #expect(await edit.save() == nil, "a cleared description is refused, as the market refuses it")
+            #expect(edit.errors[.description] == "description must not be empty")
+            #expect(try await Self.seller(market).product(id: saved.id).listing.description == "Line one.\nLine two.")
         }
+    }
+
+    @Test func anEmptyDescriptionIsRefusedBeforeAnythingIsSent() async throws {
+        let editor = ProductEditorModel(client: Self.offline)
+        editor.name = "Lamp"
+        editor.price = "100"
+        #expect(editor.validate() == nil)
+        #expect(editor.errors[.description] == "description must not be empty")
     }
 
     @Test func theServersVerdictLandsOnItsField() async throws {
@@ -79,7 +96,12 @@ import Testing
             let edit = ProductEditorModel(client: Self.seller(market), editing: details)
             edit.stock = "1"
             #expect(await edit.save() == nil)
-            #expect(edit.errors[.name] == "product \(product.id) belongs to another vendor")
+            #expect(edit.errors.isEmpty, "no field is to blame for another vendor's product")
+            #expect(edit.generalError == "The market said 403: product \(product.id) belongs to another vendor")
+
+            edit.price = "-5"
+            #expect(await edit.save() == nil)
+            #expect(edit.errors[.price] != nil && edit.generalError == nil)
         }
     }
 }
