@@ -11,11 +11,17 @@ import MarketModel
 public struct OpenMarketClient: Sendable {
     public var baseURL: URL
     public var credentials: VendorCredentials?
+    /// How long a call waits for the market before it fails with `OpenMarketError.timedOut`.
+    public var timeout: Duration
     private let session: URLSession
 
-    public init(baseURL: URL, credentials: VendorCredentials? = nil, session: URLSession = .shared) {
+    public init(
+        baseURL: URL, credentials: VendorCredentials? = nil, timeout: Duration = .seconds(15),
+        session: URLSession = .shared
+    ) {
         self.baseURL = baseURL
         self.credentials = credentials
+        self.timeout = timeout
         self.session = session
     }
 
@@ -105,7 +111,9 @@ public struct OpenMarketClient: Sendable {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         components?.queryItems = query.isEmpty ? nil : query
         guard let url = components?.url else { throw OpenMarketError.transport("\(baseURL) is not a usable base URL") }
-        var request = URLRequest(url: url)
+        var request = URLRequest(
+            url: url,
+            timeoutInterval: Double(timeout.components.seconds) + 1e-18 * Double(timeout.components.attoseconds))
         request.httpMethod = method
         if let credentials { request.setValue(credentials.identifier, forHTTPHeaderField: "identifier") }
         return request

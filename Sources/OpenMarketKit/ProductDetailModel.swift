@@ -44,7 +44,7 @@ public final class ProductDetailModel {
         } catch is CancellationError {
             // The screen went away; it loads again when it comes back.
         } catch {
-            state = .failed((error as? OpenMarketError)?.description ?? error.localizedDescription)
+            state = .failed(error.localizedDescription)
         }
     }
 }

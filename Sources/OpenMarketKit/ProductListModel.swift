@@ -19,7 +19,11 @@ public final class ProductListModel {
     }
 
     public private(set) var products: [ProductListing] = []
+    /// `failed` only when there is nothing to show; a further page that fails leaves the rows
+    /// shown and says why in `pageError`.
     public private(set) var state: State = .idle
+    /// Why the last further page did not arrive, for a footer with a Retry button; nil otherwise.
+    public private(set) var pageError: String?
     /// True while a page is on its way; no second request starts meanwhile.
     public private(set) var isLoading = false
     public private(set) var searchText = ""
@@ -31,7 +35,8 @@ public final class ProductListModel {
     private let pageSize: Int
     @ObservationIgnored private let preferences: UserDefaults
     private var loadedPages = 0
-    private var hasMorePages = true
+    /// Whether pages beyond those shown exist: false shows an end-of-list footer.
+    public private(set) var hasMorePages = true
     /// Answers that arrive after a refresh or a new search started are dropped.
     private var generation = 0
 
@@ -53,17 +58,29 @@ public final class ProductListModel {
     /// The next page, only when none is loading and more exist.
     public func loadNextPage() async {
         guard !isLoading, hasMorePages else { return }
+        await load(page: loadedPages + 1, replacing: false)
+    }
+
+    /// Asks again for what failed: the first page, or the further page in `pageError`.
+    public func retry() async {
+        await loadNextPage()
+    }
+
+    /// Loads `number`; a refresh (`replacing`) swaps the rows only once the new page has arrived.
+    private func load(page number: Int, replacing: Bool) async {
         isLoading = true
         if products.isEmpty { state = .loading }
         let generation = generation
         defer { if generation == self.generation { isLoading = false } }
         do {
             let page = try await client.products(
-                page: loadedPages + 1, itemsPerPage: pageSize, search: searchText.isEmpty ? nil : searchText)
+                page: number, itemsPerPage: pageSize, search: searchText.isEmpty ? nil : searchText)
             guard generation == self.generation else { return }
+            if replacing { products = [] }
             products += page.products.filter { new in !products.contains { $0.id == new.id } }
-            loadedPages += 1
+            loadedPages = number
             hasMorePages = page.hasNext
+            pageError = nil
             state = products.isEmpty ? .empty : .loaded
         } catch is CancellationError {
             // The screen went away or a refresh replaced this load: nothing failed.
@@ -71,7 +88,12 @@ public final class ProductListModel {
             state = products.isEmpty ? .idle : .loaded
         } catch {
             guard generation == self.generation else { return }
-            state = .failed((error as? OpenMarketError)?.description ?? error.localizedDescription)
+            let reason = error.localizedDescription
+            if products.isEmpty {
+                state = .failed(reason)
+            } else {
+                pageError = reason
+            }
         }
     }
 
@@ -83,18 +105,19 @@ public final class ProductListModel {
         await loadNextPage()
     }
 
-    /// Starts over from the first page.
+    /// Starts over from the first page, keeping the rows shown until it arrives.
     public func refresh() async {
         generation += 1
-        isLoading = false
-        products = []
-        loadedPages = 0
         hasMorePages = true
-        await loadNextPage()
+        pageError = nil
+        await load(page: 1, replacing: true)
     }
 
+    /// Shows what matches `text`; the rows of the previous search go at once, as they no longer match.
     public func search(_ text: String) async {
         searchText = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        products = []
+        loadedPages = 0
         await refresh()
     }
 }

@@ -9,20 +9,28 @@ import Synchronization
 /// cancelled caller cancels its transfer. On Linux cancelling a transfer just as its answer arrives
 /// can deadlock inside FoundationNetworking (a corelibs-foundation bug in Swift 6.3's toolchain), so
 /// there the transfer runs in a task of its own that is never cancelled: a cancelled caller stops
-/// waiting at once, and the answer, when it comes, is dropped.
+/// waiting at once, and the answer, when it comes, is dropped. FoundationNetworking also ignores
+/// a request's own timeout, so there the wait is bounded here.
 enum Transfer {
     static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
-            try await abandoningOnCancel { try await session.data(for: request) }
+            try await abandoning(after: .seconds(request.timeoutInterval)) { try await session.data(for: request) }
         #else
             try await session.data(for: request)
         #endif
     }
 
-    /// Runs `work` in an unstructured task; the caller is resumed by whichever comes first, the
-    /// caller's cancellation or the work's result.
-    static func abandoningOnCancel<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `work` in an unstructured task; the caller is resumed by whichever comes first: the
+    /// work's result, the caller's cancellation, or `URLError(.timedOut)` once `timeout` has passed.
+    static func abandoning<T: Sendable>(
+        after timeout: Duration, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let waiter = Waiter<T>()
+        let alarm = Task {
+            try await Task.sleep(for: timeout)
+            waiter.resume(with: .failure(URLError(.timedOut)))
+        }
+        defer { alarm.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.wait(with: continuation)

@@ -72,8 +72,14 @@ public final class LoadBalancer: @unchecked Sendable {
 public enum FreePort {
     /// A port of 127.0.0.1 that nothing listens on just now.
     public static func pick() throws -> Int {
+        let (socket, port) = try bind()
+        close(socket)
+        return port
+    }
+
+    /// A socket bound to a free port of 127.0.0.1, and that port.
+    static func bind() throws -> (socket: Int32, port: Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -83,8 +89,11 @@ public enum FreePort {
                 Glibc.bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
             }
         }
-        guard bound else { throw RawHTTPError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(socket)
+            throw RawHTTPError("no free port")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Waits until something accepts connections on `port`, for as long as `alive` holds and at
@@ -101,4 +110,17 @@ public enum FreePort {
         }
         throw RawHTTPError(failure())
     }
+}
+
+/// A port of 127.0.0.1 that takes connections and never answers, as a hung server does.
+public final class SilentListener: Sendable {
+    public let port: Int
+    private let socket: Int32
+
+    public init() throws {
+        (socket, port) = try FreePort.bind()
+        guard listen(socket, 16) == 0 else { throw RawHTTPError("listen() failed") }
+    }
+
+    deinit { close(socket) }
 }

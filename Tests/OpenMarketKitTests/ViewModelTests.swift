@@ -106,3 +106,52 @@ import Testing
         }
     }
 }
+
+/// What a list screen shows when the market fails halfway, hangs or is refreshed.
+@MainActor @Suite struct ProductListFailureTests {
+    @Test func aFurtherPageThatFailsKeepsTheRowsAndRetryCarriesOn() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-kit-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let port = try FreePort.pick()
+        let arguments = ["serve", "--demo", "--port", String(port), "--data-dir", dataDir]
+        var server = try OpenMarketBinary.start(arguments)
+        _ = try await server.listeningPort()
+        let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let model = ProductListModel(client: client, pageSize: 30, preferences: ProductListModelTests.preferences())
+        await model.loadFirstPage()
+        #expect(model.products.count == 30 && model.hasMorePages)
+
+        _ = await server.kill()
+        await model.loadNextPage()
+        #expect(model.products.count == 30, "the rows stay")
+        #expect(model.state == .loaded)
+        #expect(model.pageError?.hasPrefix("The market does not answer") == true)
+
+        server = try OpenMarketBinary.start(arguments)
+        _ = try await server.listeningPort()
+        await model.retry()
+        #expect(model.products.count == 60 && model.pageError == nil)
+        await model.loadNextPage()
+        #expect(model.products.count == 64)
+        #expect(!model.hasMorePages, "the end of the list is known")
+
+        let refresh = Task { await model.refresh() }
+        for _ in 0..<10_000 where !model.isLoading { await Task.yield() }
+        #expect(model.isLoading)
+        #expect(model.products.count == 64, "the rows stay until the new first page arrives")
+        await refresh.value
+        #expect(model.products.count == 30 && model.hasMorePages)
+        #expect(try await server.terminate() == 0)
+    }
+
+    @Test func aHungMarketTimesOutAsItsOwnKindOfError() async throws {
+        let hung = try SilentListener()
+        let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(hung.port)")!, timeout: .seconds(1))
+        do {
+            _ = try await client.products()
+            Issue.record("a market that never answers answered")
+        } catch let error as OpenMarketError {
+            #expect(error.kind == .timedOut, "\(error)")
+        }
+    }
+}
