@@ -35,7 +35,7 @@ public struct OpenMarketClient: Sendable {
         try decode(try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search))
     }
 
-    public func product(id: Int) async throws -> ProductDetails {
+    public func product(id: Int64) async throws -> ProductDetails {
         try decode(try await productJSON(id: id))
     }
 
@@ -45,12 +45,12 @@ public struct OpenMarketClient: Sendable {
     }
 
     /// Changes what `changes` names; `coverImageID` picks the picture lists show.
-    public func updateProduct(id: Int, _ changes: ProductChanges) async throws -> ProductDetails {
+    public func updateProduct(id: Int64, _ changes: ProductChanges) async throws -> ProductDetails {
         try decode(try await updateProductJSON(id: id, changes))
     }
 
     /// Asks for the product's delete secret, then deletes with it; answers the deleted product.
-    public func deleteProduct(id: Int) async throws -> ProductDetails {
+    public func deleteProduct(id: Int64) async throws -> ProductDetails {
         try decode(try await deleteProductJSON(id: id))
     }
 
@@ -65,7 +65,7 @@ public struct OpenMarketClient: Sendable {
         return try await send(request("api/products", query: query))
     }
 
-    public func productJSON(id: Int) async throws -> Data {
+    public func productJSON(id: Int64) async throws -> Data {
         try await send(request("api/products/\(id)"))
     }
 
@@ -79,7 +79,7 @@ public struct OpenMarketClient: Sendable {
         return try await send(request)
     }
 
-    public func updateProductJSON(id: Int, _ changes: ProductChanges) async throws -> Data {
+    public func updateProductJSON(id: Int64, _ changes: ProductChanges) async throws -> Data {
         let credentials = try requireCredentials()
         var request = try request("api/products/\(id)", method: "PATCH", credentials: credentials)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -88,7 +88,7 @@ public struct OpenMarketClient: Sendable {
         return try await send(request)
     }
 
-    public func deleteProductJSON(id: Int) async throws -> Data {
+    public func deleteProductJSON(id: Int64) async throws -> Data {
         let credentials = try requireCredentials()
         var secretRequest = try request("api/products/\(id)/secret", method: "POST", credentials: credentials)
         secretRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")

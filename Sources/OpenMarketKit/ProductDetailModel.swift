@@ -10,7 +10,7 @@ public final class ProductDetailModel {
         case failed(String)
     }
 
-    public let productID: Int
+    public let productID: Int64
     public private(set) var state: State = .loading
     /// The carousel's position, kept within the pictures.
     public var currentImageIndex: Int {
@@ -22,7 +22,7 @@ public final class ProductDetailModel {
 
     private let client: OpenMarketClient
 
-    public init(productID: Int, client: OpenMarketClient) {
+    public init(productID: Int64, client: OpenMarketClient) {
         self.productID = productID
         self.client = client
     }

@@ -1,7 +1,7 @@
 import Foundation
 import MarketModel
 
-/// The 2022 API's JSON read into the kit's values, in either flavour: snake_case or camelCase
+/// The 2022 API's JSON read into the kit's values (and written back, for caches), in either flavour: snake_case or camelCase
 /// envelope, dates with or without a fraction, prices as integers or as `2000.0`.
 struct WireKey: CodingKey {
     var stringValue: String
@@ -48,7 +48,7 @@ extension KeyedDecodingContainer where K == WireKey {
     }
 }
 
-extension ProductPage: Decodable {
+extension ProductPage: Codable {
     public init(from decoder: any Decoder) throws {
         let json = try decoder.container(keyedBy: WireKey.self)
         self.init(
@@ -59,9 +59,19 @@ extension ProductPage: Decodable {
             hasNext: try json.value(Bool.self, "has_next", "hasNext"),
             products: try json.value([ProductListing].self, "pages"))
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: WireKey.self)
+        try json.encode(number, forKey: WireKey("page_no"))
+        try json.encode(itemsPerPage, forKey: WireKey("items_per_page"))
+        try json.encode(totalCount, forKey: WireKey("total_count"))
+        try json.encode(lastPage, forKey: WireKey("last_page"))
+        try json.encode(hasNext, forKey: WireKey("has_next"))
+        try json.encode(products, forKey: WireKey("pages"))
+    }
 }
 
-extension ProductListing: Decodable {
+extension ProductListing: Codable {
     public init(from decoder: any Decoder) throws {
         let json = try decoder.container(keyedBy: WireKey.self)
         let code = try json.value(String.self, "currency")
@@ -69,16 +79,33 @@ extension ProductListing: Decodable {
             throw DecodingError.dataCorruptedError(forKey: WireKey("currency"), in: json, debugDescription: code)
         }
         self.init(
-            id: try json.value(Int.self, "id"), vendorID: try json.value(Int.self, "vendor_id"),
+            id: try json.value(Int64.self, "id"), vendorID: try json.value(Int64.self, "vendor_id"),
             name: try json.value(String.self, "name"),
             description: (try? json.value(String.self, "description")) ?? "",
             thumbnailURL: try json.url("thumbnail"), currency: currency, price: try json.amount("price"),
-            bargainPrice: try json.amount("bargain_price"), discount: try json.amount("discounted_price"),
+            discount: try json.amount("discounted_price"),
             stock: try json.amount("stock"), createdAt: try json.day("created_at"))
+    }
+
+    /// The API's own JSON, which `init(from:)` reads back.
+    public func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: WireKey.self)
+        try json.encode(id, forKey: WireKey("id"))
+        try json.encode(vendorID, forKey: WireKey("vendor_id"))
+        try json.encode(name, forKey: WireKey("name"))
+        try json.encode(description, forKey: WireKey("description"))
+        try json.encode(thumbnailURL.absoluteString, forKey: WireKey("thumbnail"))
+        try json.encode(currency.rawValue, forKey: WireKey("currency"))
+        try json.encode(price, forKey: WireKey("price"))
+        try json.encode(bargainPrice, forKey: WireKey("bargain_price"))
+        try json.encode(discount, forKey: WireKey("discounted_price"))
+        try json.encode(stock, forKey: WireKey("stock"))
+        let day = createdAt.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+        try json.encode(day + "T00:00:00", forKey: WireKey("created_at"))
     }
 }
 
-extension ProductDetails: Decodable {
+extension ProductDetails: Codable {
     public init(from decoder: any Decoder) throws {
         let json = try decoder.container(keyedBy: WireKey.self)
         let vendor = try json.nestedContainer(keyedBy: WireKey.self, forKey: WireKey("vendors"))
@@ -86,12 +113,27 @@ extension ProductDetails: Decodable {
             listing: try ProductListing(from: decoder), images: try json.value([ProductPhoto].self, "images"),
             vendorName: try vendor.value(String.self, "name"))
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        try listing.encode(to: encoder)
+        var json = encoder.container(keyedBy: WireKey.self)
+        try json.encode(images, forKey: WireKey("images"))
+        var vendor = json.nestedContainer(keyedBy: WireKey.self, forKey: WireKey("vendors"))
+        try vendor.encode(vendorName, forKey: WireKey("name"))
+    }
 }
 
-extension ProductPhoto: Decodable {
+extension ProductPhoto: Codable {
     public init(from decoder: any Decoder) throws {
         let json = try decoder.container(keyedBy: WireKey.self)
         self.init(
-            id: try json.value(Int.self, "id"), url: try json.url("url"), thumbnailURL: try json.url("thumbnail_url"))
+            id: try json.value(Int64.self, "id"), url: try json.url("url"), thumbnailURL: try json.url("thumbnail_url"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: WireKey.self)
+        try json.encode(id, forKey: WireKey("id"))
+        try json.encode(url.absoluteString, forKey: WireKey("url"))
+        try json.encode(thumbnailURL.absoluteString, forKey: WireKey("thumbnail_url"))
     }
 }

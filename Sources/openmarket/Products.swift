@@ -30,7 +30,7 @@ struct Products: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one product and its pictures.")
 
         @OptionGroup var options: ClientOptions
-        @Argument(help: "The product's id.") var id: Int
+        @Argument(help: "The product's id.") var id: Int64
 
         func run() async throws {
             let json = try await options.run { try await $0.productJSON(id: id) }
@@ -77,7 +77,7 @@ struct Products: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change some facts of one of your products.")
 
         @OptionGroup var options: ClientOptions
-        @Argument(help: "The product's id.") var id: Int
+        @Argument(help: "The product's id.") var id: Int64
         @Option var name: String?
         @Option var price: Int64?
         @Option(help: "How much is taken off the price.") var discount: Int64?
@@ -106,7 +106,7 @@ struct Products: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete one of your products.")
 
         @OptionGroup var options: ClientOptions
-        @Argument(help: "The product's id.") var id: Int
+        @Argument(help: "The product's id.") var id: Int64
 
         func run() async throws {
             let json = try await options.run { try await $0.deleteProductJSON(id: id) }

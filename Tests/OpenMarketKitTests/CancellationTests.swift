@@ -57,7 +57,7 @@ import Testing
                 case .failure(let error): #expect(error is CancellationError, "\(error)")
                 }
             }
-            #expect(try await client.product(id: Int(product.id)).listing.name == "Raced", "the client still works")
+            #expect(try await client.product(id: product.id).listing.name == "Raced", "the client still works")
         }
     }
 
@@ -67,7 +67,7 @@ import Testing
             let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(market.port)")!)
             let list = ProductListModel(
                 client: client, preferences: UserDefaults(suiteName: "cancel-\(UUID().uuidString)")!)
-            let detail = ProductDetailModel(productID: Int(product.id), client: client)
+            let detail = ProductDetailModel(productID: product.id, client: client)
             for _ in 0..<50 {
                 let loading = Task { await list.loadFirstPage() }
                 let showing = Task { await detail.load() }

@@ -59,17 +59,17 @@ import Testing
             await #expect(
                 throws: OpenMarketError.http(
                     status: 401, message: "the identifier and secret do not match a vendor", field: "secret")
-            ) { try await wrong.updateProduct(id: Int(product.id), ProductChanges(name: "Taken")) }
+            ) { try await wrong.updateProduct(id: product.id, ProductChanges(name: "Taken")) }
             let seller = Self.client(market, as: Self.papri)
             do {
-                _ = try await seller.updateProduct(id: Int(product.id), ProductChanges(discount: .amount(5000)))
+                _ = try await seller.updateProduct(id: product.id, ProductChanges(discount: .amount(5000)))
                 Issue.record("a discount above the price was accepted")
             } catch let OpenMarketError.http(status, message, field) {
                 #expect(status == 400 && field == "discounted_price")
                 #expect(message.contains("must not be more than the price"))
             }
             await #expect(throws: OpenMarketError.missingCredentials) {
-                try await Self.client(market).deleteProduct(id: Int(product.id))
+                try await Self.client(market).deleteProduct(id: product.id)
             }
         }
     }
@@ -80,7 +80,29 @@ import Testing
             let client = Self.client(market)
             let page = try await client.products()
             #expect(page.products.first?.name == "Camel")
-            #expect(try await client.product(id: Int(product.id)).images.count == 2)
+            #expect(try await client.product(id: product.id).images.count == 2)
+        }
+    }
+
+    @Test func valuesAreHashableRoundTripThroughJSONAndCanBeMadeByHand() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Cached", imageCount: 2)
+            let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(market.port)")!)
+            let details = try await client.product(id: product.id)
+            let page = try await client.products()
+            #expect(try JSONDecoder().decode(ProductDetails.self, from: JSONEncoder().encode(details)) == details)
+            #expect(try JSONDecoder().decode(ProductPage.self, from: JSONEncoder().encode(page)) == page)
+            #expect(Set([details, details]).count == 1)
+            let fixture = ProductListing(
+                id: 1, vendorID: 2, name: "Preview lamp", description: "For a SwiftUI preview.",
+                thumbnailURL: URL(string: "https://example.com/lamp.jpg")!, currency: .krw, price: 12_000,
+                discount: 2_000, stock: 3, createdAt: Date(timeIntervalSince1970: 0))
+            #expect(fixture.bargainPrice == 10_000 && fixture.isDiscounted && !fixture.isSoldOut)
+            let photo = ProductPhoto(
+                id: 9, url: URL(string: "https://example.com/1.jpg")!,
+                thumbnailURL: URL(string: "https://example.com/t.jpg")!)
+            let preview = ProductDetails(listing: fixture, images: [photo], vendorName: "papri")
+            #expect(try JSONDecoder().decode(ProductDetails.self, from: JSONEncoder().encode(preview)) == preview)
         }
     }
 

@@ -92,7 +92,7 @@ import Testing
     @Test func theServersVerdictLandsOnItsField() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Not mine", by: TestMarket.judy)
-            let details = try await Self.seller(market).product(id: Int(product.id))
+            let details = try await Self.seller(market).product(id: product.id)
             let edit = ProductEditorModel(client: Self.seller(market), editing: details)
             edit.stock = "1"
             #expect(await edit.save() == nil)

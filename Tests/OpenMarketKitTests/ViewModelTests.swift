@@ -84,10 +84,10 @@ import Testing
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Carousel", imageCount: 3)
             let model = ProductDetailModel(
-                productID: Int(product.id), client: ProductListModelTests.client(market))
+                productID: product.id, client: ProductListModelTests.client(market))
             await model.load()
             #expect(model.product?.listing.name == "Carousel")
-            #expect(model.images.map(\.id) == product.images.map { Int($0.id) })
+            #expect(model.images.map(\.id) == product.images.map(\.id))
             #expect(model.imagePosition == "1 / 3")
             model.currentImageIndex = 1
             #expect(model.imagePosition == "2 / 3")
