@@ -20,9 +20,9 @@ public final class ProductDetailModel {
 
     private var shownIndex = 0
 
-    private let client: OpenMarketClient
+    private let client: any OpenMarketAPI
 
-    public init(productID: Int64, client: OpenMarketClient) {
+    public init(productID: Int64, client: any OpenMarketAPI) {
         self.productID = productID
         self.client = client
     }

@@ -32,10 +32,10 @@ public final class ProductEditorModel {
 
     /// The product being edited, as last saved; nil when registering a new one.
     public private(set) var original: ProductDetails?
-    private let client: OpenMarketClient
+    private let client: any OpenMarketAPI
     @ObservationIgnored private let shrink: ImageShrinker?
 
-    public init(client: OpenMarketClient, editing original: ProductDetails? = nil, shrink: ImageShrinker? = nil) {
+    public init(client: any OpenMarketAPI, editing original: ProductDetails? = nil, shrink: ImageShrinker? = nil) {
         self.client = client
         self.original = original
         self.shrink = shrink

@@ -31,7 +31,7 @@ public final class ProductListModel {
         didSet { preferences.set(layout.rawValue, forKey: Self.layoutKey) }
     }
 
-    private let client: OpenMarketClient
+    private let client: any OpenMarketAPI
     private let pageSize: Int
     @ObservationIgnored private let preferences: UserDefaults
     private var loadedPages = 0
@@ -42,7 +42,7 @@ public final class ProductListModel {
 
     static let layoutKey = "OpenMarketKit.ProductListModel.layout"
 
-    public init(client: OpenMarketClient, pageSize: Int = 20, preferences: UserDefaults = .standard) {
+    public init(client: any OpenMarketAPI, pageSize: Int = 20, preferences: UserDefaults = .standard) {
         self.client = client
         self.pageSize = pageSize
         self.preferences = preferences

@@ -155,3 +155,39 @@ import Testing
         }
     }
 }
+
+/// The seam an app's previews use: the models take any `OpenMarketAPI`, here one answering from
+/// memory as a SwiftUI preview would.
+@MainActor @Suite struct PreviewSeamTests {
+    struct Showroom: OpenMarketAPI {
+        let listing = ProductListing(
+            id: 7, vendorID: 1, name: "Preview lamp", description: "From memory.",
+            thumbnailURL: URL(string: "https://example.com/lamp.jpg")!, currency: .krw, price: 12_000, stock: 2,
+            createdAt: Date(timeIntervalSince1970: 0))
+
+        func products(page: Int, itemsPerPage: Int, search: String?) async throws -> ProductPage {
+            ProductPage(
+                number: page, itemsPerPage: itemsPerPage, totalCount: 1, lastPage: 1, hasNext: false,
+                products: [listing])
+        }
+        func product(id: Int64) async throws -> ProductDetails {
+            ProductDetails(listing: listing, images: [], vendorName: "papri")
+        }
+        func createProduct(_ draft: ProductDraft, images: [Data]) async throws -> ProductDetails {
+            try await product(id: 7)
+        }
+        func updateProduct(id: Int64, _ changes: ProductChanges) async throws -> ProductDetails {
+            try await product(id: id)
+        }
+        func deleteProduct(id: Int64) async throws -> ProductDetails { try await product(id: id) }
+    }
+
+    @Test func theModelsRunOnAnAppsOwnAPIValue() async {
+        let list = ProductListModel(client: Showroom(), preferences: ProductListModelTests.preferences())
+        await list.loadFirstPage()
+        #expect(list.products.map(\.name) == ["Preview lamp"] && !list.hasMorePages)
+        let detail = ProductDetailModel(productID: 7, client: Showroom())
+        await detail.load()
+        #expect(detail.product?.vendorName == "papri")
+    }
+}
