@@ -53,7 +53,8 @@ enum V2Requests {
     static func page(from query: [String: String]) throws(MarketError) -> PageRequest {
         PageRequest(
             number: try number(query, "page_no", "page-no") ?? 1,
-            itemsPerPage: try number(query, "items_per_page", "items-per-page") ?? 20)
+            itemsPerPage: try number(query, "items_per_page", "items-per-page") ?? 20,
+            after: try number(query, "after").map(Int64.init))
     }
 
     private static func number(_ query: [String: String], _ keys: String...) throws(MarketError) -> Int? {

@@ -13,14 +13,19 @@ public struct PageRequest: Sendable, Equatable {
     public var number: Int
     public var itemsPerPage: Int
     public var order: ListOrder
+    /// A cursor: the page holds the products that come after this one in the list's order, so a
+    /// client scrolling through a market that changes meanwhile neither skips nor repeats one.
+    /// `number` then only names the page.
+    public var after: Int64?
 
-    public init(number: Int, itemsPerPage: Int, order: ListOrder = .newestFirst) {
+    public init(number: Int, itemsPerPage: Int, order: ListOrder = .newestFirst, after: Int64? = nil) {
         self.number = number
         self.itemsPerPage = itemsPerPage
         self.order = order
+        self.after = after
     }
 
-    public var offset: Int { (number - 1) * itemsPerPage }
+    public var offset: Int { after == nil ? (number - 1) * itemsPerPage : 0 }
 
     public func validated() throws(ValidationError) -> PageRequest {
         guard (1...Self.maximumPageNumber).contains(number) else {

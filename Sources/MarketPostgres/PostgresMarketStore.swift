@@ -93,7 +93,8 @@ public final class PostgresMarketStore: MarketStore {
             let rows = try await session.query(
                 """
                 WITH page AS (
-                    SELECT id FROM product WHERE \(pattern)::text IS NULL OR search_text LIKE \(pattern)
+                    SELECT id FROM product WHERE (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
+                        AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
                     ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
                 SELECT \(unescaped: Self.productColumns), cover.thumbnail_key,
                     ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)

@@ -90,10 +90,11 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await read { db in
-            let filter = SearchFilter(search, order: page.order)
-            let arguments: StatementArguments = [
+            let filter = SearchFilter(search, order: page.order, after: page.after)
+            var arguments: StatementArguments = [
                 "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
             ]
+            if let after = page.after { arguments += ["after": after] }
             let total = try Int.fetchOne(db, sql: filter.countSQL, arguments: arguments) ?? 0
             // The page's ids come from an index alone; only those rows are joined.
             let rows = try Row.fetchAll(

@@ -12,9 +12,12 @@ struct SearchFilter {
     var source: Source
     /// `DESC` for newest first, `ASC` for oldest first.
     var direction: String
+    /// The ids beyond a cursor (`:after`) in the list's order, or nothing.
+    var beyondCursor: String
 
-    init(_ search: String?, order: ListOrder) {
+    init(_ search: String?, order: ListOrder, after: Int64? = nil) {
         direction = order == .newestFirst ? "DESC" : "ASC"
+        beyondCursor = after == nil ? "" : order == .newestFirst ? " < :after" : " > :after"
         guard let search else {
             source = .everything
             return
@@ -45,10 +48,18 @@ struct SearchFilter {
     /// In order; the caller adds LIMIT and OFFSET.
     var idsSQL: String {
         switch source {
-        case .everything: "SELECT id FROM product ORDER BY id \(direction)"
+        case .everything:
+            "SELECT id FROM product\(beyondCursor.isEmpty ? "" : " WHERE id" + beyondCursor) ORDER BY id \(direction)"
         case .indexed:
-            "SELECT rowid AS id FROM productSearch WHERE productSearch MATCH :search ORDER BY rowid \(direction)"
-        case .scanned: "SELECT id FROM product WHERE instr(searchText, :search) > 0 ORDER BY id \(direction)"
+            """
+            SELECT rowid AS id FROM productSearch WHERE productSearch MATCH :search\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
+            ORDER BY rowid \(direction)
+            """
+        case .scanned:
+            """
+            SELECT id FROM product WHERE instr(searchText, :search) > 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor)
+            ORDER BY id \(direction)
+            """
         }
     }
 }

@@ -30,9 +30,13 @@ public struct OpenMarketClient: Sendable {
         return (try? JSONDecoder().decode(String.self, from: data)) == "OK"
     }
 
-    /// One page of the catalogue, newest first; `search` matches names and descriptions.
-    public func products(page: Int = 1, itemsPerPage: Int = 20, search: String? = nil) async throws -> ProductPage {
-        try decode(try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search))
+    /// One page of the catalogue, newest first; `search` matches names and descriptions. With
+    /// `after`, the products that come after that one (this server's cursor; a 2022 server ignores
+    /// it), so that paging through a market that changes meanwhile skips and repeats nothing.
+    public func products(
+        page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, after: Int64? = nil
+    ) async throws -> ProductPage {
+        try decode(try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search, after: after))
     }
 
     public func product(id: Int64) async throws -> ProductDetails {
@@ -56,12 +60,15 @@ public struct OpenMarketClient: Sendable {
 
     // MARK: The server's own JSON, for tools that show it as it is
 
-    public func productsJSON(page: Int = 1, itemsPerPage: Int = 20, search: String? = nil) async throws -> Data {
+    public func productsJSON(
+        page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, after: Int64? = nil
+    ) async throws -> Data {
         var query = [
             URLQueryItem(name: "page_no", value: "\(page)"),
             URLQueryItem(name: "items_per_page", value: "\(itemsPerPage)"),
         ]
         if let search, !search.isEmpty { query.append(URLQueryItem(name: "search_value", value: search)) }
+        if let after { query.append(URLQueryItem(name: "after", value: "\(after)")) }
         return try await send(request("api/products", query: query))
     }
 

@@ -73,8 +73,10 @@ public final class ProductListModel {
         let generation = generation
         defer { if generation == self.generation { isLoading = false } }
         do {
+            // After the last product shown: a product listed or deleted meanwhile shifts nothing.
             let page = try await client.products(
-                page: number, itemsPerPage: pageSize, search: searchText.isEmpty ? nil : searchText)
+                page: number, itemsPerPage: pageSize, search: searchText.isEmpty ? nil : searchText,
+                after: replacing ? nil : products.last?.id)
             guard generation == self.generation else { return }
             if replacing { products = [] }
             products += page.products.filter { new in !products.contains { $0.id == new.id } }

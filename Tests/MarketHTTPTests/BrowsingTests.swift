@@ -103,6 +103,20 @@ import Testing
         }
     }
 
+    @Test func aCursorPagesAfterTheProductItNamesAndIsCheckedLikePageNumbers() async throws {
+        try await TestMarket.withServer { market in
+            var ids: [Int64] = []
+            for number in 1...6 { ids.append(try await market.addProduct("Cursor \(number)").id) }
+            let page = try await market.send("GET", "/api/products?page_no=2&items_per_page=2&after=\(ids[4])").json
+            #expect(
+                (page["pages"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Cursor 4", "Cursor 3"])
+            #expect(page["page_no"] as? Int == 2 && page["total_count"] as? Int == 6, "the envelope is as ever")
+            let refused = try await market.send("GET", "/api/products?after=abc")
+            #expect(refused.status == 400)
+            #expect(try refused.json["reason"] as? String == "after must be a whole number, not \"abc\"")
+        }
+    }
+
     @Test func aMethodAnAddressDoesNotTakeIs405WithTheMethodsItTakes() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp")

@@ -78,6 +78,30 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aCursorPageStartsAfterTheProductItNamesWhateverChangedBefore(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            var ids: [Int64] = []
+            for number in 1...6 {
+                ids.append(try await Self.product(store, vendor: vendor, name: "Lamp \(number)").id)
+            }
+            _ = try await store.deleteProduct(id: ids[5], { _ in })
+            try await Self.product(store, vendor: vendor, name: "Lamp 7")
+            let next = try await store.products(PageRequest(number: 2, itemsPerPage: 2, after: ids[3]), matching: nil)
+            #expect(
+                next.items.map(\.name) == ["Lamp 3", "Lamp 2"], "a delete and a create above the cursor shift nothing")
+            let searched = try await store.products(
+                PageRequest(number: 2, itemsPerPage: 5, after: ids[2]), matching: "lamp")
+            #expect(searched.items.map(\.name) == ["Lamp 2", "Lamp 1"])
+            let short = try await store.products(PageRequest(number: 2, itemsPerPage: 5, after: ids[2]), matching: "p")
+            #expect(short.items.map(\.name) == ["Lamp 2", "Lamp 1"])
+            let oldest = try await store.products(
+                PageRequest(number: 2, itemsPerPage: 2, order: .oldestFirst, after: ids[1]), matching: nil)
+            #expect(oldest.items.map(\.name) == ["Lamp 3", "Lamp 4"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func pagesAreNewestFirstAndSearchMatchesLowercasedText(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let vendor = try await Self.vendor(store)

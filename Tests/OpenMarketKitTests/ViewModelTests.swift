@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 import MarketTestSupport
 import OpenMarketKit
 import Testing
@@ -165,7 +166,7 @@ import Testing
             thumbnailURL: URL(string: "https://example.com/lamp.jpg")!, currency: .krw, price: 12_000, stock: 2,
             createdAt: Date(timeIntervalSince1970: 0))
 
-        func products(page: Int, itemsPerPage: Int, search: String?) async throws -> ProductPage {
+        func products(page: Int, itemsPerPage: Int, search: String?, after: Int64?) async throws -> ProductPage {
             ProductPage(
                 number: page, itemsPerPage: itemsPerPage, totalCount: 1, lastPage: 1, hasNext: false,
                 products: [listing])
@@ -189,5 +190,33 @@ import Testing
         let detail = ProductDetailModel(productID: 7, client: Showroom())
         await detail.load()
         #expect(detail.product?.vendorName == "papri")
+    }
+}
+
+/// Scrolling through a market that changes meanwhile: every product there from the start shows
+/// exactly once, however many are listed or deleted above the rows already shown.
+@MainActor @Suite struct ChangingMarketTests {
+    @Test func noProductIsSkippedOrRepeatedWhileOthersComeAndGo() async throws {
+        try await TestMarket.withServer { market in
+            var ids: [Int64] = []
+            for number in 1...45 { ids.append(try await market.addProduct("Product \(number)").id) }
+            let model = ProductListModel(
+                client: ProductListModelTests.client(market), pageSize: 20,
+                preferences: ProductListModelTests.preferences())
+            await model.loadFirstPage()
+            for id in ids.suffix(2) {
+                _ = try await market.service.deleteProduct(
+                    id: id, proof: OwnershipProof(secret: TestMarket.papri.secret))
+            }
+            for number in 1...3 { try await market.addProduct("Newer \(number)") }
+            while model.hasMorePages {
+                let before = model.products.count
+                await model.loadNextPage()
+                if model.products.count == before { break }
+            }
+            let shown = model.products.map(\.id)
+            #expect(shown.count == Set(shown).count, "nothing repeated")
+            #expect(Set(shown) == Set(ids), "nothing skipped: \(Set(ids).subtracting(shown).sorted())")
+        }
     }
 }
