@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 import MarketTestSupport
 import Testing
 
@@ -88,6 +89,23 @@ import Testing
             #expect(denied.status == 401)
             #expect(denied.text.contains("do not match a vendor"))
             #expect(wrong.cookies["market_session"] == nil)
+        }
+    }
+
+    @Test func theNextPageLinkContinuesAfterTheLastCardWhateverChangedAbove() async throws {
+        try await TestMarket.withServer { market in
+            var ids: [Int64] = []
+            for number in 1...25 { ids.append(try await market.addProduct("Card \(number)").id) }
+            var visitor = StorefrontVisitor(port: market.port)
+            let first = try await visitor.get("/")
+            let next = try #require(first.text.firstMatch(of: /href="(\/\?page=2&amp;after=(\d+))" rel="next"/))
+            #expect(Int64(next.2) == ids[5], "after the 20th card, the oldest shown")
+            _ = try await market.service.deleteProduct(
+                id: ids[24], proof: OwnershipProof(secret: TestMarket.papri.secret))
+            try await market.addProduct("Newer")
+            let second = try await visitor.get(String(next.1).replacingOccurrences(of: "&amp;", with: "&"))
+            let names = second.text.matches(of: /Card (\d+)</).map { Int($0.1)! }
+            #expect(names == [5, 4, 3, 2, 1])
         }
     }
 

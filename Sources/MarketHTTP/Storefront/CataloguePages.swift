@@ -15,12 +15,17 @@ extension Storefront {
         }
         let number = min(max(Int(query["page"] ?? "") ?? 1, 1), PageRequest.maximumPageNumber)
         let search = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // The next page continues after the last card shown, so that endless scrolling through a
+        // market that changes meanwhile neither skips nor repeats a product.
+        let after = query["after"].flatMap { Int64($0) }
         let page = try await service.products(
-            PageRequest(number: number, itemsPerPage: Self.pageSize), search: search.isEmpty ? nil : search)
-        func link(page: Int?, view: CatalogueView? = nil) -> String {
+            PageRequest(number: number, itemsPerPage: Self.pageSize, after: after),
+            search: search.isEmpty ? nil : search)
+        func link(page: Int?, after: Int64? = nil, view: CatalogueView? = nil) -> String {
             var items: [URLQueryItem] = []
             if !search.isEmpty { items.append(URLQueryItem(name: "q", value: search)) }
             if let page { items.append(URLQueryItem(name: "page", value: String(page))) }
+            if let after { items.append(URLQueryItem(name: "after", value: String(after))) }
             if let view { items.append(URLQueryItem(name: "view", value: view.rawValue)) }
             var components = URLComponents()
             components.path = "/"
@@ -37,7 +42,7 @@ extension Storefront {
             "summary": Self.summary(total: page.totalCount, search: search),
             "pageNumber": number,
             "lastPage": max(page.lastPage, 1),
-            "nextPage": page.hasNext ? link(page: number + 1) : false,
+            "nextPage": page.hasNext ? link(page: number + 1, after: page.items.last?.id) : false,
             "previousPage": page.hasPrevious ? link(page: number - 1) : false,
             "refresh": link(page: nil),
         ]
