@@ -65,6 +65,16 @@ import Testing
         }
     }
 
+    @Test func anUnreachableMarketIsAnOpenMarketErrorNotARawURLError() async throws {
+        let loader = ImageLoader()
+        do {
+            _ = try await loader.image(at: URL(string: "http://127.0.0.1:9/images/a.jpg")!)
+            Issue.record("a closed port answered")
+        } catch let error as OpenMarketError {
+            #expect(error.kind == .unreachable)
+        }
+    }
+
     @Test func aDownloadNobodyWaitsForIsStoppedButAPrefetchGoesOn() async throws {
         let session = StalledConnection.session()
         let loader = ImageLoader(session: session)
