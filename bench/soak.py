@@ -6,16 +6,14 @@ import http.client
 import json
 import os
 import random
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "e2e"))
+from market import Market  # noqa: E402  (the browser tests' market, started the same way)
 BINARY = os.environ.get("OPENMARKET_BINARY", os.path.join(ROOT, ".build", "release", "openmarket"))
 DURATION = int(os.environ.get("DURATION", "180"))
 CLIENTS = int(os.environ.get("CLIENTS", "16"))
@@ -23,25 +21,10 @@ PAPRI = ("a09d8d1a-d1b8-11ec-9676-bd41bb2bb233", "80sgmjjk9v")
 JUDY = "f27bc126-0335-11ed-9676-1776ba240ec2"
 
 
-class Server:
-    def __init__(self, directory):
-        self.process = subprocess.Popen(
-            [BINARY, "serve", "--demo", "--port", "0", "--data-dir", directory, "--log-format", "json"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.log = []
-        for line in self.process.stdout:
-            self.log.append(line)
-            found = re.search(r"Open Market is open at http://[0-9.]+:(\d+)", line)
-            if found:
-                self.port = int(found.group(1))
-                break
-        else:
-            raise RuntimeError("the market did not start:\n" + "".join(self.log))
-        threading.Thread(target=lambda: [self.log.append(l) for l in self.process.stdout], daemon=True).start()
-
-    def rss_mb(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            return int(next(l for l in status if l.startswith("VmRSS:")).split()[1]) / 1024
+def rss_mb(market):
+    """The server's resident memory now."""
+    with open(f"/proc/{market.process.pid}/status") as status:
+        return int(next(l for l in status if l.startswith("VmRSS:")).split()[1]) / 1024
 
 
 class Client:
@@ -166,8 +149,7 @@ class Soak:
 
 
 def main():
-    directory = tempfile.mkdtemp(prefix="openmarket-soak-")
-    server = Server(directory + "/data")
+    server = Market(BINARY, ["--log-format", "json"])
     try:
         client = Client(server.port, "10.7.7.7")
         page = json.loads(client.send("GET", "/api/products?items_per_page=64")[1])
@@ -177,7 +159,7 @@ def main():
         image_paths += ["/" + item["thumbnail"].split("/", 3)[3] for item in page["pages"]]
         pictures = [client.send("GET", path)[1] for path in image_paths[:8]]
 
-        start_rss = server.rss_mb()
+        start_rss = rss_mb(server)
         soak = Soak(server, pictures, image_paths, ids)
         samples = [(0, start_rss)]
         workers = [threading.Thread(target=soak.work, args=(n,)) for n in range(CLIENTS)]
@@ -191,11 +173,11 @@ def main():
             if not burst_done and elapsed > DURATION / 2:
                 soak.burst()
                 burst_done = True
-                samples.append((time.monotonic() - began, server.rss_mb()))
-            samples.append((time.monotonic() - began, server.rss_mb()))
+                samples.append((time.monotonic() - began, rss_mb(server)))
+            samples.append((time.monotonic() - began, rss_mb(server)))
         for worker in workers:
             worker.join()
-        end_rss = server.rss_mb()
+        end_rss = rss_mb(server)
         warm = [rss for t, rss in samples if DURATION * 0.2 <= t <= DURATION * 0.45]
         late = [rss for t, rss in samples if t >= DURATION * 0.8]
         total = sum(soak.counts.values())
@@ -221,9 +203,7 @@ def main():
             print(f"error: {kind} answered {status}: {body!r}", file=sys.stderr)
         sys.exit(1 if soak.errors or server_errors else 0)
     finally:
-        server.process.terminate()
-        server.process.wait(timeout=60)
-        shutil.rmtree(directory, ignore_errors=True)
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -22,17 +22,20 @@ JUDY = ("f27bc126-0335-11ed-9676-1776ba240ec2", "0hvvXjSeAS", "judy")
 
 
 class Market:
-    def __init__(self):
+    """Also used by fuzz/fuzz.py and bench/soak.py, with their own binary and serve arguments."""
+
+    def __init__(self, binary=BINARY, arguments=()):
         self.directory = tempfile.mkdtemp(prefix="openmarket-e2e-")
         self.log = []
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--data-dir", self.directory + "/data"],
+            [binary, "serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--data-dir", self.directory + "/data",
+             *arguments],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in self.process.stdout:
             self.log.append(line)
-            found = re.search(r"Open Market is open at (http://[0-9.]+:\d+)", line)
+            found = re.search(r"Open Market is open at (http://[0-9.]+:(\d+))", line)
             if found:
-                self.url = found.group(1)
+                self.url, self.port = found.group(1), int(found.group(2))
                 break
         else:
             raise RuntimeError("the market did not start:\n" + "".join(self.log))

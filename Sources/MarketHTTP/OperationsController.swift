@@ -18,13 +18,8 @@ struct OperationsController<Context: RequestContext>: Sendable {
         router.get("openapi.json", use: openAPI)
     }
 
-    /// The OpenAPI 3 document of both dialects, as they answer.
-    static var document: Data? {
-        Bundle.module.url(forResource: "openapi", withExtension: "json").flatMap { try? Data(contentsOf: $0) }
-    }
-
     @Sendable func openAPI(_ request: Request, context: Context) async throws -> Response {
-        guard let document = Self.document else { throw HTTPError(.notFound) }
+        guard let document = OpenAPIDocument.data else { throw HTTPError(.notFound) }
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: document)))
@@ -50,5 +45,12 @@ struct OperationsController<Context: RequestContext>: Sendable {
         var ready: Bool
         var database: String
         var images: String
+    }
+}
+
+/// The OpenAPI 3 document of both dialects, as they answer; read once.
+enum OpenAPIDocument {
+    static let data = Bundle.module.url(forResource: "openapi", withExtension: "json").flatMap {
+        try? Data(contentsOf: $0)
     }
 }

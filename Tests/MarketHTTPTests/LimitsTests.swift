@@ -12,6 +12,7 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
             guard ContinuousClock.now < deadline else { throw RawHTTPError("the condition never held") }
+            // The server's counters announce nothing when they change; the condition is asked again.
             try await Task.sleep(for: .milliseconds(10))
         }
     }

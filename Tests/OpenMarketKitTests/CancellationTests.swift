@@ -19,6 +19,7 @@ import Testing
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline {
                 if done.load(ordering: .acquiring) { return }
+                // Nothing can signal this thread from a wedged pool, so it looks at the flag itself.
                 Thread.sleep(forTimeInterval: 0.5)
             }
             FileHandle.standardError.write(Data("\(races) cancel races did not all finish: something wedged\n".utf8))
@@ -32,6 +33,7 @@ import Testing
     /// Cancels `task` after a few microseconds, so that some rounds cancel before the request
     /// leaves, some while it is in flight and some just as the answer arrives.
     static func cancel<T>(_ task: Task<T, any Error>, round: Int) async {
+        // Not a wait for anything: the varying pause is what spreads the cancels over the call's life.
         if round % 3 > 0 { try? await Task.sleep(for: .microseconds(round % 7 * 150)) }
         task.cancel()
     }
