@@ -77,28 +77,47 @@ let package = Package(
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
         .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
+        // The HTTP adapters: what they all use, one module per wire format, and the server that
+        // mounts them on one router.
         .target(
-            name: "MarketHTTP",
+            name: "MarketHTTPShared",
             dependencies: [
                 "MarketCore",
                 server("Hummingbird", "hummingbird"),
                 server("HTTPTypes", "swift-http-types"),
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),
-                server("NIOHTTPTypes", "swift-nio-extras"),
-                server("Metrics", "swift-metrics"),
-                server("Prometheus", "swift-prometheus"),
+            ],
+            resources: [.copy("Resources/placeholder.png")]
+        ),
+        .target(name: "MarketAPIv1", dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird")]),
+        .target(name: "MarketAPIv2", dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird")]),
+        .target(
+            name: "MarketStorefront",
+            dependencies: [
+                "MarketHTTPShared",
+                server("Hummingbird", "hummingbird"),
                 server("Mustache", "swift-mustache"),
                 server("Crypto", "swift-crypto"),
             ],
-            resources: [
-                .copy("Resources/placeholder.png"), .copy("Resources/storefront"), .copy("Resources/openapi.json"),
-            ]
+            resources: [.copy("Resources/storefront")]
+        ),
+        .target(
+            name: "MarketHTTP",
+            dependencies: [
+                "MarketHTTPShared", "MarketAPIv1", "MarketAPIv2", "MarketStorefront",
+                server("Hummingbird", "hummingbird"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
+                server("Metrics", "swift-metrics"),
+                server("Prometheus", "swift-prometheus"),
+            ],
+            resources: [.copy("Resources/openapi.json")]
         ),
         .target(
             name: "MarketApp",
             dependencies: [
-                "MarketHTTP", "MarketSQLite", "MarketPostgres", "MarketImaging", "MarketDemo",
+                "MarketHTTP", "MarketAPIv2", "MarketStorefront", "MarketSQLite", "MarketPostgres", "MarketImaging", "MarketDemo",
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
                 server("Prometheus", "swift-prometheus"),

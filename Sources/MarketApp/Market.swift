@@ -6,6 +6,7 @@ import MarketHTTP
 import MarketImaging
 import MarketPostgres
 import MarketSQLite
+import MarketStorefront
 import ServiceLifecycle
 
 /// A whole market, built from a configuration in one place: the store, the images, the service

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import MarketCore
+import MarketHTTPShared
 import Synchronization
 
 /// How many bytes of request bodies the server holds in memory at once, across every request.
@@ -54,12 +55,5 @@ struct BodyBudgetMiddleware<Context: RequestContext>: RouterMiddleware {
         let maximum = Request.maximumAPIBodyBytes
         if let length = request.declaredLength { return length <= maximum ? length : 0 }
         return request.headers[.transferEncoding] == nil ? 0 : maximum
-    }
-}
-
-extension Request {
-    /// The body's length as the head declares it, if it does.
-    var declaredLength: Int? {
-        headers[.contentLength].flatMap { Int($0) }
     }
 }

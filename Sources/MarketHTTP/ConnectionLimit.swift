@@ -1,4 +1,5 @@
 import HTTPTypes
+import MarketHTTPShared
 import NIOCore
 import NIOHTTPTypes
 import Synchronization

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MarketCore
+import MarketHTTPShared
 
 /// Serves stored images. Their names are content hashes, so a URL's bytes never change: clients
 /// and proxies may keep them for a year, and the ETag is the name itself.
@@ -35,13 +36,5 @@ struct ImageController<Context: RequestContext> {
         }
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-/// The picture shown for a 2021 item posted without pictures.
-enum Placeholder {
-    static let key = "placeholder.png"
-    static let data = Bundle.module.url(forResource: "placeholder", withExtension: "png").flatMap {
-        try? Data(contentsOf: $0)
     }
 }

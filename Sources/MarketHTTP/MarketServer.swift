@@ -1,6 +1,10 @@
 import Hummingbird
 import Logging
+import MarketAPIv1
+import MarketAPIv2
 import MarketCore
+import MarketHTTPShared
+import MarketStorefront
 import NIOCore
 import Prometheus
 
@@ -11,8 +15,7 @@ public enum MarketServer {
         service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey, limits: ServerLimits,
         metrics: PrometheusCollectorRegistry
     ) throws -> Router<MarketRequestContext> {
-        let pages = try Pages()
-        let sealer = CookieSealer(keyBytes: sessionKey.bytes)
+        let storefront = try Storefront(service: service, sessionKey: sessionKey)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(
@@ -22,13 +25,13 @@ public enum MarketServer {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
         router.add(middleware: ClientAddressMiddleware())
-        router.add(middleware: APIErrorMiddleware(pages: pages, sealer: sealer, methods: methods))
+        router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)
         ImageController(service: service).addRoutes(to: router)
         OperationsController(service: service, limits: limits, registry: metrics).addRoutes(to: router)
-        Storefront(service: service, pages: pages, sealer: sealer).addRoutes(to: router)
+        storefront.addRoutes(to: router)
         methods.learn(router)
         return router
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MarketCore
+import MarketHTTPShared
 import Metrics
 import Prometheus
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MarketApp
 import MarketHTTP
+import MarketStorefront
 
 /// Where a market keeps its data: a folder (SQLite and image files) or a PostgreSQL database.
 struct MarketOptions: ParsableArguments {

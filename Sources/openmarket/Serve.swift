@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import MarketAPIv2
 import MarketApp
 import MarketDemo
 import MarketHTTP

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MarketHTTP
+@testable import MarketAPIv2
 
 @Suite struct V2DatesTests {
     @Test(arguments: [

@@ -7,7 +7,7 @@ import MarketHTTP
 import MarketModel
 import ServiceLifecycle
 
-@_exported import enum MarketHTTP.V2Flavor
+@_exported import enum MarketAPIv2.V2Flavor
 
 /// A whole market for one test, built by the same composition root as `openmarket serve`: a fresh
 /// data folder with a real SQLite file and image files, the real image pipeline, and the real HTTP

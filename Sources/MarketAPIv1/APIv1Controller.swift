@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+
+/// The 2021 Open Market API (v1, API reference §2): items guarded by their own password, 20 per
+/// page oldest first, 200 for every success, and 404 for a wrong password, which is how its apps
+/// tell one.
+package struct APIv1Controller<Context: RequestContext> {
+    static var itemsPerPage: Int { 20 }
+
+    let service: MarketService
+
+    package init(service: MarketService) {
+        self.service = service
+    }
+
+    package func addRoutes(to router: Router<Context>) {
+        router.get("items/{page}", use: list)
+        router.get("item/{id}", use: show)
+        router.post("item", use: create)
+        router.patch("item/{id}", use: update)
+        router.delete("item/{id}", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        try await v1Errors {
+            let text = context.parameters.get("page") ?? ""
+            guard let number = Int(text) else { throw MarketError(.notFound, "no page \"\(text)\"") }
+            let page = try await service.products(
+                PageRequest(number: number, itemsPerPage: Self.itemsPerPage, order: .oldestFirst))
+            return try JSONResponse.make(V1PageBody(page: page, urls: request.imageURLs))
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        try await v1Errors {
+            try respond(with: try await service.product(id: try context.productID()), to: request)
+        }
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        try await v1Errors {
+            let form = try await Self.form(of: request)
+            let fields = V1Requests.fields(of: form)
+            let product = try await service.createItem(
+                try V1Requests.draft(from: fields), images: form.images(named: "images[]", "images"),
+                password: try V1Requests.password(in: fields))
+            return try respond(with: product, to: request)
+        }
+    }
+
+    /// Any subset of the fields, with the password. Images, when sent, replace the item's; a
+    /// password alone changes nothing and answers the item (Ryan checks passwords that way).
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        try await v1Errors {
+            let form = try await Self.form(of: request)
+            let fields = V1Requests.fields(of: form)
+            let images = form.images(named: "images[]", "images")
+            let product = try await service.updateProduct(
+                id: try context.productID(), try V1Requests.changes(from: fields),
+                images: images.isEmpty ? nil : images,
+                proof: OwnershipProof(secret: try V1Requests.password(in: fields)))
+            return try respond(with: product, to: request)
+        }
+    }
+
+    /// `{"password": "…"}`, sometimes with the item's `id` as well.
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        try await v1Errors {
+            var request = request
+            let body = try JSONFields(body: try await request.collectAPIBody(), part: "body")
+            let product = try await service.deleteProduct(
+                id: try context.productID(), proof: OwnershipProof(secret: try V1Requests.password(in: body)))
+            return try respond(with: product, to: request)
+        }
+    }
+
+    private static func form(of request: Request) async throws -> MultipartForm {
+        var request = request
+        return try await request.multipartForm(orRefuse: MarketError(.invalid, "items are sent as multipart/form-data"))
+    }
+
+    private func respond(with product: Product, to request: Request) throws -> Response {
+        try JSONResponse.make(V1ItemBody(product: product, urls: request.imageURLs))
+    }
+
+    /// The 2021 apps read a 404 as "wrong password", and know fields by their 2021 names.
+    private func v1Errors(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as MarketError where error.kind == .unauthorized {
+            throw MarketError(.notFound, field: "password", "the password does not match this item")
+        } catch let error as MarketError {
+            throw V1Requests.renamingFields(error)
+        }
+    }
+}

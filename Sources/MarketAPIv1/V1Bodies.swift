@@ -1,0 +1,49 @@
+import Foundation
+import MarketHTTPShared
+import MarketModel
+
+/// An item in the 2021 API's JSON (API reference §2.2). `discounted_price` is what the buyer pays
+/// and is left out when there is no discount; `registration_date` is Unix seconds with a fraction.
+struct V1ItemBody: Encodable {
+    var summary: ProductSummary
+    var product: Product?
+    var urls: ImageURLs
+
+    init(summary: ProductSummary, urls: ImageURLs) {
+        self.summary = summary
+        self.urls = urls
+    }
+
+    init(product: Product, urls: ImageURLs) {
+        self.init(summary: product.summary, urls: urls)
+        self.product = product
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: JSONKey.self)
+        try json.encode(summary.id, forKey: "id")
+        try json.encode(summary.name, forKey: "title")
+        try json.encode(summary.price, forKey: "price")
+        try json.encode(summary.currency.rawValue, forKey: "currency")
+        try json.encode(summary.stock, forKey: "stock")
+        if summary.discount > 0 { try json.encode(summary.salePrice, forKey: "discounted_price") }
+        let thumbnails = summary.thumbnailKeys.map(urls.url(for:))
+        try json.encode(thumbnails.isEmpty ? [urls.thumbnail(for: "")] : thumbnails, forKey: "thumbnails")
+        try json.encode(summary.createdAt.timeIntervalSince1970, forKey: "registration_date")
+        guard let product else { return }
+        try json.encode(product.description, forKey: "descriptions")
+        try json.encode(product.images.map { urls.url(for: $0.originalKey) }, forKey: "images")
+    }
+}
+
+/// A page of the 2021 list: its number and its items, and nothing else.
+struct V1PageBody: Encodable {
+    var page: Page<ProductSummary>
+    var urls: ImageURLs
+
+    func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: JSONKey.self)
+        try json.encode(page.request.number, forKey: "page")
+        try json.encode(page.items.map { V1ItemBody(summary: $0, urls: urls) }, forKey: "items")
+    }
+}

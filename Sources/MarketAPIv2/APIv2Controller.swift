@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+
+/// The 2022 Open Market API (v2): wire bytes in, MarketService calls, wire bytes out, in the flavour
+/// of the host each request names. Status codes are the ones strict clients pin: GET 200, POST 201,
+/// PATCH 202.
+package struct APIv2Controller<Context: RequestContext> {
+    let service: MarketService
+    let defaultFlavor: V2Flavor
+
+    package init(service: MarketService, defaultFlavor: V2Flavor) {
+        self.service = service
+        self.defaultFlavor = defaultFlavor
+    }
+
+    package func addRoutes(to router: Router<Context>) {
+        router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
+        let products = router.group("api/products")
+        products.get(use: list)
+        products.post(use: create)
+        products.get("{id}", use: show)
+        products.patch("{id}", use: update)
+        products.post("{id}/secret", use: issueDeleteSecret)
+        products.post("{id}/archived", use: issueDeletePath)
+        products.delete("{id}/{productSecret}", use: delete)
+        // openmarket clients use `/archived`'s path whole, keep its last segment, or append it to
+        // `/api/products/`; each form ends in the delete secret. (The router takes one parameter
+        // name per position, hence `{id}`.)
+        products.delete("{id}", use: deleteByLastSegment)
+        products.delete("api/products/{id}", use: deleteByLastSegment)
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let query = request.queryFields
+        let page = try await service.products(try V2Requests.page(from: query), search: query["search_value"])
+        return try JSONResponse.make(V2PageBody(page: page, flavor: flavor(of: request), urls: request.imageURLs))
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        try respond(with: try await service.product(id: try context.productID()), to: request)
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        try await service.admitSeller(identifier: request.identifier)
+        let form = try await request.multipartForm(
+            orRefuse: MarketError(
+                .invalid, "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts"))
+        guard let params = form.parts(named: "params").first else { throw MarketError.missing("params") }
+        let fields = try JSONFields(body: params.body, part: "params")
+        let product = try await service.createProduct(
+            try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),
+            by: VendorCredentials(identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields)))
+        return try respond(with: product, to: request, status: .created)
+    }
+
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try context.productID()
+        // Many clients send this JSON with no Content-Type or a form one: the body is read as JSON.
+        // Nala Market sends it as the `params` part of a multipart form, as for a create.
+        let raw = try await request.collectAPIBody()
+        let params = MultipartForm.boundary(in: request.headers[.contentType]).flatMap {
+            try? MultipartForm(body: raw, boundary: $0).parts(named: "params").first?.body
+        }
+        let body = try JSONFields(body: params ?? raw, part: params == nil ? "body" : "params")
+        let product = try await service.updateProduct(
+            id: id, try V2Requests.changes(from: body),
+            proof: OwnershipProof(identifier: request.identifier, secret: try V2Requests.secret(in: body)))
+        return try respond(with: product, to: request, status: .accepted)
+    }
+
+    /// market-training's `/secret`: the delete secret itself, as plain text.
+    @Sendable func issueDeleteSecret(_ request: Request, context: Context) async throws -> Response {
+        let (_, secret) = try await deleteSecret(request, context: context)
+        return PlainText.response(secret)
+    }
+
+    /// openmarket's `/archived`: a path that deletes the product, as plain text.
+    @Sendable func issueDeletePath(_ request: Request, context: Context) async throws -> Response {
+        let (id, secret) = try await deleteSecret(request, context: context)
+        return PlainText.response(flavor(of: request).deletePath(productID: id, secret: secret))
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let product = try await service.deleteProduct(
+            productID: try context.productID(), productSecret: context.parameters.get("productSecret") ?? "")
+        return try respond(with: product, to: request)
+    }
+
+    @Sendable func deleteByLastSegment(_ request: Request, context: Context) async throws -> Response {
+        let secret = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
+        let product = try await service.deleteProduct(productID: nil, productSecret: secret)
+        return try respond(with: product, to: request)
+    }
+
+    private func deleteSecret(_ request: Request, context: Context) async throws -> (Int64, String) {
+        var request = request
+        let id = try context.productID()
+        let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
+        let productSecret = try await service.issueDeleteSecret(
+            productID: id, proof: OwnershipProof(identifier: request.identifier, secret: secret))
+        return (id, productSecret)
+    }
+
+    private func flavor(of request: Request) -> V2Flavor {
+        V2Flavor.forHost(request.head.authority, fallback: defaultFlavor)
+    }
+
+    private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
+        -> Response
+    {
+        try JSONResponse.make(
+            V2ProductBody(product: product, flavor: flavor(of: request), urls: request.imageURLs), status: status)
+    }
+}
+
+enum PlainText {
+    static func response(_ text: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

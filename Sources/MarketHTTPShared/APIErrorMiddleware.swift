@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import MarketCore
+
+/// Turns every failure into a JSON body that says what is wrong, in the shape v1 clients know
+/// (`{"error": true, "reason": …}`) plus the field to blame. Anything unexpected is logged and
+/// answered with a 500 that leaks no detail. A browser asking for an address nothing answers gets
+/// the storefront's page instead.
+package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
+    package let pages: any ProblemPages
+    package let methods: RouteMethods
+
+    package init(pages: any ProblemPages, methods: RouteMethods) {
+        self.pages = pages
+        self.methods = methods
+    }
+
+    package func response(to failure: any Error, of request: Request, context: Context) throws -> Response {
+        if let error = failure as? any HTTPResponseError, error.status == .notFound {
+            let allowed = methods.allowed(at: request.uri.path)
+            if !allowed.isEmpty { return try methodNotAllowed(request, allowed: allowed) }
+        }
+        let wantsPage = request.headers[.accept]?.contains("text/html") == true
+        switch failure {
+        case let error as MarketError where error.kind == .unavailable && wantsPage:
+            return pages.problem(.serviceUnavailable, message: error.message, for: request)
+                .retrying(after: error.retryAfter)
+        case let error as MarketError:
+            return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
+                .retrying(after: error.retryAfter)
+        case let error as any HTTPResponseError where error.status == .notFound && wantsPage:
+            return pages.problem(.notFound, message: nil, for: request)
+        case let error as any HTTPResponseError:
+            let reason =
+                error.status == .notFound
+                ? "nothing at \(request.method) \(request.uri.path)" : error.status.reasonPhrase
+            return try Self.response(status: error.status, reason: reason, field: nil)
+        default:
+            context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: failure))"])
+            return try Self.response(
+                status: .internalServerError, reason: "the server failed; it has been logged", field: nil)
+        }
+    }
+
+    /// The address exists, but not for this method: 405 and the methods it takes.
+    private func methodNotAllowed(_ request: Request, allowed methods: [HTTPRequest.Method]) throws -> Response {
+        let allowed = methods.map(\.rawValue).joined(separator: ", ")
+        var response =
+            request.headers[.accept]?.contains("text/html") == true
+            ? pages.problem(
+                .methodNotAllowed, message: "This address does not take \(request.method).", for: request)
+            : try Self.response(
+                status: .methodNotAllowed,
+                reason: "\(request.method) is not allowed on \(request.uri.path); it takes \(allowed)", field: nil)
+        response.headers[.allow] = allowed
+        return response
+    }
+
+    private struct Body: Encodable {
+        var error = true
+        var reason: String
+        var field: String?
+    }
+
+    private static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {
+        try JSONResponse.make(Body(reason: reason, field: field), status: status)
+    }
+
+    package static func status(of kind: MarketError.Kind) -> HTTPResponse.Status {
+        switch kind {
+        case .invalid: .badRequest
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .tooLarge: .contentTooLarge
+        case .conflict: .conflict
+        case .unavailable: .serviceUnavailable
+        case .throttled: .tooManyRequests
+        }
+    }
+}
+
+/// Where a browser's failure gets a page rather than JSON: the storefront's, in its style.
+package protocol ProblemPages: Sendable {
+    func problem(_ status: HTTPResponse.Status, message: String?, for request: Request) -> Response
+}
+
+extension Response {
+    /// With `Retry-After` when the refusal says when to try again.
+    package func retrying(after seconds: Int?) -> Response {
+        guard let seconds else { return self }
+        var response = self
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+}
+
+/// A middleware that answers whatever a route throws with a response of its own kind.
+package protocol FailureMiddleware<Context>: RouterMiddleware {
+    func response(to failure: any Error, of request: Request, context: Context) throws -> Response
+}
+
+extension FailureMiddleware {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try response(to: error, of: request, context: context)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import NIOCore
+
+/// Hummingbird's basic context plus the address of the peer that sent the request.
+public struct MarketRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// Tells the service which client it serves, for throttling wrong secrets per client. Behind a
+/// proxy on this machine (the peer is a loopback address), the client is the address that proxy
+/// appended last to `X-Forwarded-For`; earlier entries are the client's own word and count for nothing.
+package struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+    package init() {}
+
+    package static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
+
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try await MarketClient.$address.withValue(Self.client(of: request, peer: context.remoteAddress)) {
+            try await next(request, context)
+        }
+    }
+
+    package static func client(of request: Request, peer: SocketAddress?) -> String? {
+        let peerAddress = peer?.ipAddress
+        guard let peerAddress, peerAddress == "127.0.0.1" || peerAddress == "::1",
+            let forwarded = request.headers[values: forwardedFor].last?.split(separator: ",").last
+        else { return peerAddress }
+        let client = forwarded.trimmingCharacters(in: .whitespaces)
+        return client.isEmpty ? peerAddress : client
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import MarketCore
+
+/// A `multipart/form-data` body read as the 2021–2022 apps actually wrote it: with a CRLF preamble,
+/// without the final CRLF, with `Content-Disposition:form-data` unspaced, with trailing spaces,
+/// unquoted or half-quoted parameters, raw UTF-8 filenames, and delimiter lines that carry extra
+/// characters after the boundary.
+package struct MultipartForm {
+    /// A part's field name and bytes. Filenames and declared types are not kept: the market trusts
+    /// neither.
+    package struct Part {
+        package var name: String
+        /// Whether the part was sent as a file (its Content-Disposition names a filename).
+        package var isFile: Bool
+        package var body: Data
+    }
+
+    package var parts: [Part]
+
+    /// The boundary a `Content-Type: multipart/form-data; boundary=…` header declares.
+    package static func boundary(in contentType: String?) -> String? {
+        guard let contentType, contentType.lowercased().contains("multipart/") else { return nil }
+        return HeaderParameters.value(of: "boundary", in: contentType).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    package init(body: Data, boundary: String) throws(MarketError) {
+        let bytes = [UInt8](body)
+        let delimiter = Array("--\(boundary)".utf8)
+        guard var start = Self.find(delimiter, in: bytes, from: 0) else {
+            throw MarketError(.invalid, "the multipart body never mentions its boundary \"\(boundary)\"")
+        }
+        var parts: [Part] = []
+        while true {
+            let lineEnd = Self.lineEnd(in: bytes, from: start + delimiter.count)
+            let rest = String(decoding: bytes[(start + delimiter.count)..<lineEnd.content], as: UTF8.self)
+                .trimmingCharacters(in: .whitespaces)
+            if rest.hasSuffix("--") || lineEnd.next >= bytes.count { break }
+            let (headers, bodyStart) = Self.headers(in: bytes, from: lineEnd.next)
+            let next = Self.find([0x0A] + delimiter, in: bytes, from: bodyStart)
+            var bodyEnd = next ?? bytes.count
+            if next != nil, bodyEnd > bodyStart, bytes[bodyEnd - 1] == 0x0D { bodyEnd -= 1 }
+            if let part = Self.part(headers: headers, body: Data(bytes[bodyStart..<max(bodyStart, bodyEnd)])) {
+                parts.append(part)
+            }
+            guard let next else { break }
+            start = next + 1
+        }
+        self.parts = parts
+    }
+
+    package func parts(named names: String...) -> [Part] {
+        parts.filter { names.contains($0.name) }
+    }
+
+    private static func part(headers: [String: String], body: Data) -> Part? {
+        guard let disposition = headers["content-disposition"],
+            let name = HeaderParameters.value(of: "name", in: disposition)
+        else { return nil }
+        return Part(name: name, isFile: HeaderParameters.value(of: "filename", in: disposition) != nil, body: body)
+    }
+
+    /// The header lines of a part up to the blank line, and where its body starts.
+    private static func headers(in bytes: [UInt8], from start: Int) -> ([String: String], Int) {
+        var headers: [String: String] = [:]
+        var position = start
+        while position < bytes.count {
+            let line = lineEnd(in: bytes, from: position)
+            let text = String(decoding: bytes[position..<line.content], as: UTF8.self)
+            position = line.next
+            if text.trimmingCharacters(in: .whitespaces).isEmpty { break }
+            guard let colon = text.firstIndex(of: ":") else { continue }
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (headers, position)
+    }
+
+    /// Where the line starting at `start` ends (before CR LF or LF) and where the next one begins.
+    private static func lineEnd(in bytes: [UInt8], from start: Int) -> (content: Int, next: Int) {
+        guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return (bytes.count, bytes.count) }
+        let content = newline > start && bytes[newline - 1] == 0x0D ? newline - 1 : newline
+        return (content, newline + 1)
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, start <= bytes.count - needle.count else { return nil }
+        var candidate = start
+        let lastStart = bytes.count - needle.count
+        while candidate <= lastStart, let found = bytes[candidate...lastStart].firstIndex(of: first) {
+            if bytes[found..<(found + needle.count)].elementsEqual(needle) { return found }
+            candidate = found + 1
+        }
+        return nil
+    }
+}
+
+/// Reads `key=value` parameters of a header such as Content-Type or Content-Disposition, forgiving
+/// missing or unbalanced quotes.
+package enum HeaderParameters {
+    package static func value(of key: String, in header: String) -> String? {
+        let lowered = header.lowercased()
+        var searchStart = lowered.startIndex
+        while let found = lowered.range(of: key + "=", range: searchStart..<lowered.endIndex) {
+            searchStart = found.upperBound
+            // `name=` must not be the tail of `filename=`.
+            if found.lowerBound > lowered.startIndex {
+                let before = lowered[lowered.index(before: found.lowerBound)]
+                guard before == ";" || before == " " || before == "\t" else { continue }
+            }
+            return parameterValue(header[found.upperBound...])
+        }
+        return nil
+    }
+
+    private static func parameterValue(_ text: Substring) -> String {
+        guard text.first == "\"" else {
+            return String(text.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces)
+        }
+        let quoted = text.dropFirst()
+        // The value ends at the first quote that is followed by `;` or the end of the header.
+        var index = quoted.startIndex
+        while let quote = quoted[index...].firstIndex(of: "\"") {
+            let after = quoted[quoted.index(after: quote)...].drop { $0 == " " || $0 == "\t" }
+            if after.isEmpty || after.first == ";" { return String(quoted[..<quote]) }
+            index = quoted.index(after: quote)
+        }
+        return String(quoted).trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketModel
+
+extension Request {
+    /// The largest request body the API reads: five images of the largest size, and the rest.
+    package static let maximumAPIBodyBytes = 5 * MarketRules.maximumImageBytes + 4 * 1024 * 1024
+
+    /// The vendor identifier header. HTTP header names are matched case-insensitively.
+    package var identifier: String? {
+        headers[HTTPField.Name("identifier")!]
+    }
+
+    /// Query parameters by name; the first occurrence wins.
+    package var queryFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (key, value) in uri.queryParameters where fields[String(key)] == nil {
+            fields[String(key)] = String(value)
+        }
+        return fields
+    }
+
+    /// The body's length as the head declares it, if it does.
+    package var declaredLength: Int? {
+        headers[.contentLength].flatMap { Int($0) }
+    }
+
+    /// The scheme the client used: a proxy in front says so in `X-Forwarded-Proto`.
+    package var scheme: String {
+        headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() ?? "http"
+    }
+
+    /// Image URLs on the scheme and host this request came to.
+    package var imageURLs: ImageURLs {
+        ImageURLs(base: "\(scheme)://\(head.authority ?? "localhost")")
+    }
+
+    /// The body as multipart/form-data; `refusal` when the request says it is something else.
+    package mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm
+    {
+        let body = try await collectAPIBody()
+        guard let boundary = MultipartForm.boundary(in: headers[.contentType]) else { throw refusal() }
+        return try MultipartForm(body: body, boundary: boundary)
+    }
+
+    /// The body, up to the largest the market reads; a longer one is refused by its declared
+    /// length before any of it is read.
+    package mutating func collectAPIBody() async throws -> Data {
+        if let length = declaredLength, length > Self.maximumAPIBodyBytes {
+            throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
+        }
+        do {
+            return Data(try await collectBody(upTo: Self.maximumAPIBodyBytes).readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
+        }
+    }
+}
+
+package enum JSONResponse {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return encoder
+    }()
+
+    package static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}
+
+extension RequestContext {
+    /// The `{id}` of the path; anything but a whole number names no product.
+    package func productID() throws(MarketError) -> Int64 {
+        let text = parameters.get("id") ?? ""
+        guard let id = Int64(text) else { throw MarketError(.notFound, "no product has the id \"\(text)\"") }
+        return id
+    }
+}
+
+extension MultipartForm {
+    /// The pictures in the parts with these names. Empty parts are what one app sends for pictures it
+    /// failed to encode; they are no pictures. Neither is a text field of the same name that holds
+    /// no image (an early-2021 app describes its photo array there, `[]` when it has none).
+    package func images(named first: String, _ second: String) -> [Data] {
+        parts(named: first, second).filter { $0.isFile || ImageUploads.startsLikeAnImage($0.body) }
+            .flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// One log line per request: method, path, status and how long it took. Every path segment shaped
+/// like a UUID is masked, whatever route it took or missed: delete secrets are UUIDs, and they
+/// reach the server in several spellings (`/api/products/{id}/{secret}`, `/api/products/{secret}`,
+/// doubled slashes, any case, or addresses that match no route at all). A log is no place for a key.
+package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        context.logger.info(
+            "\(request.method) \(Self.loggablePath(request.uri.path)) \(response.status.code) \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
+        )
+        return response
+    }
+
+    package static func loggablePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) == nil ? String(segment) : "•••"
+        }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+
+/// A submitted HTML form, URL-encoded or multipart: its text fields and its files.
+struct FormSubmission {
+    private var fields: [String: String] = [:]
+    /// The pictures of the `images` file input, the only one the storefront's forms have.
+    private(set) var images: [Data] = []
+    static let imageField = "images"
+
+    init(fields: [String: String]) {
+        self.fields = fields
+    }
+
+    static func read(_ request: inout Request) async throws -> FormSubmission {
+        let contentType = request.headers[.contentType]
+        let body: Data
+        do {
+            body = try await request.collectAPIBody()
+        } catch let error as MarketError where error.kind == .tooLarge {
+            throw HTTPError(
+                .contentTooLarge,
+                message: "That is more than the market takes at once: up to \(MarketRules.imagesPerProduct.upperBound) "
+                    + "photos of \(MarketRules.maximumImageBytes / 1024 / 1024) MB each. Go back and choose smaller ones."
+            )
+        }
+        if let boundary = MultipartForm.boundary(in: contentType) {
+            var form = FormSubmission(fields: [:])
+            for part in try MultipartForm(body: body, boundary: boundary).parts {
+                if part.name == Self.imageField {
+                    // A file input left empty still sends a part with no bytes.
+                    if !part.body.isEmpty { form.images.append(part.body) }
+                } else if form.fields[part.name] == nil {
+                    form.fields[part.name] = String(decoding: part.body, as: UTF8.self)
+                }
+            }
+            return form
+        }
+        return FormSubmission(fields: Self.urlEncodedFields(String(decoding: body, as: UTF8.self)))
+    }
+
+    subscript(_ name: String) -> String {
+        fields[name] ?? ""
+    }
+
+    private static func urlEncodedFields(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            let name = decode(parts[0])
+            if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import Mustache
+
+/// The storefront's templates and assets, read once from the module's resources.
+struct Pages: Sendable {
+    struct TemplateMissing: Error {
+        let name: String
+    }
+
+    private let library: MustacheLibrary
+    let assets: Assets
+    private let stylesheet: String
+    private let script: String
+
+    init() throws {
+        guard let root = Bundle.module.resourceURL?.appendingPathComponent("storefront") else {
+            throw TemplateMissing(name: "storefront")
+        }
+        let folder = root.appendingPathComponent("templates")
+        var templates: [String: MustacheTemplate] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".mustache") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            templates[String(file.dropLast(".mustache".count))] = try MustacheTemplate(string: text)
+        }
+        library = MustacheLibrary(templates: templates)
+        assets = try Assets(folder: root.appendingPathComponent("assets"))
+        stylesheet = assets.url(of: "storefront.css")
+        script = assets.url(of: "storefront.js")
+    }
+
+    /// A whole page: `template` filled from `content` inside the common layout.
+    func page(
+        _ template: String, title: String, visit: Visit, status: HTTPResponse.Status = .ok,
+        content: [String: Any] = [:]
+    ) -> Response {
+        var context = content
+        context["title"] = title
+        context["formToken"] = visit.formToken
+        context["vendorName"] = visit.session?.name
+        context["notice"] = visit.notice
+        context["stylesheet"] = stylesheet
+        context["script"] = script
+        let html = library.render(context, withTemplate: template) ?? "<!doctype html><title>\(template)</title>"
+        var visit = visit
+        visit.clearNotice()
+        return visit.finish(
+            Response(
+                status: status, headers: Self.headers(contentType: "text/html; charset=utf-8"),
+                body: .init(byteBuffer: ByteBuffer(string: html))))
+    }
+
+    /// Headers of every page: kept by no shared cache and asked for again each time (they show who
+    /// is signed in), yet not `no-store`, so that Back returns to a catalogue scrolled three pages
+    /// deep as it was left. Only our own scripts, styles and images may run or load.
+    static func headers(contentType: String) -> HTTPFields {
+        [
+            .contentType: contentType,
+            .cacheControl: "private, no-cache",
+            .contentSecurityPolicy:
+                "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; base-uri 'none'; "
+                + "form-action 'self'; frame-ancestors 'none'",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPField.Name("Referrer-Policy")!: "same-origin",
+        ]
+    }
+}
+
+/// The stylesheet and script, served under their content hash so browsers may keep them for good.
+struct Assets: Sendable {
+    struct Asset: Sendable {
+        var data: Data
+        var hash: String
+        var contentType: String
+    }
+
+    private let files: [String: Asset]
+
+    init(folder: URL) throws {
+        var files: [String: Asset] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+            files[name] = Asset(data: data, hash: String(Digest.sha256Hex(data).prefix(16)), contentType: type)
+        }
+        self.files = files
+    }
+
+    func url(of name: String) -> String {
+        "/assets/\(name)?v=\(files[name]?.hash ?? "0")"
+    }
+
+    func asset(named name: String) -> Asset? { files[name] }
+}

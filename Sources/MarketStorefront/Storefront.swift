@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+
+/// The web pages people browse, buy and sell with, served beside the API from the same service.
+/// Pages are rendered on the server and work without scripts; the script only makes them smoother.
+package struct Storefront: Sendable {
+    static var pageSize: Int { 20 }
+    static var forwardedHost: HTTPField.Name { HTTPField.Name("X-Forwarded-Host")! }
+
+    let service: MarketService
+    let pages: Pages
+    let sealer: CookieSealer
+
+    /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
+    package init(service: MarketService, sessionKey: SessionKey) throws {
+        self.service = service
+        pages = try Pages()
+        sealer = CookieSealer(keyBytes: sessionKey.bytes)
+    }
+
+    /// The pages a browser gets for failures outside the storefront's own addresses.
+    package var problemPages: some ProblemPages {
+        ProblemPagesForBrowsers(pages: pages, sealer: sealer)
+    }
+
+    package func addRoutes(to router: Router<MarketRequestContext>) {
+        let group = router.group(context: StorefrontContext.self)
+            .add(middleware: VisitMiddleware(sealer: sealer))
+            .add(middleware: PageErrorMiddleware(pages: pages))
+        group.get("/", use: catalogue)
+        group.get("products/new", use: newProduct)
+        group.post("products/new", use: createProduct)
+        group.get("products/{id}", use: product)
+        group.get("products/{id}/edit", use: editProduct)
+        group.post("products/{id}/edit", use: saveProduct)
+        group.post("products/{id}/edit/unlock", use: unlockEditing)
+        group.get("products/{id}/delete", use: confirmDelete)
+        group.post("products/{id}/delete", use: deleteProduct)
+        group.get("sign-in", use: signInPage)
+        group.post("sign-in", use: signIn)
+        group.post("sign-out", use: signOut)
+        router.get("assets/{name}") { _, context in try asset(named: context.parameters.get("name") ?? "") }
+    }
+
+    /// A form posted from one of our own pages: the token matches the visitor's cookie and, where
+    /// the browser says where the form came from, it came from here: the same scheme, host and port
+    /// as this request (or as the host a proxy in front says it forwarded). `Origin: null` is not here.
+    func submission(_ request: inout Request, visit: Visit) async throws -> FormSubmission {
+        let form = try await FormSubmission.read(&request)
+        let scheme = request.scheme
+        let ours = [request.head.authority, request.headers[Self.forwardedHost]].compactMap {
+            $0.flatMap { Self.origin(URL(string: "\(scheme)://\($0)")) }
+        }
+        let origin = request.headers[.origin]
+        let fromHere = origin == nil || Self.origin(origin.flatMap(URL.init(string:))).map(ours.contains) == true
+        guard visit.acceptsForm(token: form["form_token"]), fromHere else {
+            throw HTTPError(
+                .forbidden,
+                message: "This form has expired or came from another site. Go back, reload the page and try again.")
+        }
+        return form
+    }
+
+    /// `scheme://host:port`, lowercased and with the scheme's default port written out, so that
+    /// two spellings of one origin compare equal.
+    static func origin(_ url: URL?) -> String? {
+        guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        guard let port = url.port ?? ["http": 80, "https": 443][scheme] else { return nil }
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    /// See Other: after a form, the browser shows `location` with a GET, so reloading never posts twice.
+    /// The script is told where to go instead: a redirect it followed itself would use up the notice
+    /// meant for the page it then opens.
+    func redirect(to location: String, visit: Visit) -> Response {
+        let response =
+            visit.isScripted
+            ? Response(status: .noContent, headers: [Visit.locationHeader: location, .cacheControl: "no-store"])
+            : Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        return visit.finish(response)
+    }
+
+    func asset(named name: String) throws -> Response {
+        guard let asset = pages.assets.asset(named: name) else {
+            throw HTTPError(.notFound)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: asset.contentType, .cacheControl: "public, max-age=31536000, immutable",
+                .contentLength: String(asset.data.count),
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: asset.data)))
+    }
+}

@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+
+/// What the storefront knows about the person behind a request: their session, their form token,
+/// the notice waiting for them and how they like the catalogue. Cookies it sets ride on the page.
+struct Visit {
+    enum CookieName {
+        static let session = "market_session"
+        static let formToken = "market_form_token"
+        static let notice = "market_notice"
+        static let editPass = "market_edit_pass"
+        static let view = "market_view"
+    }
+
+    static let scriptedHeader = HTTPField.Name("X-Requested-With")!
+    static let locationHeader = HTTPField.Name("Market-Location")!
+
+    let sealer: CookieSealer
+    let cookies: Cookies
+    /// The request came over HTTPS (directly or through a proxy): cookies then say Secure.
+    let isSecure: Bool
+    let formToken: String
+    /// The storefront's script sent this request in the background and follows redirects itself.
+    let isScripted: Bool
+    /// The sign-in this browser holds; the market still checks it before acting on it.
+    let session: SessionCookie?
+    private(set) var cookiesToSet: [Cookie] = []
+
+    init(_ request: Request, sealer: CookieSealer, now: Date = Date()) {
+        self.sealer = sealer
+        cookies = request.cookies
+        isSecure = request.scheme == "https"
+        isScripted = request.headers[Self.scriptedHeader] == "fetch"
+        session = sealer.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
+            $0.expires > now ? $0 : nil
+        }
+        if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
+            formToken = token
+        } else {
+            formToken = SymmetricKey(size: .bits256).withUnsafeBytes { bytes in
+                bytes.map { String(format: "%02x", $0) }.joined()
+            }
+            set(CookieName.formToken, formToken, maxAge: nil)
+        }
+    }
+
+    /// A form's token matches this visitor's cookie: the form came from one of our pages, not from
+    /// another site posting in the visitor's name.
+    func acceptsForm(token: String?) -> Bool {
+        guard let token, cookies[CookieName.formToken]?.value != nil else { return false }
+        let expected = Array(formToken.utf8)
+        let given = Array(token.utf8)
+        guard expected.count == given.count else { return false }
+        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    var view: CatalogueView {
+        CatalogueView(rawValue: cookies[CookieName.view]?.value ?? "") ?? .list
+    }
+
+    mutating func remember(view: CatalogueView) {
+        // Scripts switch the view without a round trip, so this cookie is theirs to write too.
+        cookiesToSet.append(
+            Cookie(
+                name: CookieName.view, value: view.rawValue, maxAge: 365 * 86400, path: "/", secure: isSecure,
+                httpOnly: false, sameSite: .lax))
+    }
+
+    /// Letters and digits of ASCII only: a cookie value may hold nothing else unescaped.
+    private static let cookieSafe = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+    var notice: String? {
+        cookies[CookieName.notice]?.value.removingPercentEncoding
+    }
+
+    mutating func leave(notice: String) {
+        set(CookieName.notice, notice.addingPercentEncoding(withAllowedCharacters: Self.cookieSafe) ?? "", maxAge: 60)
+    }
+
+    mutating func clearNotice() {
+        if cookies[CookieName.notice] != nil { set(CookieName.notice, "", maxAge: 0) }
+    }
+
+    mutating func signIn(_ session: VendorSession) {
+        set(CookieName.session, sealer.seal(SessionCookie(session)), maxAge: Int(VendorSession.lifetime))
+    }
+
+    mutating func signOut() {
+        set(CookieName.session, "", maxAge: 0)
+    }
+
+    func editPass(for productID: Int64, now: Date = Date()) -> EditPass? {
+        sealer.open(EditPass.self, from: cookies[CookieName.editPass]?.value).flatMap {
+            $0.productID == productID && $0.expires > now ? $0 : nil
+        }
+    }
+
+    mutating func grant(_ pass: EditPass) {
+        set(CookieName.editPass, sealer.seal(pass), maxAge: Int(EditPass.lifetime), path: Self.editPath(pass.productID))
+    }
+
+    mutating func revokeEditPass(for productID: Int64) {
+        set(CookieName.editPass, "", maxAge: 0, path: Self.editPath(productID))
+    }
+
+    static func editPath(_ productID: Int64) -> String { "/products/\(productID)/edit" }
+
+    private mutating func set(_ name: String, _ value: String, maxAge: Int?, path: String = "/") {
+        cookiesToSet.append(
+            Cookie(
+                name: name, value: value, maxAge: maxAge, path: path, secure: isSecure, httpOnly: true,
+                sameSite: .lax))
+    }
+
+    /// `response` with this visit's cookies set.
+    func finish(_ response: Response) -> Response {
+        var response = response
+        for cookie in cookiesToSet { response.setCookie(cookie) }
+        return response
+    }
+}
+
+enum CatalogueView: String {
+    case list
+    case grid
+}
