@@ -17,6 +17,7 @@ package struct APIv1Controller<Context: RequestContext> {
     }
 
     package func addRoutes(to router: Router<Context>) {
+        let router = router.group().add(middleware: FieldSpellingMiddleware(V1FieldNames.name))
         router.get("items/{page}", use: list)
         router.get("item/{id}", use: show)
         router.post("item", use: create)
@@ -86,14 +87,12 @@ package struct APIv1Controller<Context: RequestContext> {
         try JSONResponse.make(V1ItemBody(product: product, urls: request.imageURLs))
     }
 
-    /// The 2021 apps read a 404 as "wrong password", and know fields by their 2021 names.
+    /// The 2021 apps read a 404 as "wrong password".
     private func v1Errors(_ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let error as MarketError where error.kind == .unauthorized {
-            throw MarketError(.notFound, field: "password", "the password does not match this item")
-        } catch let error as MarketError {
-            throw V1Requests.renamingFields(error)
+            throw MarketError(.notFound, field: .secret, "the password does not match this item")
         }
     }
 }

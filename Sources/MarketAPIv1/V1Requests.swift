@@ -17,13 +17,13 @@ enum V1Requests {
     }
 
     static func draft(from fields: JSONFields) throws(MarketError) -> ProductDraft {
-        guard let title = try fields.text("title") else { throw MarketError.missing("title") }
+        guard let title = try fields.text("title") else { throw MarketError.missing(.name) }
         guard let description = try fields.text("descriptions", "description") else {
-            throw MarketError.missing("descriptions")
+            throw MarketError.missing(.description)
         }
-        guard let price = try fields.wholeNumber("price") else { throw MarketError.missing("price") }
-        guard let currency = try fields.currency("currency") else { throw MarketError.missing("currency") }
-        guard let stock = try fields.wholeNumber("stock") else { throw MarketError.missing("stock") }
+        guard let price = try fields.wholeNumber("price") else { throw MarketError.missing(.price) }
+        guard let currency = try fields.currency("currency") else { throw MarketError.missing(.currency) }
+        guard let stock = try fields.wholeNumber("stock") else { throw MarketError.missing(.stock) }
         let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice")
         let discount: Int64
         do {
@@ -50,18 +50,7 @@ enum V1Requests {
     }
 
     static func password(in fields: JSONFields) throws(MarketError) -> String {
-        guard let password = try fields.text("password") else { throw MarketError.missing("password") }
+        guard let password = try fields.text("password") else { throw MarketError.missing(.secret) }
         return password
-    }
-
-    /// The 2021 API names two fields differently; errors name them as the client sent them.
-    static func renamingFields(_ error: MarketError) -> MarketError {
-        var renamed = error
-        let names = ["name": "title", "description": "descriptions", "secret": "password"]
-        if let field = error.field, let v1Name = names[field] {
-            renamed.field = v1Name
-            if error.message.hasPrefix(field) { renamed.message = v1Name + error.message.dropFirst(field.count) }
-        }
-        return renamed
     }
 }

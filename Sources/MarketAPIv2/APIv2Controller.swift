@@ -18,7 +18,7 @@ package struct APIv2Controller<Context: RequestContext> {
 
     package func addRoutes(to router: Router<Context>) {
         router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
-        let products = router.group("api/products")
+        let products = router.group("api/products").add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
         products.get(use: list)
         products.post(use: create)
         products.get("{id}", use: show)
@@ -49,7 +49,7 @@ package struct APIv2Controller<Context: RequestContext> {
         let form = try await request.multipartForm(
             orRefuse: MarketError(
                 .invalid, "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts"))
-        guard let params = form.parts(named: "params").first else { throw MarketError.missing("params") }
+        guard let params = form.parts(named: "params").first else { throw MarketError.missing(.sent("params")) }
         let fields = try JSONFields(body: params.body, part: "params")
         let product = try await service.createProduct(
             try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),

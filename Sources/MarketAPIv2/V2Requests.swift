@@ -8,12 +8,12 @@ import MarketModel
 /// `thumbnailId` or `thumbnailID`, numbers as text.
 enum V2Requests {
     static func draft(from params: JSONFields) throws(MarketError) -> ProductDraft {
-        guard let name = try params.text("name") else { throw MarketError.missing("name") }
+        guard let name = try params.text("name") else { throw MarketError.missing(.name) }
         guard let description = try params.text("descriptions", "description") else {
-            throw MarketError.missing("description")
+            throw MarketError.missing(.description)
         }
-        guard let price = try params.wholeNumber("price") else { throw MarketError.missing("price") }
-        guard let currency = try params.currency("currency") else { throw MarketError.missing("currency") }
+        guard let price = try params.wholeNumber("price") else { throw MarketError.missing(.price) }
+        guard let currency = try params.currency("currency") else { throw MarketError.missing(.currency) }
         return ProductDraft(
             name: name, description: description, currency: currency, price: price,
             discount: try params.wholeNumber("discounted_price", "discountedPrice") ?? 0,
@@ -32,7 +32,7 @@ enum V2Requests {
     }
 
     static func secret(in body: JSONFields) throws(MarketError) -> String {
-        guard let secret = try body.text("secret") else { throw MarketError.missing("secret") }
+        guard let secret = try body.text("secret") else { throw MarketError.missing(.secret) }
         return secret
     }
 
@@ -43,11 +43,11 @@ enum V2Requests {
             return secret
         case .object(let members):
             guard let secret = try JSONFields(members: members).text("secret") else {
-                throw MarketError.missing("secret")
+                throw MarketError.missing(.secret)
             }
             return secret
         default:
-            throw MarketError.missing("secret")
+            throw MarketError.missing(.secret)
         }
     }
 
@@ -64,7 +64,7 @@ enum V2Requests {
         else { return nil }
         guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
         else {
-            throw MarketError(.invalid, field: key, "\(key) must be a whole number, not \"\(text)\"")
+            throw MarketError(.invalid, field: .sent(key), rule: "must be a whole number, not \"\(text)\"")
         }
         return value
     }

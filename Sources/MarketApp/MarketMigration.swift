@@ -15,7 +15,7 @@ public enum MarketMigration {
 
     public static func copy(from folder: URL, to url: String, progress: @Sendable (Step) -> Void) async throws {
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("market.sqlite").path) else {
-            throw MarketError(.notFound, field: "data-dir", "there is no market in \(folder.path) (no market.sqlite)")
+            throw MarketError(.notFound, "there is no market in \(folder.path) (no market.sqlite)")
         }
         var configuration = MarketConfiguration(storage: .folder(folder))
         configuration.logLevel = .error
@@ -29,7 +29,7 @@ public enum MarketMigration {
         try await target.run {
             guard try await importer.isEmpty() else {
                 throw MarketError(
-                    .conflict, field: "to", "the database holds a market already; copy into an empty database")
+                    .conflict, "the database holds a market already; copy into an empty database")
             }
             let vendors = try await exporter.exportVendors()
             try await importer.importVendors(vendors)

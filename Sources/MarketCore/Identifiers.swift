@@ -9,7 +9,7 @@ public enum VendorIdentifier {
     public static func validated(_ identifier: String) throws -> String {
         let normalized = normalized(identifier)
         guard UUID(uuidString: normalized) != nil else {
-            throw MarketError(.invalid, field: "identifier", "identifier must be a UUID such as \(generate())")
+            throw MarketError(.invalid, field: .identifier, rule: "must be a UUID such as \(generate())")
         }
         return normalized
     }
@@ -34,15 +34,15 @@ public enum VendorSecret {
     public static func validateChosen(_ secret: String) throws {
         try validate(secret)
         guard secret.trimmingCharacters(in: .whitespacesAndNewlines).count >= minimumChosenLength else {
-            throw MarketError(.invalid, field: "secret", "secret must be at least \(minimumChosenLength) characters")
+            throw MarketError(.invalid, field: .secret, rule: "must be at least \(minimumChosenLength) characters")
         }
     }
 
     public static func validate(_ secret: String) throws {
-        guard !secret.isEmpty else { throw MarketError.missing("secret") }
+        guard !secret.isEmpty else { throw MarketError.missing(.secret) }
         guard secret.utf8.count <= SecretHasher.maximumSecretBytes else {
             throw MarketError(
-                .invalid, field: "secret", "secret must be at most \(SecretHasher.maximumSecretBytes) bytes")
+                .invalid, field: .secret, rule: "must be at most \(SecretHasher.maximumSecretBytes) bytes")
         }
     }
 }

@@ -16,31 +16,52 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
         case throttled
     }
 
+    /// What is wrong: a rule the named field breaks, or a whole sentence.
+    public enum Explanation: Sendable, Equatable {
+        /// Said after the field's name, as the door the request came in by spells it: "must be 0 or more".
+        case rule(String)
+        case sentence(String)
+    }
+
     public var kind: Kind
-    public var field: String?
-    public var message: String
+    public var field: MarketField?
+    public var explanation: Explanation
     /// Seconds after which the same request may succeed, for `throttled` and `unavailable`.
     public var retryAfter: Int?
 
-    public init(_ kind: Kind, field: String? = nil, _ message: String, retryAfter: Int? = nil) {
+    public init(_ kind: Kind, field: MarketField? = nil, _ sentence: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.field = field
-        self.message = message
+        self.explanation = .sentence(sentence)
         self.retryAfter = retryAfter
     }
 
-    public var description: String { message }
-
-    public static func invalid(_ error: ValidationError) -> MarketError {
-        MarketError(.invalid, field: error.field, "\(error.field) \(error.rule)")
+    public init(_ kind: Kind, field: MarketField, rule: String) {
+        self.kind = kind
+        self.field = field
+        self.explanation = .rule(rule)
     }
 
-    public static func missing(_ field: String) -> MarketError {
-        MarketError(.invalid, field: field, "\(field) is required")
+    /// The message, with the field named as `name` spells it.
+    public func message(naming name: (MarketField) -> String) -> String {
+        switch (explanation, field) {
+        case (.rule(let rule), let field?): "\(name(field)) \(rule)"
+        case (.rule(let words), nil), (.sentence(let words), _): words
+        }
+    }
+
+    public var description: String { message(naming: \.description) }
+
+    public static func invalid(_ error: ValidationError) -> MarketError {
+        MarketError(.invalid, field: error.field, rule: error.rule)
+    }
+
+    public static func missing(_ field: MarketField) -> MarketError {
+        MarketError(.invalid, field: field, rule: "is required")
     }
 
     public static let wrongCredentials = MarketError(
-        .unauthorized, field: "secret", "the identifier and secret do not match a vendor")
+        .unauthorized, field: .secret, "the identifier and secret do not match a vendor")
 
     public static func productNotFound(_ id: Int64) -> MarketError {
         MarketError(.notFound, "no product has the id \(id)")
@@ -56,11 +77,11 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public static func throttled(retryAfter seconds: Int) -> MarketError {
         MarketError(
-            .throttled, field: "secret",
+            .throttled, field: .secret,
             "too many wrong secrets; try again in \(seconds) second\(seconds == 1 ? "" : "s")", retryAfter: seconds)
     }
 
     public static let wrongProductSecret = MarketError(
-        .invalid, field: "product_secret",
-        "product_secret is not a valid delete secret for this product; ask POST /api/products/{id}/secret for one")
+        .invalid, field: .productSecret,
+        rule: "is not a valid delete secret for this product; ask POST /api/products/{id}/secret for one")
 }

@@ -20,7 +20,7 @@ extension MarketService {
             try await check()
             return nil
         } catch let error as MarketError {
-            return error.message
+            return error.description
         } catch {
             return "unavailable (\(type(of: error)))"
         }

@@ -28,7 +28,7 @@ extension MarketService {
 
     /// Creates a 2021 item: guarded by its own password, and allowed to have no pictures.
     public func createItem(_ draft: ProductDraft, images uploads: [Data], password: String) async throws -> Product {
-        guard !password.isEmpty else { throw MarketError.missing("password") }
+        guard !password.isEmpty else { throw MarketError.missing(.secret) }
         try VendorSecret.validate(password)
         let vendor = try await itemsVendor()
         return try await insert(
@@ -92,7 +92,7 @@ extension MarketService {
     /// Succeeds when `proof` lets its holder change the product, and changes nothing. Every change
     /// asks this first; the storefront also asks it before it shows an edit form.
     public func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
-        guard !proof.secret.isEmpty else { throw MarketError.missing("secret") }
+        guard !proof.secret.isEmpty else { throw MarketError.missing(.secret) }
         guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
         if let password = owner.passwordHash {
             // A 2021 item's vendor is a stand-in whose secret nobody knows: only the item's password
@@ -169,11 +169,10 @@ extension MarketService {
     private func process(_ uploads: [Data]) async throws -> [ProcessedImage] {
         var processed: [ProcessedImage] = []
         for (index, upload) in uploads.enumerated() {
-            let field = "images[\(index)]"
             guard upload.count <= MarketRules.maximumImageBytes else {
                 throw MarketError(
-                    .tooLarge, field: field,
-                    "\(field) is \(upload.count) bytes; an image may be at most \(MarketRules.maximumImageBytes) bytes")
+                    .tooLarge, field: .image(index),
+                    rule: "is \(upload.count) bytes; an image may be at most \(MarketRules.maximumImageBytes) bytes")
             }
             do {
                 processed.append(
@@ -182,7 +181,7 @@ extension MarketService {
                     })
             } catch let rejection as ImageRejection {
                 throw MarketError(
-                    rejection.isTooLarge ? .tooLarge : .invalid, field: field, "\(field) \(rejection.reason)")
+                    rejection.isTooLarge ? .tooLarge : .invalid, field: .image(index), rule: rejection.reason)
             }
         }
         return processed

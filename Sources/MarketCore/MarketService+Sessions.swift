@@ -48,7 +48,7 @@ extension MarketService {
         if let secret { try VendorSecret.validateChosen(secret) }
         let secret = secret ?? VendorSecret.generate()
         guard try await store.replaceSecret(ofVendor: identifier, with: try await hasher.hash(secret)) else {
-            throw MarketError(.notFound, field: "identifier", "no vendor has the identifier \(identifier)")
+            throw MarketError(.notFound, field: .identifier, "no vendor has the identifier \(identifier)")
         }
         return secret
     }

@@ -66,7 +66,7 @@ public struct MarketService: Sendable {
         name: String, identifier: String?, secret: String?
     ) async throws -> (vendor: Vendor, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw MarketError.missing("name") }
+        guard !name.isEmpty else { throw MarketError.missing(.name) }
         let identifier = try identifier.map(VendorIdentifier.validated) ?? VendorIdentifier.generate()
         let secret = secret ?? VendorSecret.generate()
         try VendorSecret.validate(secret)
@@ -84,8 +84,8 @@ public struct MarketService: Sendable {
     /// wrong secrets for one identifier or from one client, `throttled` until a wait is over.
     public func authenticate(_ credentials: VendorCredentials) async throws -> Vendor {
         let identifier = VendorIdentifier.normalized(credentials.identifier)
-        guard !identifier.isEmpty else { throw MarketError.missing("identifier") }
-        guard !credentials.secret.isEmpty else { throw MarketError.missing("secret") }
+        guard !identifier.isEmpty else { throw MarketError.missing(.identifier) }
+        guard !credentials.secret.isEmpty else { throw MarketError.missing(.secret) }
         return try await throttled(Self.vendorSubject(identifier)) {
             let stored = try await store.vendorCredentials(identifier: identifier)
             if stored == nil, openRegistration {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import MarketCore
+import MarketModel
 
 /// Turns every failure into a JSON body that says what is wrong, in the shape v1 clients know
 /// (`{"error": true, "reason": …}`) plus the field to blame. Anything unexpected is logged and
@@ -24,12 +25,10 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         }
         let wantsPage = request.headers[.accept]?.contains("text/html") == true
         switch failure {
-        case let error as MarketError where error.kind == .unavailable && wantsPage:
-            return pages.problem(.serviceUnavailable, message: error.message, for: request)
-                .retrying(after: error.retryAfter)
         case let error as MarketError:
-            return try Self.response(status: Self.status(of: error.kind), reason: error.message, field: error.field)
-                .retrying(after: error.retryAfter)
+            return try response(to: SpelledRefusal(error, fieldName: APIFieldNames.name), of: request)
+        case let refusal as SpelledRefusal:
+            return try response(to: refusal, of: request)
         case let error as any HTTPResponseError where error.status == .notFound && wantsPage:
             return pages.problem(.notFound, message: nil, for: request)
         case let error as any HTTPResponseError:
@@ -42,6 +41,15 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
             return try Self.response(
                 status: .internalServerError, reason: "the server failed; it has been logged", field: nil)
         }
+    }
+
+    private func response(to refusal: SpelledRefusal, of request: Request) throws -> Response {
+        let response =
+            refusal.error.kind == .unavailable && request.headers[.accept]?.contains("text/html") == true
+            ? pages.problem(.serviceUnavailable, message: refusal.message, for: request)
+            : try Self.response(
+                status: Self.status(of: refusal.error.kind), reason: refusal.message, field: refusal.field)
+        return response.retrying(after: refusal.error.retryAfter)
     }
 
     /// The address exists, but not for this method: 405 and the methods it takes.

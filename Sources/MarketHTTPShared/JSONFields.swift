@@ -15,7 +15,7 @@ package struct JSONFields {
     package init(body: Data, part: String) throws(MarketError) {
         switch try JSONFields.parse(body, part: part) {
         case .object(let members): self.members = members
-        default: throw MarketError(.invalid, field: part, "\(part) must be a JSON object")
+        default: throw MarketError(.invalid, field: .sent(part), rule: "must be a JSON object")
         }
     }
 
@@ -23,7 +23,8 @@ package struct JSONFields {
         do {
             return try LenientJSONParser.parse(body)
         } catch {
-            throw MarketError(.invalid, field: part, "\(part) is not JSON: \(error.reason) at byte \(error.offset)")
+            throw MarketError(
+                .invalid, field: .sent(part), rule: "is not JSON: \(error.reason) at byte \(error.offset)")
         }
     }
 
@@ -42,7 +43,7 @@ package struct JSONFields {
         switch value {
         case .string(let text): return text
         case .number(let literal): return literal
-        default: throw MarketError(.invalid, field: key, "\(key) must be text")
+        default: throw MarketError(.invalid, field: .sent(key), rule: "must be text")
         }
     }
 
@@ -52,14 +53,14 @@ package struct JSONFields {
         let literal: String
         switch value {
         case .number(let text), .string(let text): literal = text.trimmingCharacters(in: .whitespaces)
-        default: throw MarketError(.invalid, field: key, "\(key) must be a number")
+        default: throw MarketError(.invalid, field: .sent(key), rule: "must be a number")
         }
         if let whole = Int64(literal) { return whole }
         guard let decimal = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX")),
             !decimal.isNaN, literal.allSatisfy({ "+-0123456789.eE".contains($0) })
-        else { throw MarketError(.invalid, field: key, "\(key) must be a number, not \"\(literal)\"") }
+        else { throw MarketError(.invalid, field: .sent(key), rule: "must be a number, not \"\(literal)\"") }
         guard decimal == decimal.rounded(), let whole = Int64(exactly: NSDecimalNumber(decimal: decimal).doubleValue)
-        else { throw MarketError(.invalid, field: key, "\(key) must be a whole number, not \(literal)") }
+        else { throw MarketError(.invalid, field: .sent(key), rule: "must be a whole number, not \(literal)") }
         return whole
     }
 
@@ -67,7 +68,7 @@ package struct JSONFields {
         guard let (key, value) = value(keys) else { return nil }
         guard case .string(let code) = value, let currency = Currency(code: code) else {
             let allowed = Currency.allCases.map(\.rawValue).joined(separator: " or ")
-            throw MarketError(.invalid, field: key, "\(key) must be \(allowed)")
+            throw MarketError(.invalid, field: .sent(key), rule: "must be \(allowed)")
         }
         return currency
     }

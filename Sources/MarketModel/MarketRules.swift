@@ -15,12 +15,12 @@ public enum MarketRules {
 
     public static func validName(_ name: String) throws(ValidationError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw ValidationError(field: "name", rule: "must not be empty") }
+        guard !trimmed.isEmpty else { throw ValidationError(field: .name, rule: "must not be empty") }
         if let control = firstControlCharacter(in: trimmed, allowing: []) {
-            throw ValidationError(field: "name", rule: "must not contain the control character \(control)")
+            throw ValidationError(field: .name, rule: "must not contain the control character \(control)")
         }
         guard nameLength.contains(trimmed.count) else {
-            throw ValidationError(field: "name", rule: "must be at most \(nameLength.upperBound) characters")
+            throw ValidationError(field: .name, rule: "must be at most \(nameLength.upperBound) characters")
         }
         return trimmed
     }
@@ -28,14 +28,14 @@ public enum MarketRules {
     /// A description says something: the API has always required one, and now every door does.
     public static func validDescription(_ text: String) throws(ValidationError) -> String {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ValidationError(field: "description", rule: "must not be empty")
+            throw ValidationError(field: .description, rule: "must not be empty")
         }
         guard text.count <= maximumDescriptionLength else {
             throw ValidationError(
-                field: "description", rule: "must be at most \(maximumDescriptionLength) characters")
+                field: .description, rule: "must be at most \(maximumDescriptionLength) characters")
         }
         if let control = firstControlCharacter(in: text, allowing: lineBreaksAndTabs) {
-            throw ValidationError(field: "description", rule: "must not contain the control character \(control)")
+            throw ValidationError(field: .description, rule: "must not contain the control character \(control)")
         }
         return text
     }
@@ -51,7 +51,7 @@ public enum MarketRules {
             .map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
     }
 
-    public static func validAmount(_ value: Int64, field: String) throws(ValidationError) -> Int64 {
+    public static func validAmount(_ value: Int64, field: MarketField) throws(ValidationError) -> Int64 {
         guard value >= 0 else { throw ValidationError(field: field, rule: "must be 0 or more") }
         guard value <= maximumAmount else {
             throw ValidationError(field: field, rule: "must be at most \(maximumAmount)")
@@ -60,9 +60,9 @@ public enum MarketRules {
     }
 
     public static func validDiscount(_ discount: Int64, price: Int64) throws(ValidationError) -> Int64 {
-        let discount = try validAmount(discount, field: "discounted_price")
+        let discount = try validAmount(discount, field: .discount)
         guard discount <= price else {
-            throw ValidationError(field: "discounted_price", rule: "must not be more than the price (\(price))")
+            throw ValidationError(field: .discount, rule: "must not be more than the price (\(price))")
         }
         return discount
     }
@@ -70,9 +70,9 @@ public enum MarketRules {
     /// The discount that makes a buyer pay `salePrice`: the 2021 API sends the sale price where the
     /// 2022 API sends the discount.
     public static func discount(price: Int64, salePrice: Int64) throws(ValidationError) -> Int64 {
-        _ = try validAmount(salePrice, field: "discounted_price")
+        _ = try validAmount(salePrice, field: .discount)
         guard salePrice <= price else {
-            throw ValidationError(field: "discounted_price", rule: "must not be more than the price (\(price))")
+            throw ValidationError(field: .discount, rule: "must not be more than the price (\(price))")
         }
         return price - salePrice
     }
@@ -81,10 +81,10 @@ public enum MarketRules {
     public static func validImageCount(_ count: Int, minimum: Int = imagesPerProduct.lowerBound) throws(ValidationError)
     {
         guard count >= minimum else {
-            throw ValidationError(field: "images", rule: "must hold at least \(minimum) image")
+            throw ValidationError(field: .images, rule: "must hold at least \(minimum) image")
         }
         guard count <= imagesPerProduct.upperBound else {
-            throw ValidationError(field: "images", rule: "must hold at most \(imagesPerProduct.upperBound) images")
+            throw ValidationError(field: .images, rule: "must hold at most \(imagesPerProduct.upperBound) images")
         }
     }
 }

@@ -29,11 +29,11 @@ public struct PageRequest: Sendable, Equatable {
 
     public func validated() throws(ValidationError) -> PageRequest {
         guard (1...Self.maximumPageNumber).contains(number) else {
-            throw ValidationError(field: "page_no", rule: "must be from 1 to \(Self.maximumPageNumber)")
+            throw ValidationError(field: .pageNumber, rule: "must be from 1 to \(Self.maximumPageNumber)")
         }
         guard (1...Self.maximumItemsPerPage).contains(itemsPerPage) else {
             throw ValidationError(
-                field: "items_per_page", rule: "must be from 1 to \(Self.maximumItemsPerPage)")
+                field: .itemsPerPage, rule: "must be from 1 to \(Self.maximumItemsPerPage)")
         }
         return self
     }

@@ -28,9 +28,9 @@ public struct ProductDraft: Sendable, Equatable {
         var draft = self
         draft.name = try MarketRules.validName(name)
         if checkingDescription { draft.description = try MarketRules.validDescription(description) }
-        draft.price = try MarketRules.validAmount(price, field: "price")
+        draft.price = try MarketRules.validAmount(price, field: .price)
         draft.discount = try MarketRules.validDiscount(discount, price: draft.price)
-        draft.stock = try MarketRules.validAmount(stock, field: "stock")
+        draft.stock = try MarketRules.validAmount(stock, field: .stock)
         return draft
     }
 }
@@ -95,7 +95,7 @@ public struct ProductChanges: Sendable, Equatable {
         changed.stock = draft.stock
         if let coverImageID {
             guard product.images.contains(where: { $0.id == coverImageID }) else {
-                throw ValidationError(field: "thumbnail_id", rule: "must be the id of one of this product's images")
+                throw ValidationError(field: .thumbnail, rule: "must be the id of one of this product's images")
             }
             changed.coverImageID = coverImageID
         }

@@ -5,12 +5,29 @@ public struct ProductEntry: Sendable, Equatable {
     public enum Field: String, Sendable, CaseIterable {
         case name, description, price, discount, stock, currency, images
 
-        /// The field for a name the market blamed (`discounted_price`, `images[2]`, …).
-        public init?(blamed name: String?) {
-            switch name {
-            case "discounted_price": self = .discount
-            case let name?: self.init(rawValue: name.hasPrefix("images") ? "images" : name)
-            case nil: return nil
+        /// The form's field for a field the market blamed; nil for one no form shows.
+        public init?(blamed field: MarketField?) {
+            switch field {
+            case .name: self = .name
+            case .description: self = .description
+            case .price: self = .price
+            case .discount: self = .discount
+            case .stock: self = .stock
+            case .currency: self = .currency
+            case .images, .image, .thumbnail: self = .images
+            default: return nil
+            }
+        }
+
+        var marketField: MarketField {
+            switch self {
+            case .name: .name
+            case .description: .description
+            case .price: .price
+            case .discount: .discount
+            case .stock: .stock
+            case .currency: .currency
+            case .images: .images
             }
         }
     }
@@ -64,7 +81,7 @@ public struct ProductEntry: Sendable, Equatable {
                 return nil
             }
             return check(field) { () throws(ValidationError) in
-                try MarketRules.validAmount(value, field: field.rawValue)
+                try MarketRules.validAmount(value, field: field.marketField)
             }
         }
         let name = check(.name) { () throws(ValidationError) in try MarketRules.validName(self.name) }

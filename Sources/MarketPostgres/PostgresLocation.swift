@@ -20,8 +20,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
             let host = components.host, !host.isEmpty, let username = components.user, !username.isEmpty
         else {
             throw MarketError(
-                .invalid, field: "database",
-                "--database must look like postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+                .invalid, "--database must look like postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
         }
         self.host = host
         port = components.port ?? 5432
@@ -31,7 +30,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         database = path.isEmpty ? self.username : String(path)
         sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
         guard ["disable", "prefer", "require", "verify-full"].contains(sslMode) else {
-            throw MarketError(.invalid, field: "database", "sslmode must be disable, prefer, require or verify-full")
+            throw MarketError(.invalid, "sslmode must be disable, prefer, require or verify-full")
         }
     }
 

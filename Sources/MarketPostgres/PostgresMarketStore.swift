@@ -31,7 +31,7 @@ public final class PostgresMarketStore: MarketStore {
             return Vendor(id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw MarketError(
-                .conflict, field: "identifier", "a vendor with the identifier \(vendor.identifier) exists already")
+                .conflict, field: .identifier, "a vendor with the identifier \(vendor.identifier) exists already")
         }
     }
 

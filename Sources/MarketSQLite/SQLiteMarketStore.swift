@@ -44,7 +44,7 @@ public final class SQLiteMarketStore: MarketStore {
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw MarketError(
-                .conflict, field: "identifier", "a vendor with the identifier \(vendor.identifier) exists already")
+                .conflict, field: .identifier, "a vendor with the identifier \(vendor.identifier) exists already")
         }
     }
 

@@ -118,6 +118,6 @@ extension ProductEntry {
 extension MarketError {
     /// The secret given does not prove ownership: missing, wrong, or another vendor's.
     var isWrongSecret: Bool {
-        kind == .unauthorized || kind == .forbidden || (kind == .invalid && field == "secret")
+        kind == .unauthorized || kind == .forbidden || (kind == .invalid && field == .secret)
     }
 }

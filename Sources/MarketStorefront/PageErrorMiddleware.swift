@@ -15,7 +15,8 @@ struct PageErrorMiddleware: FailureMiddleware {
         case let error as MarketError:
             let status = APIErrorMiddleware<StorefrontContext>.status(of: error.kind)
             let message =
-                error.kind == .notFound ? "There is no such product; it may have been deleted." : error.message
+                error.kind == .notFound
+                ? "There is no such product; it may have been deleted." : error.message(naming: FieldNames.name)
             return pages.problem(status, message: message, visit: visit).retrying(after: error.retryAfter)
         case let error as HTTPError:
             return pages.problem(error.status, message: error.body, visit: visit)

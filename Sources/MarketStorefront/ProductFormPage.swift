@@ -84,12 +84,6 @@ struct ProductFormPage {
 
     /// A rule's words as a sentence a person reads beside the field: "Discount must not be more …".
     static func sentence(_ text: String) -> String {
-        var text = text
-        if text.hasPrefix("images["), let close = text.firstIndex(of: "]"),
-            let index = Int(text[text.index(text.startIndex, offsetBy: 7)..<close])
-        {
-            text = "photo \(index + 1)" + text[text.index(after: close)...]
-        }
-        return text.prefix(1).uppercased() + text.dropFirst()
+        text.prefix(1).uppercased() + text.dropFirst()
     }
 }

@@ -111,9 +111,9 @@ extension Storefront {
             problems = entryProblems.byField
         case let error as MarketError where error.kind != .notFound:
             if let field = ProductEntry.Field(blamed: error.field) {
-                problems[field] = error.message
+                problems[field] = error.message(naming: FieldNames.name)
             } else {
-                formError = error.message
+                formError = error.message(naming: FieldNames.name)
             }
         default:
             throw failure

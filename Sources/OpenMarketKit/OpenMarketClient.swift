@@ -148,7 +148,7 @@ public struct OpenMarketClient: Sendable {
             throw OpenMarketError.http(
                 status: http.statusCode,
                 message: body?["reason"] as? String ?? HTTPURLResponse.localizedString(forStatusCode: http.statusCode),
-                field: body?["field"] as? String)
+                field: (body?["field"] as? String).map(MarketField.init(wireName:)))
         }
         return data
     }

@@ -16,7 +16,7 @@ public enum OpenMarketError: Error, Sendable, Equatable, LocalizedError, CustomS
     /// The connection failed some other way.
     case transport(String)
     /// The server answered with an error status; `message` and `field` are its own words.
-    case http(status: Int, message: String, field: String?)
+    case http(status: Int, message: String, field: MarketField?)
     /// The server's answer was not what the API describes.
     case decoding(String)
     /// The call changes the market and the client has no vendor credentials.
@@ -33,7 +33,7 @@ public enum OpenMarketError: Error, Sendable, Equatable, LocalizedError, CustomS
         case forbidden
         case notFound
         /// A field breaks the market's rules; `field` names it when the server did.
-        case invalid(field: String?)
+        case invalid(field: MarketField?)
         /// Too many wrong secrets lately; try again later.
         case throttled
         /// The server failed or is overloaded; try again later.

@@ -137,3 +137,23 @@ extension ProductPhoto: Codable {
         try json.encode(thumbnailURL.absoluteString, forKey: WireKey("thumbnail_url"))
     }
 }
+
+extension MarketField {
+    /// The field a 2022 answer names (`discounted_price`, `images[2]`, …); a name the kit does not
+    /// know stays as it was sent.
+    init(wireName name: String) {
+        let known: [String: MarketField] = [
+            "name": .name, "description": .description, "price": .price, "discounted_price": .discount,
+            "stock": .stock, "currency": .currency, "images": .images, "thumbnail_id": .thumbnail,
+            "page_no": .pageNumber, "items_per_page": .itemsPerPage, "identifier": .identifier, "secret": .secret,
+            "product_secret": .productSecret,
+        ]
+        if let field = known[name] {
+            self = field
+        } else if name.hasPrefix("images["), name.hasSuffix("]"), let index = Int(name.dropFirst(7).dropLast()) {
+            self = .image(index)
+        } else {
+            self = .sent(name)
+        }
+    }
+}

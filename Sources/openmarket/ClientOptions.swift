@@ -52,22 +52,29 @@ struct ClientOptions: ParsableArguments {
             "this changes the market: give --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
         case .http(401, let message, _):
             "\(message): check --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
-        case .http(_, let message, let field?):
-            "\(message) (\(Self.flag(for: field)))"
-        case .http(_, let message, nil):
-            message
+        case .http(_, let message, let field):
+            field.flatMap(Self.flag(for:)).map { "\(message) (\($0))" } ?? message
         case .decoding(let reason):
             "the market's answer could not be read: \(reason)"
         }
     }
 
     /// The command-line flag that sets a field the market named.
-    private static func flag(for field: String) -> String {
+    private static func flag(for field: MarketField) -> String? {
         switch field {
-        case "discounted_price": "--discount"
-        case "thumbnail_id": "--cover"
-        case let field where field.hasPrefix("images"): "--image"
-        default: "--\(field)"
+        case .name: "--name"
+        case .description: "--description"
+        case .price: "--price"
+        case .discount: "--discount"
+        case .stock: "--stock"
+        case .currency: "--currency"
+        case .images, .image: "--image"
+        case .thumbnail: "--cover"
+        case .pageNumber: "--page"
+        case .itemsPerPage: "--per-page"
+        case .identifier: "--identifier"
+        case .secret: "--secret"
+        case .productSecret, .sent: nil
         }
     }
 }

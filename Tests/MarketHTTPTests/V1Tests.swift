@@ -82,6 +82,17 @@ import Testing
         }
     }
 
+    /// The market names fields by what they are; the 2021 API spells them its own way.
+    @Test func aPictureThatIsNoneIsNamedByItsPlaceInTheForm() async throws {
+        try await TestMarket.withServer { market in
+            let refused = try await Self.post(
+                market, Self.appleWatch, images: [try TestImages.jpeg(), Data(repeating: 0xFF, count: 64)])
+            #expect(refused.status == 400)
+            #expect(try refused.json["field"] as? String == "images[1]")
+            #expect((try refused.json["reason"] as? String)?.hasPrefix("images[1] ") == true)
+        }
+    }
+
     @Test func aPasswordOnlyPatchChangesNothingAndAWrongPasswordIs404() async throws {
         try await TestMarket.withServer { market in
             let id = try #require(
@@ -212,7 +223,8 @@ import Testing
 
     @Test(arguments: [
         (["currency": "JPY"], "currency"), (["discounted_price": "500"], "discounted_price"),
-        (["title": ""], "title"), (["password": ""], "password"), (["stock": "many"], "stock"),
+        (["title": ""], "title"), (["title": " "], "title"), (["descriptions": " "], "descriptions"),
+        (["password": ""], "password"), (["stock": "many"], "stock"),
     ])
     func refusedItemsNameTheFieldInV1Terms(overrides: [String: String], field: String) async throws {
         try await TestMarket.withServer { market in
@@ -220,6 +232,7 @@ import Testing
                 market, Self.appleWatch.merging(overrides) { $1 }, images: [try TestImages.jpeg()])
             #expect(response.status == 400, "\(response.text)")
             #expect(try response.json["field"] as? String == field)
+            #expect((try response.json["reason"] as? String)?.hasPrefix("\(field) ") == true, "named in the reason too")
             #expect(try await market.productCount() == 0)
             #expect(try await market.imageFileCount() == 0)
         }

@@ -36,10 +36,10 @@ import Testing
     }
 
     @Test func fieldsBlamedByTheMarketMapToTheEntrysFields() {
-        #expect(ProductEntry.Field(blamed: "discounted_price") == .discount)
-        #expect(ProductEntry.Field(blamed: "images[3]") == .images)
-        #expect(ProductEntry.Field(blamed: "stock") == .stock)
-        #expect(ProductEntry.Field(blamed: "secret") == nil)
+        #expect(ProductEntry.Field(blamed: .discount) == .discount)
+        #expect(ProductEntry.Field(blamed: .image(3)) == .images)
+        #expect(ProductEntry.Field(blamed: .stock) == .stock)
+        #expect(ProductEntry.Field(blamed: .secret) == nil)
         #expect(ProductEntry.Field(blamed: nil) == nil)
     }
 }

@@ -13,20 +13,23 @@ import Testing
     }
 
     @Test(arguments: [
-        (ProductDraft(name: "", description: "d", currency: .krw, price: 1), "name"),
-        (ProductDraft(name: "n", description: " \n", currency: .krw, price: 1), "description"),
-        (ProductDraft(name: String(repeating: "가", count: 101), description: "d", currency: .krw, price: 1), "name"),
+        (ProductDraft(name: "", description: "d", currency: .krw, price: 1), .name as MarketField),
+        (ProductDraft(name: "n", description: " \n", currency: .krw, price: 1), .description),
+        (
+            ProductDraft(name: String(repeating: "가", count: 101), description: "d", currency: .krw, price: 1),
+            .name as MarketField
+        ),
         (
             ProductDraft(name: "n", description: String(repeating: "d", count: 1001), currency: .krw, price: 1),
-            "description"
+            MarketField.description
         ),
-        (ProductDraft(name: "n", description: "d", currency: .krw, price: -1), "price"),
-        (ProductDraft(name: "n", description: "d", currency: .krw, price: MarketRules.maximumAmount + 1), "price"),
-        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, discount: 11), "discounted_price"),
-        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, discount: -1), "discounted_price"),
-        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, stock: -1), "stock"),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: -1), .price),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: MarketRules.maximumAmount + 1), .price),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, discount: 11), .discount),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, discount: -1), .discount),
+        (ProductDraft(name: "n", description: "d", currency: .krw, price: 10, stock: -1), .stock),
     ])
-    func aDraftBreakingARuleNamesTheField(draft: ProductDraft, field: String) {
+    func aDraftBreakingARuleNamesTheField(draft: ProductDraft, field: MarketField) {
         #expect(throws: ValidationError.self) { try draft.validated() }
         do { _ = try draft.validated() } catch { #expect(error.field == field) }
     }
@@ -46,7 +49,7 @@ import Testing
             images: [ProductImage(id: 7, originalKey: "a", thumbnailKey: "b", width: 1, height: 1, createdAt: .now)],
             coverImageID: 7, createdAt: .now, updatedAt: .now)
         #expect(try ProductChanges(price: 2000).applied(to: product).discount == 300)
-        #expect(throws: ValidationError(field: "discounted_price", rule: "must not be more than the price (200)")) {
+        #expect(throws: ValidationError(field: .discount, rule: "must not be more than the price (200)")) {
             try ProductChanges(price: 200).applied(to: product)
         }
         #expect(throws: ValidationError.self) { try ProductChanges(coverImageID: 8).applied(to: product) }

@@ -58,14 +58,14 @@ import Testing
                 market, as: VendorCredentials(identifier: TestMarket.papri.identifier, secret: "nope"))
             await #expect(
                 throws: OpenMarketError.http(
-                    status: 401, message: "the identifier and secret do not match a vendor", field: "secret")
+                    status: 401, message: "the identifier and secret do not match a vendor", field: .secret)
             ) { try await wrong.updateProduct(id: product.id, ProductChanges(name: "Taken")) }
             let seller = Self.client(market, as: Self.papri)
             do {
                 _ = try await seller.updateProduct(id: product.id, ProductChanges(discount: .amount(5000)))
                 Issue.record("a discount above the price was accepted")
             } catch let OpenMarketError.http(status, message, field) {
-                #expect(status == 400 && field == "discounted_price")
+                #expect(status == 400 && field == .discount)
                 #expect(message.contains("must not be more than the price"))
             }
             await #expect(throws: OpenMarketError.missingCredentials) {
@@ -121,10 +121,10 @@ import Testing
         #expect(OpenMarketError(URLError(.notConnectedToInternet)) == .offline)
         #expect(OpenMarketError(URLError(.timedOut)).kind == .timedOut)
         #expect(OpenMarketError(URLError(.cannotConnectToHost)).kind == .unreachable)
-        #expect(OpenMarketError.http(status: 401, message: "wrong", field: "secret").kind == .unauthorized)
+        #expect(OpenMarketError.http(status: 401, message: "wrong", field: .secret).kind == .unauthorized)
         #expect(OpenMarketError.http(status: 403, message: "not yours", field: nil).kind == .forbidden)
-        #expect(OpenMarketError.http(status: 400, message: "price …", field: "price").kind == .invalid(field: "price"))
-        #expect(OpenMarketError.http(status: 429, message: "wait", field: "secret").kind == .throttled)
+        #expect(OpenMarketError.http(status: 400, message: "price …", field: .price).kind == .invalid(field: .price))
+        #expect(OpenMarketError.http(status: 429, message: "wait", field: .secret).kind == .throttled)
         #expect(OpenMarketError.http(status: 503, message: "closed", field: nil).kind == .server)
         let error: any Error = OpenMarketError.offline
         #expect(error.localizedDescription == "This device is offline. Check the connection and try again.")

@@ -1,0 +1,39 @@
+/// A field a request may get wrong, as the market knows it. Each door spells it its own way (the
+/// 2022 API `discounted_price`, the 2021 API `title` for a name, a form "Discount", the command
+/// `--discount`), so rules and refusals name the field by this value and never by a spelling.
+public enum MarketField: Hashable, Sendable, CustomStringConvertible {
+    case name, description, price, discount, stock, currency
+    case images
+    /// The picture at this position (from 0) among those one request sent.
+    case image(Int)
+    /// Which of a product's pictures is its cover.
+    case thumbnail
+    case pageNumber, itemsPerPage
+    case identifier, secret
+    /// The secret that a 2022 delete asks for, issued for one product.
+    case productSecret
+    /// A part of the request named as the client sent it, when the request itself could not be
+    /// read (a `params` part that is no JSON, a key holding text where a number belongs).
+    case sent(String)
+
+    /// Plain words, for logs and tests; every door has its own spelling.
+    public var description: String {
+        switch self {
+        case .name: "name"
+        case .description: "description"
+        case .price: "price"
+        case .discount: "discount"
+        case .stock: "stock"
+        case .currency: "currency"
+        case .images: "images"
+        case .image(let index): "image \(index + 1)"
+        case .thumbnail: "thumbnail"
+        case .pageNumber: "page number"
+        case .itemsPerPage: "items per page"
+        case .identifier: "identifier"
+        case .secret: "secret"
+        case .productSecret: "product secret"
+        case .sent(let name): name
+        }
+    }
+}
