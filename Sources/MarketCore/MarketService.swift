@@ -53,17 +53,20 @@ public struct MarketService: Sendable {
     /// Registers a vendor. A missing identifier or secret is generated; a chosen secret must be at
     /// least `VendorSecret.minimumChosenLength` characters. The secret is returned once and only
     /// its bcrypt hash is kept.
+    /// `id` gives the vendor a chosen `vendor_id` (some apps show their edit menus only for their
+    /// team's number on the old server).
     public func registerVendor(
-        name: String, identifier: String? = nil, secret: String? = nil
+        name: String, identifier: String? = nil, secret: String? = nil, id: Int64? = nil
     ) async throws -> (vendor: Vendor, secret: String) {
         if let secret { try VendorSecret.validateChosen(secret) }
-        return try await addVendor(name: name, identifier: identifier, secret: secret)
+        if let id, id < 1 { throw MarketError(.invalid, field: .sent("vendor-id"), rule: "must be 1 or more") }
+        return try await addVendor(name: name, identifier: identifier, secret: secret, id: id)
     }
 
     /// Open registration takes whatever secret an app has hard-coded: refusing it would leave that
     /// app unable to sell at all.
     private func addVendor(
-        name: String, identifier: String?, secret: String?
+        name: String, identifier: String?, secret: String?, id: Int64? = nil
     ) async throws -> (vendor: Vendor, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw MarketError.missing(.name) }
@@ -71,7 +74,9 @@ public struct MarketService: Sendable {
         let secret = secret ?? VendorSecret.generate()
         try VendorSecret.validate(secret)
         let vendor = try await store.insertVendor(
-            NewVendor(identifier: identifier, name: name, secretHash: try await hasher.hash(secret), createdAt: now()))
+            NewVendor(
+                id: id, identifier: identifier, name: name, secretHash: try await hasher.hash(secret), createdAt: now())
+        )
         return (vendor, secret)
     }
 

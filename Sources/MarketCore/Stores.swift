@@ -73,12 +73,15 @@ public struct FailedAttempts: Sendable, Equatable {
 public typealias MarketStore = ProductStore & VendorStore & SessionStore & AttemptStore
 
 public struct NewVendor: Sendable {
+    /// The id to give the vendor, or nil for the next free one.
+    public var id: Int64?
     public var identifier: String
     public var name: String
     public var secretHash: String
     public var createdAt: Date
 
-    public init(identifier: String, name: String, secretHash: String, createdAt: Date) {
+    public init(id: Int64? = nil, identifier: String, name: String, secretHash: String, createdAt: Date) {
+        self.id = id
         self.identifier = identifier
         self.name = name
         self.secretHash = secretHash

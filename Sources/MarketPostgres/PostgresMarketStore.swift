@@ -20,15 +20,30 @@ public final class PostgresMarketStore: MarketStore {
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
         do {
-            let id = try await database.read { session in
-                try await session.single(
+            let id = try await database.transaction { session in
+                let id = try await session.single(
                     """
-                    INSERT INTO vendor (identifier, name, secret_hash, created_at)
-                    VALUES (\(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt))
+                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at)
+                    VALUES (coalesce(\(vendor.id), nextval(pg_get_serial_sequence('vendor', 'id'))),
+                        \(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt))
                     RETURNING id
                     """, as: Int64.self)
+                if vendor.id != nil {
+                    // A chosen id must never be handed out again by the sequence.
+                    try await session.execute(
+                        """
+                        SELECT setval(pg_get_serial_sequence('vendor', 'id'),
+                            greatest((SELECT max(id) FROM vendor), nextval(pg_get_serial_sequence('vendor', 'id')) - 1))
+                        """)
+                }
+                return id
             }
             return Vendor(id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt)
+        } catch let error as PSQLError
+            where error.serverInfo?[.sqlState] == "23505" && error.serverInfo?[.constraintName] == "vendor_pkey"
+        {
+            throw MarketError(
+                .conflict, field: .sent("vendor-id"), "a vendor with the id \(vendor.id ?? 0) exists already")
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw MarketError(
                 .conflict, field: .identifier, "a vendor with the identifier \(vendor.identifier) exists already")

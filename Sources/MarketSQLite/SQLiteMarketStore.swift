@@ -36,12 +36,15 @@ public final class SQLiteMarketStore: MarketStore {
         do {
             return try await write { db in
                 try db.execute(
-                    sql: "INSERT INTO vendor (identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?)",
-                    arguments: [vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt])
+                    sql: "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [vendor.id, vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt])
                 return Vendor(
                     id: db.lastInsertedRowID, identifier: vendor.identifier, name: vendor.name,
                     createdAt: vendor.createdAt)
             }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw MarketError(
+                .conflict, field: .sent("vendor-id"), "a vendor with the id \(vendor.id ?? 0) exists already")
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw MarketError(
                 .conflict, field: .identifier, "a vendor with the identifier \(vendor.identifier) exists already")

@@ -20,10 +20,19 @@ struct Vendors: AsyncParsableCommand {
         @Option(help: "The secret the vendor will present (default: 16 random letters and digits).")
         var secret: String?
 
+        @Option(
+            help: """
+                The vendor_id its products show, such as the team number an app was written for \
+                (default: the next free one).
+                """)
+        var vendorID: Int64?
+
         func run() async throws {
             let registered = try await storage.withMarket { market in
-                try await market.service.registerVendor(name: name, identifier: identifier, secret: secret)
+                try await market.service.registerVendor(
+                    name: name, identifier: identifier, secret: secret, id: vendorID)
             }
+            print("vendor_id:  \(registered.vendor.id)")
             print("name:       \(registered.vendor.name)")
             print("identifier: \(registered.vendor.identifier)")
             print("secret:     \(registered.secret)")

@@ -60,6 +60,26 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// Some apps show their edit menus only for their team's number on the old server.
+    @Test(arguments: StoreKind.allCases)
+    func aVendorMayBeGivenItsIdAndTheNextIdsGoAroundIt(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let first = try await Self.vendor(store, "first")
+            let team = try await store.insertVendor(
+                NewVendor(
+                    id: 82, identifier: UUID().uuidString.lowercased(), name: "team", secretHash: "h",
+                    createdAt: Self.now))
+            #expect(team.id == 82)
+            let next = try await Self.vendor(store, "next")
+            #expect(next.id == 83, "the next vendor after \(first.id) and 82")
+            let taken = NewVendor(
+                id: 82, identifier: UUID().uuidString.lowercased(), name: "x", secretHash: "h", createdAt: Self.now)
+            let error = try await #require(throws: MarketError.self) { try await store.insertVendor(taken) }
+            #expect(error.kind == .conflict)
+            #expect(error.description == "a vendor with the id 82 exists already")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aProductComesBackAsItWentIn(kind: StoreKind) async throws {
         try await kind.withStore { store in

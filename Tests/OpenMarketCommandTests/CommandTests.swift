@@ -29,6 +29,28 @@ import Testing
         #expect(database.firstRange(of: Data("80sgmjjk9v".utf8)) == nil, "secrets are stored only as bcrypt hashes")
     }
 
+    /// Judy's app shows Edit only on products whose `vendor_id` is its team's number, 82.
+    @Test func vendorsAddTakesTheVendorIdAnAppExpects() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let added = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "judy", "--vendor-id", "82",
+            "--identifier", TestMarket.judy.identifier, "--secret", TestMarket.judy.secret,
+        ])
+        #expect(added.status == 0, "\(added.errors)")
+        #expect(added.output.contains("vendor_id:  82"))
+        let twice = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "other", "--vendor-id", "82",
+        ])
+        #expect(twice.status != 0)
+        #expect(twice.errors.contains("a vendor with the id 82 exists already"))
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let created = try await MarketPeer(port: try await server.listeningPort())
+            .create("Team product", by: TestMarket.judy, images: [try TestImages.jpeg()])
+        #expect(created.status == 201, "\(created.text)")
+        #expect(try created.json["vendor_id"] as? Int == 82)
+        #expect(try await server.terminate() == 0)
+    }
+
     @Test func vendorsAddExplainsWhatIsWrong() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let bad = try await OpenMarketBinary.run([
