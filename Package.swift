@@ -93,6 +93,10 @@ let package = Package(
         .target(name: "MarketAPIv1", dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird")]),
         .target(name: "MarketAPIv2", dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird")]),
         .target(
+            name: "MarketInspector",
+            dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird"), server("NIOCore", "swift-nio")]
+        ),
+        .target(
             name: "MarketStorefront",
             dependencies: [
                 "MarketHTTPShared",
@@ -105,7 +109,7 @@ let package = Package(
         .target(
             name: "MarketHTTP",
             dependencies: [
-                "MarketHTTPShared", "MarketAPIv1", "MarketAPIv2", "MarketStorefront",
+                "MarketHTTPShared", "MarketAPIv1", "MarketAPIv2", "MarketInspector", "MarketStorefront",
                 server("Hummingbird", "hummingbird"),
                 server("NIOCore", "swift-nio"),
                 server("NIOHTTPTypes", "swift-nio-extras"),

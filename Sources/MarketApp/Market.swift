@@ -4,6 +4,7 @@ import Logging
 import MarketCore
 import MarketHTTP
 import MarketImaging
+import MarketModel
 import MarketPostgres
 import MarketSQLite
 import MarketStorefront
@@ -15,6 +16,8 @@ import ServiceLifecycle
 public struct Market: Sendable {
     public let configuration: MarketConfiguration
     public let service: MarketService
+    /// What learners rehearse with: their requests as the inspector recorded them, and staged failures.
+    public let rehearsals: Rehearsals
     public let store: any MarketStore
     public let images: any ImageStore
     public let sessionKey: SessionKey
@@ -57,7 +60,9 @@ public struct Market: Sendable {
             hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration,
             now: configuration.clock)
         return Market(
-            configuration: configuration, service: service, store: store, images: images, sessionKey: sessionKey,
+            configuration: configuration, service: service,
+            rehearsals: Rehearsals(store: store, now: configuration.clock), store: store, images: images,
+            sessionKey: sessionKey,
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),
                 bodies: BodyBudget(limit: configuration.bodyBytesInFlight),
@@ -70,7 +75,8 @@ public struct Market: Sendable {
         host: String, port: Int, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         try MarketServer.application(
-            service: service, host: host, port: port, flavor: configuration.flavor, sessionKey: sessionKey,
+            service: service, rehearsals: rehearsals, host: host, port: port, flavor: configuration.flavor,
+            sessionKey: sessionKey,
             limits: limits, metrics: MarketMetrics.registry, logger: logger, onListening: onListening)
     }
 
@@ -98,5 +104,15 @@ public struct Market: Sendable {
                 throw error
             }
         }
+    }
+}
+
+extension Market {
+    /// The vendor with this identifier, for commands that act on one.
+    public func vendor(identifiedBy identifier: String) async throws -> Vendor {
+        guard let vendor = try await rehearsals.vendor(identifiedBy: identifier) else {
+            throw MarketError(.notFound, field: .identifier, "no vendor has the identifier \(identifier)")
+        }
+        return vendor
     }
 }

@@ -70,7 +70,34 @@ public struct FailedAttempts: Sendable, Equatable {
     }
 }
 
-public typealias MarketStore = ProductStore & VendorStore & SessionStore & AttemptStore
+/// What a learner rehearses with: the requests their app sent, as the inspector shows them, and
+/// the failures they asked the market to stage for them.
+public protocol RehearsalStore: Sendable {
+    /// Keeps one of a vendor's requests (`detail` is the inspector's, opaque here) and forgets all
+    /// but the vendor's newest `keeping`.
+    func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws
+    /// A vendor's newest requests first.
+    func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord]
+    /// The faults a vendor has set (encoded `RehearsedFaults`), or nil.
+    func faults(vendorID: Int64) async throws -> Data?
+    func setFaults(_ faults: Data?, vendorID: Int64) async throws
+    /// Deletes every product of a vendor; returns how many there were.
+    func deleteProducts(vendorID: Int64) async throws -> Int
+}
+
+public struct StoredRequestRecord: Sendable, Equatable {
+    public var id: Int64
+    public var at: Date
+    public var detail: Data
+
+    public init(id: Int64, at: Date, detail: Data) {
+        self.id = id
+        self.at = at
+        self.detail = detail
+    }
+}
+
+public typealias MarketStore = ProductStore & VendorStore & SessionStore & AttemptStore & RehearsalStore
 
 public struct NewVendor: Sendable {
     /// The id to give the vendor, or nil for the next free one.

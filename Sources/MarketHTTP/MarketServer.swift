@@ -4,6 +4,7 @@ import MarketAPIv1
 import MarketAPIv2
 import MarketCore
 import MarketHTTPShared
+import MarketInspector
 import MarketStorefront
 import NIOCore
 import Prometheus
@@ -12,8 +13,8 @@ import Prometheus
 public enum MarketServer {
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
     public static func router(
-        service: MarketService, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey, limits: ServerLimits,
-        metrics: PrometheusCollectorRegistry
+        service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey,
+        limits: ServerLimits, metrics: PrometheusCollectorRegistry
     ) throws -> Router<MarketRequestContext> {
         let storefront = try Storefront(service: service, sessionKey: sessionKey)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
@@ -25,11 +26,13 @@ public enum MarketServer {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
         router.add(middleware: ClientAddressMiddleware())
+        router.add(middleware: InspectorMiddleware(rehearsals: rehearsals))
         router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
         APIv1Controller(service: service).addRoutes(to: router)
         ImageController(service: service).addRoutes(to: router)
+        InspectorController(service: service, rehearsals: rehearsals).addRoutes(to: router)
         OperationsController(service: service, limits: limits, registry: metrics).addRoutes(to: router)
         storefront.addRoutes(to: router)
         methods.learn(router)
@@ -41,14 +44,15 @@ public enum MarketServer {
     /// that has not sent a whole request head within `limits.idleTimeout` of opening or of its last
     /// answer is closed, so slow or silent clients cannot hold the server's connections.
     public static func application(
-        service: MarketService, host: String, port: Int, flavor: V2Flavor = .marketTraining,
+        service: MarketService, rehearsals: Rehearsals, host: String, port: Int, flavor: V2Flavor = .marketTraining,
         sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry, logger: Logger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
         return Application(
             router: try router(
-                service: service, flavor: flavor, sessionKey: sessionKey, limits: limits, metrics: metrics),
+                service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,
+                metrics: metrics),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [connections.gate()],

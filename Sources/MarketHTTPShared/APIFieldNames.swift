@@ -19,6 +19,12 @@ package enum APIFieldNames {
         case .identifier: "identifier"
         case .secret: "secret"
         case .productSecret: "product_secret"
+        case .latency: "latency_ms"
+        case .jitter: "jitter_ms"
+        case .failPercent: "fail_percent"
+        case .failStatus: "status"
+        case .dropPercent: "drop_percent"
+        case .slowBody: "slow_body_ms"
         case .sent(let name): name
         }
     }

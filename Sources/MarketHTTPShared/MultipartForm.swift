@@ -6,13 +6,16 @@ import MarketCore
 /// unquoted or half-quoted parameters, raw UTF-8 filenames, and delimiter lines that carry extra
 /// characters after the boundary.
 package struct MultipartForm {
-    /// A part's field name and bytes. Filenames and declared types are not kept: the market trusts
-    /// neither.
+    /// A part's field name and bytes, and what it says of itself. The market trusts neither its
+    /// filename nor its declared type; the inspector shows them.
     package struct Part {
         package var name: String
-        /// Whether the part was sent as a file (its Content-Disposition names a filename).
-        package var isFile: Bool
+        package var filename: String?
+        package var declaredType: String?
         package var body: Data
+
+        /// Whether the part was sent as a file (its Content-Disposition names a filename).
+        package var isFile: Bool { filename != nil }
     }
 
     package var parts: [Part]
@@ -56,7 +59,9 @@ package struct MultipartForm {
         guard let disposition = headers["content-disposition"],
             let name = HeaderParameters.value(of: "name", in: disposition)
         else { return nil }
-        return Part(name: name, isFile: HeaderParameters.value(of: "filename", in: disposition) != nil, body: body)
+        return Part(
+            name: name, filename: HeaderParameters.value(of: "filename", in: disposition),
+            declaredType: headers["content-type"], body: body)
     }
 
     /// The header lines of a part up to the blank line, and where its body starts.

@@ -17,13 +17,17 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         context.logger.info(
-            "\(request.method) \(Self.loggablePath(request.uri.path)) \(response.status.code) \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
+            "\(request.method) \(request.uri.path.maskingSecrets) \(response.status.code) \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
         )
         return response
     }
 
-    package static func loggablePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+}
+
+extension String {
+    /// This path with every UUID-shaped segment (a delete secret, in any of its spellings) masked.
+    package var maskingSecrets: String {
+        split(separator: "/", omittingEmptySubsequences: false).map { segment in
             UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) == nil ? String(segment) : "•••"
         }.joined(separator: "/")
     }

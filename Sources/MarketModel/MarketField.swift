@@ -12,6 +12,8 @@ public enum MarketField: Hashable, Sendable, CustomStringConvertible {
     case identifier, secret
     /// The secret that a 2022 delete asks for, issued for one product.
     case productSecret
+    /// The settings of a rehearsed failure.
+    case latency, jitter, failPercent, failStatus, dropPercent, slowBody
     /// A part of the request named as the client sent it, when the request itself could not be
     /// read (a `params` part that is no JSON, a key holding text where a number belongs).
     case sent(String)
@@ -33,6 +35,12 @@ public enum MarketField: Hashable, Sendable, CustomStringConvertible {
         case .identifier: "identifier"
         case .secret: "secret"
         case .productSecret: "product secret"
+        case .latency: "latency"
+        case .jitter: "jitter"
+        case .failPercent: "share of failures"
+        case .failStatus: "failure status"
+        case .dropPercent: "share of dropped connections"
+        case .slowBody: "slow body"
         case .sent(let name): name
         }
     }

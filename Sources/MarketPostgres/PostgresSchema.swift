@@ -97,6 +97,24 @@ enum PostgresSchema {
                 "CREATE TABLE failed_attempt (key text PRIMARY KEY, count integer NOT NULL, last_at timestamptz NOT NULL)",
             ]
         ),
+        (
+            3, "rehearsals",
+            [
+                """
+                CREATE TABLE request_record (
+                    id bigserial PRIMARY KEY,
+                    vendor_id bigint NOT NULL REFERENCES vendor(id) ON DELETE CASCADE,
+                    at timestamptz NOT NULL,
+                    detail bytea NOT NULL)
+                """,
+                "CREATE INDEX request_record_by_vendor ON request_record (vendor_id, id)",
+                """
+                CREATE TABLE vendor_faults (
+                    vendor_id bigint PRIMARY KEY REFERENCES vendor(id) ON DELETE CASCADE,
+                    faults bytea NOT NULL)
+                """,
+            ]
+        ),
     ]
 
     /// An arbitrary number that names "the market's migrations" among advisory locks.

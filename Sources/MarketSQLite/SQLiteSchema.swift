@@ -102,6 +102,22 @@ enum SQLiteSchema {
                     );
                     """)
         }
+        migrator.registerMigration("rehearsals") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE requestRecord (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        vendorId INTEGER NOT NULL REFERENCES vendor(id) ON DELETE CASCADE,
+                        at DATETIME NOT NULL,
+                        detail BLOB NOT NULL
+                    );
+                    CREATE INDEX requestRecordByVendor ON requestRecord(vendorId, id);
+                    CREATE TABLE vendorFaults (
+                        vendorId INTEGER PRIMARY KEY REFERENCES vendor(id) ON DELETE CASCADE,
+                        faults BLOB NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

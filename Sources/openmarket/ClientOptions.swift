@@ -74,6 +74,11 @@ struct ClientOptions: ParsableArguments {
         case .itemsPerPage: "--per-page"
         case .identifier: "--identifier"
         case .secret: "--secret"
+        case .latency, .jitter: "--latency"
+        case .failPercent: "--fail"
+        case .failStatus: "--status"
+        case .dropPercent: "--drop"
+        case .slowBody: "--slow-body"
         case .productSecret, .sent: nil
         }
     }

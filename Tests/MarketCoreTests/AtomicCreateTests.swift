@@ -37,6 +37,17 @@ struct InterceptingStore: MarketStore {
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
         try await base.insertDeleteToken(hash: hash, productID: productID, issuedAt: issuedAt)
     }
+    func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws {
+        try await base.appendRequestRecord(vendorID: vendorID, at: date, detail: detail, keeping: keeping)
+    }
+    func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord] {
+        try await base.requestRecords(vendorID: vendorID, limit: limit)
+    }
+    func faults(vendorID: Int64) async throws -> Data? { try await base.faults(vendorID: vendorID) }
+    func setFaults(_ faults: Data?, vendorID: Int64) async throws {
+        try await base.setFaults(faults, vendorID: vendorID)
+    }
+    func deleteProducts(vendorID: Int64) async throws -> Int { try await base.deleteProducts(vendorID: vendorID) }
     func productID(forDeleteToken hash: String) async throws -> Int64? {
         try await base.productID(forDeleteToken: hash)
     }

@@ -29,7 +29,8 @@ import Testing
                 paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(Self.shape(path))" } })
 
             let router = try MarketServer.router(
-                service: market.service, sessionKey: market.market.sessionKey, limits: market.market.limits,
+                service: market.service, rehearsals: market.market.rehearsals, sessionKey: market.market.sessionKey,
+                limits: market.market.limits,
                 metrics: MarketMetrics.registry)
             let routed = Set(
                 router.routes.map { "\($0.method) \(Self.shape($0.path.description))" }.filter { route in

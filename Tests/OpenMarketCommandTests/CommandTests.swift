@@ -288,4 +288,43 @@ import Testing
         #expect(names == ["Arrived during shutdown"])
         #expect(try await again.terminate() == 0)
     }
+
+    /// A teacher switches a learner's faults on from the shell while the market runs; only that
+    /// learner's requests fail, from the next second on, and `faults clear` ends it.
+    @Test func faultsSetFromTheCommandLineReachARunningMarket() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--demo", "--port", "0", "--data-dir", dataDir])
+        let peer = MarketPeer(port: try await server.listeningPort())
+        let papri = TestMarket.papri
+        func papriUpdates() async throws -> Int {
+            try await peer.patch(1, #"{"stock":3,"secret":"\#(papri.secret)"}"#, by: papri).status
+        }
+        let set = try await OpenMarketBinary.run([
+            "faults", "set", "--data-dir", dataDir, "--identifier", papri.identifier, "--fail", "100%", "--status",
+            "500",
+            "--latency", "10ms±5ms", "--seed", "7",
+        ])
+        #expect(set.status == 0, "\(set.errors)")
+        #expect(set.output.contains("fail:      100% with status 500"))
+        #expect(set.output.contains("latency:   10ms±5ms"))
+        var status = try await papriUpdates()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while status != 500, ContinuousClock.now < deadline { status = try await papriUpdates() }
+        #expect(status == 500)
+        let judy = try await peer.patch(1, #"{"stock":3,"secret":"\#(TestMarket.judy.secret)"}"#, by: TestMarket.judy)
+        #expect(judy.status == 403, "judy is refused as ever (product 1 is not hers), never by papri's faults")
+        let bad = try await OpenMarketBinary.run([
+            "faults", "set", "--data-dir", dataDir, "--identifier", papri.identifier, "--fail", "much",
+        ])
+        #expect(bad.status != 0)
+        #expect(bad.errors.contains("--fail must be a share such as 10%, not much"))
+        let cleared = try await OpenMarketBinary.run([
+            "faults", "clear", "--data-dir", dataDir, "--identifier", papri.identifier,
+        ])
+        #expect(cleared.status == 0)
+        let clearedAt = ContinuousClock.now
+        while status == 500, ContinuousClock.now - clearedAt < .seconds(5) { status = try await papriUpdates() }
+        #expect(status != 500)
+        #expect(try await server.terminate() == 0)
+    }
 }

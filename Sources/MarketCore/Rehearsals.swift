@@ -1,0 +1,80 @@
+import Foundation
+import MarketModel
+
+/// What learners rehearse with, beside the market's rules: each vendor's recent requests as the
+/// inspector recorded them, and the failures a vendor stages for their own requests. Everything is
+/// in the store, so it holds across servers; faults set elsewhere (another server, the command)
+/// take effect here within `faultsFreshness`.
+public final class Rehearsals: @unchecked Sendable {
+    /// How many requests the inspector keeps per vendor.
+    public static let keptRequests = 300
+    public static let faultsFreshness: Duration = .seconds(1)
+
+    let store: any MarketStore
+    let now: @Sendable () -> Date
+    private let lock = NSLock()
+    private var vendors: [String: Vendor] = [:]
+    private var faults: [Int64: CachedFaults] = [:]
+
+    public init(store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.now = now
+    }
+
+    /// The vendor an `identifier` header names, or nil. Vendors are never removed, so a vendor once
+    /// found is remembered.
+    public func vendor(identifiedBy identifier: String) async throws -> Vendor? {
+        let identifier = VendorIdentifier.normalized(identifier)
+        if let known = lock.withLock({ vendors[identifier] }) { return known }
+        guard let vendor = try await store.vendorCredentials(identifier: identifier)?.vendor else { return nil }
+        lock.withLock { vendors[identifier] = vendor }
+        return vendor
+    }
+
+    public func record(_ detail: Data, vendorID: Int64) async throws {
+        try await store.appendRequestRecord(vendorID: vendorID, at: now(), detail: detail, keeping: Self.keptRequests)
+    }
+
+    public func requests(of vendorID: Int64, limit: Int = keptRequests) async throws -> [StoredRequestRecord] {
+        try await store.requestRecords(vendorID: vendorID, limit: min(limit, Self.keptRequests))
+    }
+
+    public func faults(of vendorID: Int64) async throws -> RehearsedFaults? {
+        try await store.faults(vendorID: vendorID).flatMap { try? JSONDecoder().decode(RehearsedFaults.self, from: $0) }
+    }
+
+    /// Sets a vendor's faults (nil or all off clears them); checked first.
+    public func setFaults(_ faults: RehearsedFaults?, vendorID: Int64) async throws {
+        let faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
+        try await store.setFaults(try faults.map { try JSONEncoder().encode($0) }, vendorID: vendorID)
+        lock.withLock { _ = self.faults.removeValue(forKey: vendorID) }
+    }
+
+    /// What to stage for a vendor's next request, or nil when they have no faults set. Requests are
+    /// counted from when the faults were set (or last changed), so a seed replays the same sequence.
+    public func nextStaging(for vendorID: Int64) async throws -> StagedFault? {
+        let clock = ContinuousClock()
+        if lock.withLock({ faults[vendorID].map { clock.now - $0.readAt > Self.faultsFreshness } ?? true }) {
+            let read = try await faults(of: vendorID)
+            lock.withLock {
+                let served = faults[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0
+                faults[vendorID] = CachedFaults(faults: read, readAt: clock.now, served: served)
+            }
+        }
+        return lock.withLock {
+            guard var cached = faults[vendorID], let setting = cached.faults else { return nil }
+            defer {
+                cached.served += 1
+                faults[vendorID] = cached
+            }
+            return setting.staging(request: cached.served)
+        }
+    }
+
+    private struct CachedFaults {
+        var faults: RehearsedFaults?
+        var readAt: ContinuousClock.Instant
+        /// Requests staged since these faults were read unchanged.
+        var served: UInt64
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MarketModel
+
+/// Failures a vendor asks the market to stage for their own app's requests, so that the app can be
+/// tried against a slow or failing server: added latency, a share of answers failing with a chosen
+/// status, a share of connections dropped without an answer, and answers whose body trickles.
+/// With a seed, the same settings stage the same failures for the same sequence of requests.
+public struct RehearsedFaults: Codable, Sendable, Equatable {
+    public static let longest = 30_000
+
+    public var latencyMs: Int
+    public var jitterMs: Int
+    public var failPercent: Int
+    public var status: Int
+    public var dropPercent: Int
+    public var slowBodyMs: Int
+    public var seed: UInt64?
+
+    public init(
+        latencyMs: Int = 0, jitterMs: Int = 0, failPercent: Int = 0, status: Int = 503, dropPercent: Int = 0,
+        slowBodyMs: Int = 0, seed: UInt64? = nil
+    ) {
+        self.latencyMs = latencyMs
+        self.jitterMs = jitterMs
+        self.failPercent = failPercent
+        self.status = status
+        self.dropPercent = dropPercent
+        self.slowBodyMs = slowBodyMs
+        self.seed = seed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case latencyMs = "latency_ms", jitterMs = "jitter_ms", failPercent = "fail_percent", status
+        case dropPercent = "drop_percent", slowBodyMs = "slow_body_ms", seed
+    }
+
+    /// Every setting may be left out of the JSON; what is left out is off.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            latencyMs: try values.decodeIfPresent(Int.self, forKey: .latencyMs) ?? 0,
+            jitterMs: try values.decodeIfPresent(Int.self, forKey: .jitterMs) ?? 0,
+            failPercent: try values.decodeIfPresent(Int.self, forKey: .failPercent) ?? 0,
+            status: try values.decodeIfPresent(Int.self, forKey: .status) ?? 503,
+            dropPercent: try values.decodeIfPresent(Int.self, forKey: .dropPercent) ?? 0,
+            slowBodyMs: try values.decodeIfPresent(Int.self, forKey: .slowBodyMs) ?? 0,
+            seed: try values.decodeIfPresent(UInt64.self, forKey: .seed))
+    }
+
+    public func validated() throws(MarketError) -> RehearsedFaults {
+        func check(_ ok: Bool, _ field: MarketField, _ rule: String) throws(MarketError) {
+            guard ok else { throw MarketError(.invalid, field: field, rule: rule) }
+        }
+        try check((0...Self.longest).contains(latencyMs), .latency, "must be from 0 to \(Self.longest) ms")
+        try check((0...latencyMs).contains(jitterMs), .jitter, "must be from 0 to the latency (\(latencyMs) ms)")
+        try check((0...100).contains(failPercent), .failPercent, "must be from 0 to 100")
+        try check((400...599).contains(status), .failStatus, "must be an error status, from 400 to 599")
+        try check((0...100 - failPercent).contains(dropPercent), .dropPercent, "must be from 0 to \(100 - failPercent)")
+        try check((0...Self.longest).contains(slowBodyMs), .slowBody, "must be from 0 to \(Self.longest) ms")
+        return self
+    }
+
+    /// What happens to the request with this number (counted from 0 since the faults were set).
+    public func staging(request number: UInt64) -> StagedFault {
+        var random = SplitMix64(seed: (seed ?? UInt64.random(in: .min ... .max)) &+ number &* 0x9E37_79B9_7F4A_7C15)
+        let jitter = jitterMs == 0 ? 0 : Int(random.next() % UInt64(2 * jitterMs + 1)) - jitterMs
+        let roll = Int(random.next() % 100)
+        let outcome: StagedFault.Outcome =
+            roll < failPercent ? .fail(status: status) : roll < failPercent + dropPercent ? .drop : .answer
+        return StagedFault(
+            delay: .milliseconds(latencyMs + jitter), outcome: outcome, bodyTrickle: .milliseconds(slowBodyMs))
+    }
+
+    public var isOff: Bool {
+        latencyMs == 0 && failPercent == 0 && dropPercent == 0 && slowBodyMs == 0
+    }
+}
+
+/// One request's share of a vendor's rehearsed faults.
+public struct StagedFault: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        case answer
+        case fail(status: Int)
+        /// The connection closes without an answer.
+        case drop
+    }
+
+    public var delay: Duration
+    public var outcome: Outcome
+    /// How long the answer's body takes to arrive; zero sends it at once.
+    public var bodyTrickle: Duration
+}
+
+/// A small, fast, seedable generator: the same seed gives the same numbers on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+
+/// The inspector's JSON twin, for scripts and apps: a vendor's recent requests, their rehearsed
+/// faults, and a fresh start. Every route asks for the vendor's `identifier` and `secret` headers.
+package struct InspectorController<Context: RequestContext> {
+    let service: MarketService
+    let rehearsals: Rehearsals
+
+    package init(service: MarketService, rehearsals: Rehearsals) {
+        self.service = service
+        self.rehearsals = rehearsals
+    }
+
+    package func addRoutes(to router: Router<Context>) {
+        let inspector = router.group("inspector").add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
+        inspector.get("requests", use: requests)
+        inspector.get("faults", use: faults)
+        inspector.put("faults", use: setFaults)
+        inspector.delete("faults", use: clearFaults)
+        inspector.delete("products", use: deleteProducts)
+    }
+
+    @Sendable func requests(_ request: Request, context: Context) async throws -> Response {
+        let vendor = try await vendor(of: request)
+        let limit = request.queryFields["limit"].flatMap(Int.init) ?? Rehearsals.keptRequests
+        let records = try await rehearsals.requests(of: vendor.id, limit: max(1, limit)).compactMap { stored in
+            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
+                RecordBody(id: stored.id, at: stored.at, request: $0)
+            }
+        }
+        return try Self.json(RecordsBody(requests: records))
+    }
+
+    @Sendable func faults(_ request: Request, context: Context) async throws -> Response {
+        let vendor = try await vendor(of: request)
+        return try Self.json(FaultsBody(faults: try await rehearsals.faults(of: vendor.id)))
+    }
+
+    /// `{"latency_ms":800,"jitter_ms":400,"fail_percent":10,"status":503,"seed":7}`; what is left out is off.
+    @Sendable func setFaults(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let vendor = try await vendor(of: request)
+        let body = try await request.collectAPIBody()
+        let faults: RehearsedFaults
+        do {
+            faults = try JSONDecoder().decode(RehearsedFaults.self, from: body)
+        } catch {
+            throw MarketError(
+                .invalid,
+                "the body must be JSON such as {\"latency_ms\":800,\"jitter_ms\":400,\"fail_percent\":10,\"status\":503,\"seed\":7}"
+            )
+        }
+        try await rehearsals.setFaults(faults, vendorID: vendor.id)
+        return try Self.json(FaultsBody(faults: try await rehearsals.faults(of: vendor.id)))
+    }
+
+    @Sendable func clearFaults(_ request: Request, context: Context) async throws -> Response {
+        let vendor = try await vendor(of: request)
+        try await rehearsals.setFaults(nil, vendorID: vendor.id)
+        return try Self.json(FaultsBody(faults: nil))
+    }
+
+    @Sendable func deleteProducts(_ request: Request, context: Context) async throws -> Response {
+        let deleted = try await service.deleteAllProducts(of: credentials(of: request))
+        return try Self.json(DeletedBody(deleted: deleted))
+    }
+
+    private func vendor(of request: Request) async throws -> Vendor {
+        try await service.authenticate(credentials(of: request))
+    }
+
+    private func credentials(of request: Request) -> VendorCredentials {
+        VendorCredentials(
+            identifier: request.identifier ?? "", secret: request.headers[HTTPField.Name("secret")!] ?? "")
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}
+
+struct RecordsBody: Encodable {
+    var requests: [RecordBody]
+}
+
+struct DeletedBody: Encodable {
+    var deleted: Int
+}
+
+struct RecordBody: Encodable {
+    var id: Int64
+    var at: Date
+    var request: InspectedRequest
+}
+
+/// Faults as the JSON twin answers them: `{"faults": null}` when none are set.
+struct FaultsBody: Encodable {
+    var faults: RehearsedFaults?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(faults, forKey: .faults)
+    }
+
+    enum CodingKeys: String, CodingKey { case faults }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import NIOCore
+
+/// Records every request that names a known vendor in its `identifier` header, for that vendor's
+/// inspector, and stages the failures that vendor asked for. Requests of anyone else pass untouched.
+/// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
+/// reads the request body only as the route reads it, so the body limits hold as before.
+package struct InspectorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let rehearsals: Rehearsals
+
+    package init(rehearsals: Rehearsals) {
+        self.rehearsals = rehearsals
+    }
+
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        // A store that cannot tell who this is must not fail the request: the route will say so.
+        guard let identifier = request.identifier, !request.uri.path.lowercased().hasPrefix("/inspector"),
+            let vendor = try? await rehearsals.vendor(identifiedBy: identifier)
+        else { return try await next(request, context) }
+        let started = ContinuousClock.now
+        let staged = try? await rehearsals.nextStaging(for: vendor.id)
+        let captured = BodyCapture()
+        var request = request
+        let original = request.body
+        request.body = RequestBody(
+            asyncSequence: original.map { buffer in
+                captured.append(buffer)
+                return buffer
+            })
+        if let staged { try await Task.sleep(for: staged.delay) }
+        var response: Response
+        switch staged?.outcome {
+        case .fail(let status)?:
+            response = try JSONResponse.make(
+                RehearsedFailure(
+                    reason: "a failure you rehearse: \(vendor.name)'s faults answer \(status) to this request"),
+                status: HTTPResponse.Status(code: status))
+        case .drop?:
+            response = Response(status: .ok, body: ResponseBody { _ in throw DroppedOnPurpose() })
+        case .answer?, nil:
+            response = try await next(request, context)
+        }
+        let elapsed = ContinuousClock.now - started
+        let answer = BodyCapture()
+        let body = response.body
+        let trickle = staged?.bodyTrickle ?? .zero
+        let record = Recording(
+            rehearsals: rehearsals, vendorID: vendor.id, head: request.head, scheme: request.scheme,
+            status: response.status.code, milliseconds: Double(elapsed / .microseconds(1)) / 1000,
+            fault: staged.flatMap(Self.describe), logger: context.logger)
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            try await body.write(InspectingWriter(inner: writer, capture: answer, trickle: trickle))
+            await record.save(request: captured, answer: answer)
+        }
+        return response
+    }
+
+    static func describe(_ staged: StagedFault) -> String? {
+        var effects: [String] = []
+        if staged.delay > .zero { effects.append("held back \(staged.delay / .milliseconds(1)) ms") }
+        switch staged.outcome {
+        case .fail(let status): effects.append("answered \(status) without reaching the market")
+        case .drop: effects.append("the connection was dropped without an answer")
+        case .answer: break
+        }
+        if staged.bodyTrickle > .zero {
+            effects.append("the answer trickled over \(staged.bodyTrickle / .milliseconds(1)) ms")
+        }
+        return effects.isEmpty ? nil : "Rehearsed: " + effects.joined(separator: "; ")
+    }
+}
+
+private struct RehearsedFailure: Encodable {
+    var error = true
+    var reason: String
+}
+
+private struct DroppedOnPurpose: Error {}
+
+/// Passes an answer on, keeping a copy for the inspector, and lets it trickle when a vendor
+/// rehearses a slow network.
+private struct InspectingWriter: ResponseBodyWriter {
+    var inner: any ResponseBodyWriter
+    let capture: BodyCapture
+    let trickle: Duration
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        capture.append(buffer)
+        guard trickle > .zero, buffer.readableBytes > 1 else { return try await inner.write(buffer) }
+        let pieces = 10
+        let size = (buffer.readableBytes + pieces - 1) / pieces
+        var rest = buffer
+        while let piece = rest.readSlice(length: min(size, rest.readableBytes)), piece.readableBytes > 0 {
+            try await inner.write(piece)
+            try await Task.sleep(for: trickle / pieces)
+        }
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await inner.finish(trailingHeaders)
+    }
+}

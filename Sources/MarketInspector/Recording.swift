@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import Logging
+import MarketCore
+import MarketHTTPShared
+
+/// Turns one finished request into the inspector's record and keeps it for its vendor.
+struct Recording: Sendable {
+    let rehearsals: Rehearsals
+    let vendorID: Int64
+    let head: HTTPRequest
+    let scheme: String
+    let status: Int
+    let milliseconds: Double
+    let fault: String?
+    let logger: Logger
+
+    func save(request: BodyCapture, answer: BodyCapture) async {
+        let record = inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)
+        do {
+            try await rehearsals.record(try JSONEncoder().encode(record), vendorID: vendorID)
+        } catch {
+            logger.warning("the inspector could not keep a request", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func inspected(body: Data, bodyBytes: Int, answer: Data) -> InspectedRequest {
+        let diagnosis = RequestDiagnosis(head: head, body: body)
+        let path = (head.path ?? "/").maskingSecrets
+        let text = String(decoding: answer.prefix(16 * 1024), as: UTF8.self)
+        var refusal: InspectedRequest.Refusal?
+        if status >= 400 {
+            let reply = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any]
+            refusal = InspectedRequest.Refusal(
+                rule: reply?["reason"] as? String ?? "the market answered \(status)", field: reply?["field"] as? String,
+                correctShape: CorrectShape.of(method: head.method, path: head.path ?? "/"))
+        }
+        return InspectedRequest(
+            method: head.method.rawValue, path: path, status: status, milliseconds: milliseconds,
+            headers: diagnosis.headers, bodyBytes: bodyBytes, parts: diagnosis.inspectedParts,
+            json: diagnosis.maskedJSON,
+            quirks: diagnosis.quirks, answer: text, refusal: refusal, fault: fault,
+            curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
+    }
+}

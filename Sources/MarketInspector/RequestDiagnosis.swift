@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import MarketHTTPShared
+
+/// Reads a request's bytes as the inspector shows them: its parts with what they claim and what
+/// they are, its JSON with secrets masked, and every liberty it took that the market forgave.
+package struct RequestDiagnosis {
+    static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
+    static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
+    static let mask = "•••"
+
+    package let head: HTTPRequest
+    package let body: Data
+    private(set) var quirks: [String] = []
+    private(set) var parts: [MultipartForm.Part] = []
+    private(set) var json: JSONValue?
+
+    package init(head: HTTPRequest, body: Data) {
+        self.head = head
+        self.body = body
+        if let boundary = MultipartForm.boundary(in: head.headerFields[.contentType]) {
+            readMultipart(boundary: boundary)
+        } else if !body.isEmpty {
+            readJSON(body, part: "the body")
+        }
+    }
+
+    package var headers: [InspectedRequest.Header] {
+        head.headerFields.map { field in
+            InspectedRequest.Header(
+                name: field.name.rawName,
+                value: Self.maskedHeaders.contains(field.name.canonicalName) ? Self.mask : field.value)
+        }
+    }
+
+    package var inspectedParts: [InspectedRequest.Part] {
+        parts.map {
+            InspectedRequest.Part(
+                name: $0.name, filename: $0.filename, declaredType: $0.declaredType,
+                sniffedType: Self.sniff($0.body), size: $0.body.count)
+        }
+    }
+
+    package var maskedJSON: String? { json.map { Self.text(of: Self.masked($0)) } }
+
+    // MARK: Multipart
+
+    private mutating func readMultipart(boundary: String) {
+        let text = String(decoding: body.prefix(1 << 20), as: UTF8.self)
+        let delimiter = "--\(boundary)"
+        if let first = text.range(of: delimiter), first.lowerBound != text.startIndex {
+            let before = text[..<first.lowerBound]
+            quirks.append(
+                before.allSatisfy { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+                    ? "CRLF before the first boundary (ignored)"
+                    : "\(before.utf8.count) bytes before the first boundary (ignored)")
+        }
+        if !text.contains(delimiter + "--") {
+            quirks.append("no closing boundary (\(delimiter)--): the body simply ends")
+        }
+        if text.range(of: "Content-Disposition:form-data", options: .caseInsensitive) != nil {
+            quirks.append("no space after Content-Disposition:")
+        }
+        if text.contains("\n\(delimiter)"), !text.contains("\r\n\(delimiter)") {
+            quirks.append("lines end in LF alone, not CRLF")
+        }
+        if text.range(of: #"name=[^"\s]"#, options: .regularExpression) != nil {
+            quirks.append("a part's name is not in quotes")
+        }
+        guard let form = try? MultipartForm(body: body, boundary: boundary) else { return }
+        parts = form.parts
+        for part in parts where part.isFile {
+            let sniffed = Self.sniff(part.body)
+            if part.declaredType == nil {
+                quirks.append("file part \(part.name) has no Content-Type; its bytes are \(sniffed)")
+            } else if let declared = part.declaredType, let expected = Self.imageTypes[declared.lowercased()],
+                expected != sniffed
+            {
+                quirks.append("file part \(part.name) declares \(declared) but its bytes are \(sniffed)")
+            }
+        }
+        if let params = parts.first(where: { $0.name == "params" }) { readJSON(params.body, part: "params") }
+    }
+
+    // MARK: JSON
+
+    private mutating func readJSON(_ data: Data, part: String) {
+        guard let value = try? LenientJSONParser.parse(data) else { return }
+        json = value
+        if (try? JSONSerialization.jsonObject(with: data)) == nil {
+            quirks.append(
+                "\(part) is JSON a strict parser refuses (raw line breaks or quotes in text, an empty value or a trailing comma); it was read leniently"
+            )
+        }
+        guard case .object(let fields) = value else { return }
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            let snake = Self.snakeCase(key)
+            if snake != key { quirks.append("camelCase key \(key) read as \(snake)") }
+            switch value {
+            case .string(let text) where Self.amountKeys.contains(snake) && Int64(text) != nil:
+                quirks.append("\(key) sent as text \"\(text)\" and read as a number")
+            case .number(let literal) where Self.amountKeys.contains(snake) && Int64(literal) == nil:
+                quirks.append(
+                    "\(key) sent as \(literal) and read as the whole number \(Double(literal).map { Int64($0) } ?? 0)")
+            default:
+                break
+            }
+        }
+    }
+
+    static let amountKeys: Set<String> = ["price", "discounted_price", "stock", "thumbnail_id"]
+
+    static func snakeCase(_ key: String) -> String {
+        key.reduce(into: "") { result, character in
+            if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
+        }
+    }
+
+    static func masked(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let fields):
+            .object(
+                fields.reduce(into: [:]) { result, field in
+                    result[field.key] =
+                        secretKeys.contains(field.key.lowercased()) ? .string(mask) : masked(field.value)
+                })
+        case .array(let values): .array(values.map(masked))
+        default: value
+        }
+    }
+
+    /// JSON text with keys in order, two spaces per level.
+    static func text(of value: JSONValue, indent: String = "") -> String {
+        let inner = indent + "  "
+        switch value {
+        case .object(let fields):
+            guard !fields.isEmpty else { return "{}" }
+            let lines = fields.sorted { $0.key < $1.key }.map {
+                "\(inner)\(quoted($0.key)): \(text(of: $0.value, indent: inner))"
+            }
+            return "{\n" + lines.joined(separator: ",\n") + "\n\(indent)}"
+        case .array(let values):
+            guard !values.isEmpty else { return "[]" }
+            return "[\n" + values.map { inner + text(of: $0, indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .string(let string): return quoted(string)
+        case .number(let literal): return literal
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+
+    static func quoted(_ string: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    // MARK: Sniffing
+
+    static let imageTypes = [
+        "image/jpeg": "a JPEG image", "image/jpg": "a JPEG image", "image/png": "a PNG image",
+        "image/webp": "a WebP image", "image/gif": "a GIF image", "image/heic": "a HEIC image",
+    ]
+
+    static func sniff(_ data: Data) -> String {
+        let head = [UInt8](data.prefix(12))
+        if data.isEmpty { return "empty" }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "a JPEG image" }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG image" }
+        if head.starts(with: Array("GIF8".utf8)) { return "a GIF image" }
+        if head.starts(with: Array("RIFF".utf8)), head.count == 12, head[8..<12].elementsEqual("WEBP".utf8) {
+            return "a WebP image"
+        }
+        if head.count == 12, head[4..<8].elementsEqual("ftyp".utf8) { return "a HEIC or other ISO media file" }
+        if head.starts(with: Array("%PDF".utf8)) { return "a PDF document" }
+        if String(data: data.prefix(4096), encoding: .utf8) != nil { return "text" }
+        return "unrecognised bytes"
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import MarketCore
+import PostgresNIO
+
+/// What a learner's inspector shows and the faults they stage.
+extension PostgresMarketStore {
+    public func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws {
+        try await database.transaction { session in
+            try await session.execute(
+                "INSERT INTO request_record (vendor_id, at, detail) VALUES (\(vendorID), \(date), \(detail))")
+            try await session.execute(
+                """
+                DELETE FROM request_record WHERE vendor_id = \(vendorID) AND id <= (
+                    SELECT id FROM request_record WHERE vendor_id = \(vendorID) ORDER BY id DESC LIMIT 1 OFFSET \(keeping))
+                """)
+        }
+    }
+
+    public func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord] {
+        try await database.read { session in
+            var records: [StoredRequestRecord] = []
+            for try await (id, at, detail) in try await session.query(
+                "SELECT id, at, detail FROM request_record WHERE vendor_id = \(vendorID) ORDER BY id DESC LIMIT \(limit)"
+            ).decode((Int64, Date, Data).self) {
+                records.append(StoredRequestRecord(id: id, at: at, detail: detail))
+            }
+            return records
+        }
+    }
+
+    public func faults(vendorID: Int64) async throws -> Data? {
+        try await database.read { session in
+            try await session.first("SELECT faults FROM vendor_faults WHERE vendor_id = \(vendorID)", as: Data.self)
+        }
+    }
+
+    public func setFaults(_ faults: Data?, vendorID: Int64) async throws {
+        try await database.read { session in
+            if let faults {
+                try await session.execute(
+                    """
+                    INSERT INTO vendor_faults (vendor_id, faults) VALUES (\(vendorID), \(faults))
+                    ON CONFLICT (vendor_id) DO UPDATE SET faults = excluded.faults
+                    """)
+            } else {
+                try await session.execute("DELETE FROM vendor_faults WHERE vendor_id = \(vendorID)")
+            }
+        }
+    }
+
+    public func deleteProducts(vendorID: Int64) async throws -> Int {
+        try await database.transaction { session in
+            try await session.all("DELETE FROM product WHERE vendor_id = \(vendorID) RETURNING id", as: Int64.self)
+                .count
+        }
+    }
+}

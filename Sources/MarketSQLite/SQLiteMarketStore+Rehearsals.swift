@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import MarketCore
+
+/// What a learner's inspector shows and the faults they stage.
+extension SQLiteMarketStore {
+    public func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO requestRecord (vendorId, at, detail) VALUES (?, ?, ?)",
+                arguments: [vendorID, date, detail])
+            try db.execute(
+                sql: """
+                    DELETE FROM requestRecord WHERE vendorId = ? AND id <= (
+                        SELECT id FROM requestRecord WHERE vendorId = ? ORDER BY id DESC LIMIT 1 OFFSET ?)
+                    """,
+                arguments: [vendorID, vendorID, keeping])
+        }
+    }
+
+    public func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, at, detail FROM requestRecord WHERE vendorId = ? ORDER BY id DESC LIMIT ?",
+                arguments: [vendorID, limit]
+            ).map { StoredRequestRecord(id: $0["id"], at: $0["at"], detail: $0["detail"]) }
+        }
+    }
+
+    public func faults(vendorID: Int64) async throws -> Data? {
+        try await read { db in
+            try Data.fetchOne(db, sql: "SELECT faults FROM vendorFaults WHERE vendorId = ?", arguments: [vendorID])
+        }
+    }
+
+    public func setFaults(_ faults: Data?, vendorID: Int64) async throws {
+        try await write { db in
+            if let faults {
+                try db.execute(
+                    sql:
+                        "INSERT INTO vendorFaults (vendorId, faults) VALUES (?, ?) ON CONFLICT (vendorId) DO UPDATE SET faults = excluded.faults",
+                    arguments: [vendorID, faults])
+            } else {
+                try db.execute(sql: "DELETE FROM vendorFaults WHERE vendorId = ?", arguments: [vendorID])
+            }
+        }
+    }
+
+    public func deleteProducts(vendorID: Int64) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM product WHERE vendorId = ?", arguments: [vendorID])
+            return db.changesCount
+        }
+    }
+}

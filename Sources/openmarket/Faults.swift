@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import MarketApp
+import MarketCore
+
+struct Faults: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stage failures for one vendor's requests, so that their app can rehearse a slow or failing market.",
+        discussion: """
+            Faults touch only requests that carry that vendor's identifier (and its storefront \
+            sign-in), never anyone else's. A running market picks them up within a second.
+            """,
+        subcommands: [Set.self, Show.self, Clear.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a vendor's faults, replacing any set before.")
+
+        @OptionGroup var storage: MarketOptions
+
+        @Option(help: "The vendor's identifier.") var identifier: String
+
+        @Option(help: "Added to every answer, such as 800ms, 2s or 800ms±400ms (also 800ms+-400ms).")
+        var latency: String?
+
+        @Option(help: "The share of requests that fail, such as 10%.") var fail: String?
+
+        @Option(help: "The status failing requests get (400–599).") var status = 503
+
+        @Option(help: "The share of requests whose connection is dropped without an answer, such as 5%.")
+        var drop: String?
+
+        @Option(help: "How long each answer's body takes to arrive, such as 3s.") var slowBody: String?
+
+        @Option(help: "Makes the failures repeat in the same order each time these faults are set.")
+        var seed: UInt64?
+
+        func run() async throws {
+            let (latency, jitter) = try FaultText.latency(latency ?? "0ms")
+            let faults = RehearsedFaults(
+                latencyMs: latency, jitterMs: jitter, failPercent: try FaultText.percent(fail ?? "0%", flag: "--fail"),
+                status: status, dropPercent: try FaultText.percent(drop ?? "0%", flag: "--drop"),
+                slowBodyMs: try FaultText.milliseconds(slowBody ?? "0ms", flag: "--slow-body"), seed: seed)
+            let set = try await storage.withMarket { market in
+                let vendor = try await market.vendor(identifiedBy: identifier)
+                try await market.rehearsals.setFaults(faults, vendorID: vendor.id)
+                return try await market.rehearsals.faults(of: vendor.id)
+            }
+            print(set.map(FaultText.describe) ?? "no faults: every setting is off")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a vendor's faults.")
+
+        @OptionGroup var storage: MarketOptions
+        @Option(help: "The vendor's identifier.") var identifier: String
+
+        func run() async throws {
+            let faults = try await storage.withMarket { market in
+                try await market.rehearsals.faults(of: try await market.vendor(identifiedBy: identifier).id)
+            }
+            print(faults.map(FaultText.describe) ?? "no faults")
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch a vendor's faults off.")
+
+        @OptionGroup var storage: MarketOptions
+        @Option(help: "The vendor's identifier.") var identifier: String
+
+        func run() async throws {
+            try await storage.withMarket { market in
+                try await market.rehearsals.setFaults(
+                    nil, vendorID: try await market.vendor(identifiedBy: identifier).id)
+            }
+            print("no faults")
+        }
+    }
+}
+
+/// Faults as a person types them on the command line, and back.
+enum FaultText {
+    static func latency(_ text: String) throws -> (Int, Int) {
+        let halves = text.replacingOccurrences(of: "+-", with: "±").split(separator: "±", maxSplits: 1)
+        let latency = try milliseconds(String(halves.first ?? "0ms"), flag: "--latency")
+        let jitter = try halves.count > 1 ? milliseconds(String(halves[1]), flag: "--latency") : 0
+        return (latency, jitter)
+    }
+
+    static func milliseconds(_ text: String, flag: String) throws -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let (digits, scale) =
+            trimmed.hasSuffix("ms")
+            ? (trimmed.dropLast(2), 1) : trimmed.hasSuffix("s") ? (trimmed.dropLast(), 1000) : (trimmed[...], 1)
+        guard let value = Double(digits), value >= 0 else {
+            throw ValidationError("\(flag) must be a time such as 800ms or 2s, not \(text)")
+        }
+        return Int(value * Double(scale))
+    }
+
+    static func percent(_ text: String, flag: String) throws -> Int {
+        let digits = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "%", with: "")
+        guard let value = Int(digits) else { throw ValidationError("\(flag) must be a share such as 10%, not \(text)") }
+        return value
+    }
+
+    static func describe(_ faults: RehearsedFaults) -> String {
+        var lines = ["latency:   \(faults.latencyMs)ms±\(faults.jitterMs)ms"]
+        lines.append("fail:      \(faults.failPercent)% with status \(faults.status)")
+        lines.append("drop:      \(faults.dropPercent)%")
+        lines.append("slow body: \(faults.slowBodyMs)ms")
+        lines.append("seed:      \(faults.seed.map(String.init) ?? "none (a new sequence each time)")")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import MarketDemo
+import MarketTestSupport
+import Testing
+
+/// The request inspector's JSON twin and rehearsed faults, as a learner's script uses them.
+@Suite struct InspectorTests {
+    static func credentials(_ vendor: DemoCatalogue.DemoVendor) -> [String] {
+        ["identifier: \(vendor.identifier)", "secret: \(vendor.secret)"]
+    }
+
+    /// The vendor's recorded requests, newest first, once there are at least `count`. Records are
+    /// kept after each answer has gone out, so this waits for them; it gives up after 10 s.
+    static func requests(
+        _ market: TestMarket, of vendor: DemoCatalogue.DemoVendor, atLeast count: Int
+    ) async throws -> [[String: Any]] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let answer = try await market.send("GET", "/inspector/requests", headers: credentials(vendor))
+            #expect(answer.status == 200, "\(answer.text)")
+            let requests = try #require(try answer.json["requests"] as? [[String: Any]])
+            if requests.count >= count || ContinuousClock.now > deadline { return requests }
+            await Task.yield()
+        }
+    }
+
+    /// Nala Market's body, quirks and all: a CRLF before the first boundary, no space after
+    /// `Content-Disposition:`, a camelCase key, a price sent as text, a PNG declared as JPEG.
+    static func quirkyCreate(price: String) throws -> (body: Data, contentType: String) {
+        let b = "nala-\(UUID().uuidString)"
+        let params =
+            #"{"name":"Quirky","description":"Sent as a learner sends it.","price":\#(price),"currency":"KRW","discountedPrice":100,"stock":1,"secret":"\#(TestMarket.nala.secret)"}"#
+        let body = wire(
+            "\r\n--\(b)\r\nContent-Disposition:form-data; name=\"params\"\r\n\r\n\(params)\r\n",
+            "--\(b)\r\nContent-Disposition:form-data; name=\"images\"; filename=\"cat.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n",
+            WirePiece(try TestImages.png()), "\r\n--\(b)--\r\n")
+        return (body, "multipart/form-data; boundary=\(b)")
+    }
+
+    @Test func aVendorSeesTheirOwnRequestsWithWhatTheMarketForgaveAndWhyOneWasRefused() async throws {
+        try await TestMarket.withServer { market in
+            let accepted = try Self.quirkyCreate(price: #""15000""#)
+            let created = try await market.send(
+                "POST", "/api/products",
+                headers: ["identifier: \(TestMarket.nala.identifier)", "Content-Type: \(accepted.contentType)"],
+                body: accepted.body)
+            #expect(created.status == 201, "\(created.text)")
+            let refused = try Self.quirkyCreate(price: "-5")
+            let refusal = try await market.send(
+                "POST", "/api/products",
+                headers: ["identifier: \(TestMarket.nala.identifier)", "Content-Type: \(refused.contentType)"],
+                body: refused.body)
+            #expect(refusal.status == 400)
+            #expect(
+                try refusal.json["reason"] as? String == "price must be 0 or more", "the API's own body is unchanged")
+
+            let requests = try await Self.requests(market, of: TestMarket.nala, atLeast: 2)
+            #expect(requests.count == 2)
+            let newest = try #require(requests.first?["request"] as? [String: Any])
+            let oldest = try #require(requests.last?["request"] as? [String: Any])
+            #expect(newest["status"] as? Int == 400 && oldest["status"] as? Int == 201)
+            #expect(newest["method"] as? String == "POST" && newest["path"] as? String == "/api/products")
+            let quirks = try #require(oldest["quirks"] as? [String])
+            #expect(quirks.contains("CRLF before the first boundary (ignored)"))
+            #expect(quirks.contains("no space after Content-Disposition:"))
+            #expect(quirks.contains("camelCase key discountedPrice read as discounted_price"))
+            #expect(quirks.contains(#"price sent as text "15000" and read as a number"#))
+            #expect(quirks.contains("file part images declares image/jpeg but its bytes are a PNG image"))
+            let parts = try #require(oldest["parts"] as? [[String: Any]])
+            #expect(parts.map { $0["name"] as? String } == ["params", "images"])
+            #expect(
+                parts[1]["filename"] as? String == "cat.jpg" && parts[1]["sniffed_type"] as? String == "a PNG image")
+            let refusalShown = try #require(newest["refusal"] as? [String: Any])
+            #expect(refusalShown["rule"] as? String == "price must be 0 or more")
+            #expect(refusalShown["field"] as? String == "price")
+            #expect((refusalShown["correct_shape"] as? String)?.contains("a part named params holding JSON") == true)
+            #expect((newest["answer"] as? String)?.contains("price must be 0 or more") == true)
+
+            let recorded = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
+            #expect(!recorded.contains(TestMarket.nala.secret), "the secret is masked everywhere")
+            let curl = try #require(oldest["curl"] as? String)
+            #expect(curl.hasPrefix("curl -X POST 'http://127.0.0.1:\(market.port)/api/products'"))
+            #expect(curl.contains(#""secret": "'"$OPENMARKET_SECRET"'""#))
+            #expect(curl.contains("-F 'images=@cat.jpg;type=image/jpeg'"))
+        }
+    }
+
+    @Test func nobodySeesAnotherVendorsRequestsAndAWrongSecretSeesNothing() async throws {
+        try await TestMarket.withServer { market in
+            let created = try await MarketPeer(port: market.port).create(
+                "Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()])
+            #expect(created.status == 201)
+            #expect(try await Self.requests(market, of: TestMarket.papri, atLeast: 1).count == 1)
+            let judys = try await market.send("GET", "/inspector/requests", headers: Self.credentials(TestMarket.judy))
+            #expect(judys.status == 200)
+            #expect((try judys.json["requests"] as? [Any])?.isEmpty == true)
+            let wrong = try await market.send(
+                "GET", "/inspector/requests", headers: ["identifier: \(TestMarket.papri.identifier)", "secret: nope"])
+            #expect(wrong.status == 401)
+            #expect(wrong.text.contains("do not match a vendor"))
+        }
+    }
+
+    @Test func aVendorsFaultsFailTheirRequestsAndNobodyElses() async throws {
+        try await TestMarket.withServer { market in
+            let set = try await market.send(
+                "PUT", "/inspector/faults",
+                headers: Self.credentials(TestMarket.papri) + ["Content-Type: application/json"],
+                body: Data(#"{"fail_percent":100,"status":503,"seed":7}"#.utf8))
+            #expect(set.status == 200, "\(set.text)")
+            #expect((try set.json["faults"] as? [String: Any])?["fail_percent"] as? Int == 100)
+            let peer = MarketPeer(port: market.port)
+            let failed = try await peer.create("Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()])
+            #expect(failed.status == 503)
+            #expect((try failed.json["reason"] as? String)?.contains("a failure you rehearse") == true)
+            #expect(try await market.productCount() == 0, "the failure came before the market")
+            let judys = try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()])
+            #expect(judys.status == 201, "another vendor's request is untouched")
+            let anonymous = try await market.send("GET", "/api/products?page_no=1&items_per_page=10")
+            #expect(anonymous.status == 200)
+
+            let shown = try await Self.requests(market, of: TestMarket.papri, atLeast: 1)
+            let fault = (shown.first?["request"] as? [String: Any])?["fault"] as? String
+            #expect(fault == "Rehearsed: answered 503 without reaching the market")
+
+            let cleared = try await market.send(
+                "DELETE", "/inspector/faults", headers: Self.credentials(TestMarket.papri))
+            #expect(cleared.status == 200)
+            let again = try await peer.create("Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()])
+            #expect(again.status == 201)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"fail_percent":101}"#, "fail_percent must be from 0 to 100"),
+        (#"{"fail_percent":10,"status":200}"#, "status must be an error status, from 400 to 599"),
+        (#"{"latency_ms":100,"jitter_ms":400}"#, "jitter_ms must be from 0 to the latency (100 ms)"),
+        (
+            "latency",
+            #"the body must be JSON such as {"latency_ms":800,"jitter_ms":400,"fail_percent":10,"status":503,"seed":7}"#
+        ),
+    ])
+    func faultsThatCannotBeAreRefusedInWords(body: String, reason: String) async throws {
+        try await TestMarket.withServer { market in
+            let refused = try await market.send(
+                "PUT", "/inspector/faults",
+                headers: Self.credentials(TestMarket.papri) + ["Content-Type: application/json"],
+                body: Data(body.utf8))
+            #expect(refused.status == 400)
+            #expect(try refused.json["reason"] as? String == reason)
+        }
+    }
+
+    @Test func aVendorDeletesAllTheirProductsAtOnceAndOnlyTheirs() async throws {
+        try await TestMarket.withServer { market in
+            let peer = MarketPeer(port: market.port)
+            for name in ["One", "Two"] {
+                #expect(
+                    try await peer.create(name, by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 201)
+            }
+            #expect(try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()]).status == 201)
+            let wrong = try await market.send(
+                "DELETE", "/inspector/products", headers: ["identifier: \(TestMarket.papri.identifier)", "secret: x"])
+            #expect(wrong.status == 401)
+            #expect(try await market.productCount() == 3)
+            let deleted = try await market.send(
+                "DELETE", "/inspector/products", headers: Self.credentials(TestMarket.papri))
+            #expect(deleted.status == 200)
+            #expect(try deleted.json["deleted"] as? Int == 2)
+            let left = try await market.send("GET", "/api/products?page_no=1&items_per_page=10").json
+            #expect((left["pages"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Judy's"])
+        }
+    }
+}
