@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "MarketStorefront",
             dependencies: [
-                "MarketHTTPShared",
+                "MarketHTTPShared", "MarketInspector",
                 server("Hummingbird", "hummingbird"),
                 server("Mustache", "swift-mustache"),
                 server("Crypto", "swift-crypto"),

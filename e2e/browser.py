@@ -5,7 +5,7 @@ import os
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "screenshots")
@@ -39,10 +39,11 @@ class Page:
         self.driver.get(self.base + path)
 
     def wait(self, condition, timeout=30):
-        """Waits until `condition` holds; a page still loading (elements gone or not there yet) is
-        asked again."""
+        """Waits until `condition` holds; a page still loading (elements gone or not there yet, or a
+        node read as the document is replaced) is asked again."""
         return WebDriverWait(
-            self.driver, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+            self.driver, timeout,
+            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException, WebDriverException)
         ).until(lambda _: condition())
 
     def find(self, css):

@@ -4,6 +4,7 @@ asserting what the person sees and leaving a screenshot in e2e/screenshots/."""
 import os
 import tempfile
 import unittest
+import urllib.error
 
 from axe_core_python.selenium import Axe
 from selenium.webdriver.common.keys import Keys
@@ -310,6 +311,10 @@ class AccessibilityTest(StorefrontTest):
                      f"/products/{product['id']}/delete", "/sign-in", "/products/999999"):
             page.open(path)
             self.assertEqual(self.violations(), [], path)
+        self.sign_in()
+        page.wait(lambda: page.open("/inspector") or page.find_all("details summary"))
+        page.find("details summary").click()
+        self.assertEqual(self.violations(), [], "the inspector with a request opened")
         page.open(f"/products/{product['id']}")
         page.button("Delete").click()
         page.wait(lambda: page.find("#delete-dialog").is_displayed())
@@ -325,6 +330,39 @@ class AccessibilityTest(StorefrontTest):
         page.wait(lambda: page.error_beside("name"))
         self.assertEqual(self.violations(), [], "the register form with its mistakes")
         page.screenshot("accessibility-register-mistakes")
+
+
+class InspectorTest(StorefrontTest):
+    """A learner watching what their app sent, and rehearsing a failing market."""
+
+    def test_a_refused_request_explains_itself_and_faults_fail_only_the_learners_requests(self):
+        page = self.page
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            market.create_product("Too cheap", vendor=JUDY, price=-5)
+        self.assertEqual(refused.exception.code, 400)
+        self.sign_in(JUDY)
+        page.open("/inspector")
+        # The record is kept just after the answer goes out: reload until it is there.
+        page.wait(lambda: page.open("/inspector") or "POST /api/products" in page.text())
+        page.find("details summary").click()
+        text = page.text()
+        self.assertIn("Why it was refused", text)
+        self.assertIn("price must be 0 or more", text)
+        self.assertIn("a part named params holding JSON", text)
+        self.assertIn("$OPENMARKET_SECRET", text)
+        self.assertNotIn(JUDY[1], text)
+        page.screenshot("inspector-refusal")
+        page.fill("#fail", "100")
+        page.fill("#status", "503")
+        page.button("Save faults").click()
+        page.wait(lambda: "Faults saved." in page.text())
+        with self.assertRaises(urllib.error.HTTPError) as failed:
+            market.create_product("Rehearsed", vendor=JUDY)
+        self.assertEqual(failed.exception.code, 503)
+        self.assertEqual(market.create_product("Untouched", vendor=PAPRI)["name"], "Untouched")
+        page.button("Switch off").click()
+        page.wait(lambda: "Faults are off" in page.text())
+        self.assertEqual(market.create_product("Working again", vendor=JUDY)["name"], "Working again")
 
 
 class WithoutJavaScriptTest(StorefrontTest):

@@ -16,7 +16,7 @@ public enum MarketServer {
         service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey,
         limits: ServerLimits, metrics: PrometheusCollectorRegistry
     ) throws -> Router<MarketRequestContext> {
-        let storefront = try Storefront(service: service, sessionKey: sessionKey)
+        let storefront = try Storefront(service: service, rehearsals: rehearsals, sessionKey: sessionKey)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(

@@ -11,6 +11,7 @@ import NIOCore
 /// reads the request body only as the route reads it, so the body limits hold as before.
 package struct InspectorMiddleware<Context: RequestContext>: RouterMiddleware {
     let rehearsals: Rehearsals
+    let recorder = Recorder()
 
     package init(rehearsals: Rehearsals) {
         self.rehearsals = rehearsals
@@ -54,9 +55,10 @@ package struct InspectorMiddleware<Context: RequestContext>: RouterMiddleware {
             rehearsals: rehearsals, vendorID: vendor.id, head: request.head, scheme: request.scheme,
             status: response.status.code, milliseconds: Double(elapsed / .microseconds(1)) / 1000,
             fault: staged.flatMap(Self.describe), logger: context.logger)
+        let recorder = recorder
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             try await body.write(InspectingWriter(inner: writer, capture: answer, trickle: trickle))
-            await record.save(request: captured, answer: answer)
+            recorder.enqueue(record, request: captured, answer: answer)
         }
         return response
     }

@@ -21,13 +21,13 @@ extension RequestDiagnosis {
         }
         if multipart {
             for part in parts {
-                if let filename = part.filename {
-                    let type = part.declaredType.map { ";type=\($0)" } ?? ""
-                    words += ["-F", Self.shellQuoted("\(part.name)=@\(filename)\(type)")]
-                } else if part.name == "params", let json {
+                if part.name == "params", let json {
                     words += [
                         "-F", Self.withSecrets("params=" + Self.text(of: Self.masked(json)) + ";type=application/json"),
                     ]
+                } else if let filename = part.filename, Self.sniff(part.body) != "text" {
+                    let type = part.declaredType.map { ";type=\($0)" } ?? ""
+                    words += ["-F", Self.shellQuoted("\(part.name)=@\(filename)\(type)")]
                 } else {
                     words += ["-F", Self.shellQuoted("\(part.name)=\(String(decoding: part.body, as: UTF8.self))")]
                 }

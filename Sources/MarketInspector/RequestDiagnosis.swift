@@ -46,29 +46,29 @@ package struct RequestDiagnosis {
     // MARK: Multipart
 
     private mutating func readMultipart(boundary: String) {
-        let text = String(decoding: body.prefix(1 << 20), as: UTF8.self)
-        let delimiter = "--\(boundary)"
-        if let first = text.range(of: delimiter), first.lowerBound != text.startIndex {
-            let before = text[..<first.lowerBound]
+        let delimiter = Data("--\(boundary)".utf8)
+        if let first = body.range(of: delimiter), first.lowerBound != body.startIndex {
+            let before = body[..<first.lowerBound]
             quirks.append(
-                before.allSatisfy { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+                before.allSatisfy { $0 == 0x0D || $0 == 0x0A }
                     ? "CRLF before the first boundary (ignored)"
-                    : "\(before.utf8.count) bytes before the first boundary (ignored)")
+                    : "\(before.count) bytes before the first boundary (ignored)")
         }
-        if !text.contains(delimiter + "--") {
-            quirks.append("no closing boundary (\(delimiter)--): the body simply ends")
+        if body.range(of: delimiter + Data("--".utf8)) == nil {
+            quirks.append("no closing boundary (--\(boundary)--): the body simply ends")
         }
-        if text.range(of: "Content-Disposition:form-data", options: .caseInsensitive) != nil {
-            quirks.append("no space after Content-Disposition:")
-        }
-        if text.contains("\n\(delimiter)"), !text.contains("\r\n\(delimiter)") {
+        if body.range(of: Data("\n".utf8) + delimiter) != nil, body.range(of: Data("\r\n".utf8) + delimiter) == nil {
             quirks.append("lines end in LF alone, not CRLF")
-        }
-        if text.range(of: #"name=[^"\s]"#, options: .regularExpression) != nil {
-            quirks.append("a part's name is not in quotes")
         }
         guard let form = try? MultipartForm(body: body, boundary: boundary) else { return }
         parts = form.parts
+        let heads = parts.flatMap(\.head)
+        if heads.contains(where: { $0.range(of: "Content-Disposition:form-data", options: .caseInsensitive) != nil }) {
+            quirks.append("no space after Content-Disposition:")
+        }
+        if heads.contains(where: { $0.range(of: #"[; ]name=[^"\s]"#, options: .regularExpression) != nil }) {
+            quirks.append("a part's name is not in quotes")
+        }
         for part in parts where part.isFile {
             let sniffed = Self.sniff(part.body)
             if part.declaredType == nil {

@@ -91,12 +91,12 @@ extension Storefront {
 
     /// To the sign-in page, and back to the sell form after it. A browser whose session has ended
     /// (signed out elsewhere, expired, or the secret changed) is told so.
-    private func signInAgain(_ visit: inout Visit) -> Response {
+    func signInAgain(_ visit: inout Visit, next: String = "/products/new") -> Response {
         if visit.session != nil {
             visit.signOut()
             visit.leave(notice: "Your sign-in has ended. Please sign in again.")
         }
-        return redirect(to: "/sign-in?next=/products/new", visit: visit)
+        return redirect(to: "/sign-in?next=\(next)", visit: visit)
     }
 
     /// The form again, with what is wrong beside its field (or above the form when no field is to

@@ -12,12 +12,14 @@ package struct Storefront: Sendable {
     static var forwardedHost: HTTPField.Name { HTTPField.Name("X-Forwarded-Host")! }
 
     let service: MarketService
+    let rehearsals: Rehearsals
     let pages: Pages
     let sealer: CookieSealer
 
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
-    package init(service: MarketService, sessionKey: SessionKey) throws {
+    package init(service: MarketService, rehearsals: Rehearsals, sessionKey: SessionKey) throws {
         self.service = service
+        self.rehearsals = rehearsals
         pages = try Pages()
         sealer = CookieSealer(keyBytes: sessionKey.bytes)
     }
@@ -43,6 +45,9 @@ package struct Storefront: Sendable {
         group.get("sign-in", use: signInPage)
         group.post("sign-in", use: signIn)
         group.post("sign-out", use: signOut)
+        group.get("inspector", use: inspector)
+        group.post("inspector/faults", use: saveFaults)
+        group.post("inspector/products/delete", use: deleteAllProducts)
         router.get("assets/{name}") { _, context in try asset(named: context.parameters.get("name") ?? "") }
     }
 

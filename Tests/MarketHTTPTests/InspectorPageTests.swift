@@ -1,0 +1,81 @@
+import Foundation
+import MarketTestSupport
+import Testing
+
+/// The inspector as a learner uses it in a browser: signed in with their identifier and secret.
+@Suite struct InspectorPageTests {
+    @Test func aSignedOutVisitorIsAskedToSignInFirst() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            let page = try await visitor.get("/inspector")
+            #expect(page.status == 303)
+            #expect(page.header("Location") == "/sign-in?next=/inspector")
+        }
+    }
+
+    @Test func theInspectorShowsTheVendorsOwnRequestsAndWhyOneWasRefused() async throws {
+        try await TestMarket.withServer { market in
+            let peer = MarketPeer(port: market.port)
+            #expect(
+                try await peer.create("Mine", by: TestMarket.papri, price: -1, images: [try TestImages.jpeg()]).status
+                    == 400)
+            #expect(try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()]).status == 201)
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn(TestMarket.papri)
+            let deadline = ContinuousClock.now + .seconds(10)
+            var page = try await visitor.get("/inspector")
+            while !page.text.contains("Why it was refused"), ContinuousClock.now < deadline {
+                page = try await visitor.get("/inspector")
+            }
+            #expect(page.status == 200)
+            #expect(page.text.contains("<code>POST /api/products</code>"))
+            #expect(page.text.contains("price must be 0 or more"))
+            #expect(page.text.contains("a part named params holding JSON"))
+            #expect(page.text.contains("$OPENMARKET_SECRET"))
+            #expect(!page.text.contains(TestMarket.papri.secret), "the secret is masked")
+            #expect(!page.text.contains("Judy&#39;s") && !page.text.contains("Judy's"), "not another vendor's request")
+        }
+    }
+
+    @Test func faultsSavedOnThePageFailTheVendorsRequestsUntilSwitchedOff() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn(TestMarket.papri)
+            _ = try await visitor.get("/inspector")
+            let refused = try await visitor.post("/inspector/faults", ["fail": "120", "status": "503"])
+            #expect(refused.status == 303)
+            #expect(
+                try await visitor.get("/inspector").text.contains("Not saved: share of failures must be from 0 to 100.")
+            )
+            let saved = try await visitor.post("/inspector/faults", ["fail": "100", "status": "502", "seed": "7"])
+            #expect(saved.status == 303)
+            let page = try await visitor.get("/inspector")
+            #expect(page.text.contains("they are on now"))
+            #expect(page.text.contains(#"name="status" inputmode="numeric" value="502""#))
+            let peer = MarketPeer(port: market.port)
+            #expect(
+                try await peer.create("Failing", by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 502)
+            _ = try await visitor.post("/inspector/faults", ["clear": "1"])
+            #expect(
+                try await peer.create("Working", by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 201)
+        }
+    }
+
+    @Test func startingAfreshDeletesOnlyTheVendorsProductsAndOnlyWithTheirSecret() async throws {
+        try await TestMarket.withServer { market in
+            let peer = MarketPeer(port: market.port)
+            #expect(
+                try await peer.create("Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 201)
+            #expect(try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()]).status == 201)
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn(TestMarket.papri)
+            _ = try await visitor.get("/inspector")
+            _ = try await visitor.post("/inspector/products/delete", ["secret": "wrong-secret"])
+            #expect(try await visitor.get("/inspector").text.contains("Nothing was deleted: that is not your secret."))
+            #expect(try await market.productCount() == 2)
+            _ = try await visitor.post("/inspector/products/delete", ["secret": TestMarket.papri.secret])
+            #expect(try await visitor.get("/inspector").text.contains("Deleted 1 product. Your market is empty again."))
+            #expect(try await market.productCount() == 1)
+        }
+    }
+}
