@@ -1,0 +1,74 @@
+import Foundation
+import MarketCore
+import MarketModel
+import MarketSQLite
+
+/// The whole market in one file and back: `save` from a market's folder, `restore` into an empty
+/// folder or (through `MarketMigration`) an empty PostgreSQL database. A restored market answers
+/// every request as the saved one did.
+public enum MarketSnapshot {
+    public static func save(from folder: URL, to file: URL) async throws -> (products: Int, images: Int) {
+        guard !FileManager.default.fileExists(atPath: file.path) else {
+            throw MarketError(.conflict, "\(file.path) exists already; name a new file")
+        }
+        let market = try await open(folder)
+        guard let store = market.store as? SQLiteMarketStore else {
+            preconditionFailure("a folder's market is kept in SQLite")
+        }
+        do {
+            let snapshot = try MarketSnapshotFile.create(at: file.path, from: store)
+            let keys = try await market.images.keys(unusedFor: .zero)
+            for key in keys {
+                guard case .bytes(let data)? = try await market.images.content(forKey: key) else { continue }
+                try snapshot.addImage(data, key: key)
+            }
+            try snapshot.setSessionKey(market.sessionKey.bytes)
+            let products = try await market.service.products(PageRequest(number: 1, itemsPerPage: 1)).totalCount
+            return (products, keys.count)
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+    }
+
+    /// Restores into `folder`, which must hold no market.
+    public static func restore(_ file: URL, into folder: URL) async throws {
+        let database = folder.appendingPathComponent("market.sqlite")
+        guard !FileManager.default.fileExists(atPath: database.path) else {
+            throw MarketError(.conflict, "\(folder.path) holds a market already; restore into an empty folder")
+        }
+        let snapshot = try MarketSnapshotFile(path: file.path)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try snapshot.writeDatabase(to: database.path)
+            if let key = try snapshot.sessionKey() {
+                try key.write(to: folder.appendingPathComponent("session.key"))
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: 0o600], ofItemAtPath: folder.appendingPathComponent("session.key").path)
+            }
+            let market = try await open(folder)
+            for key in try snapshot.imageKeys() {
+                if let data = try snapshot.image(key: key) { try await market.images.put(data, key: key) }
+            }
+        } catch {
+            for name in ["market.sqlite", "market.sqlite-wal", "market.sqlite-shm", "session.key", "images"] {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+            throw error
+        }
+    }
+
+    /// Restores into an empty PostgreSQL database, by way of a folder the migration then copies.
+    public static func restore(_ file: URL, intoDatabase url: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-restore-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await restore(file, into: folder)
+        try await MarketMigration.copy(from: folder, to: url) { _ in }
+    }
+
+    private static func open(_ folder: URL) async throws -> Market {
+        var configuration = MarketConfiguration(storage: .folder(folder))
+        configuration.logLevel = .error
+        return try await Market.open(configuration)
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import MarketApp
+
+struct Snapshot: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save a whole market (database and pictures) in one file, or restore one.",
+        subcommands: [Save.self, Restore.self])
+
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save the market of a folder in one file (a SQLite file that the sqlite3 tool reads too).")
+
+        @Option(help: "The market's folder (OPENMARKET_DATA_DIR).")
+        var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
+
+        @Argument(help: "The file to write; it must not exist.")
+        var file: String
+
+        func run() async throws {
+            let saved: (products: Int, images: Int)
+            do {
+                saved = try await MarketSnapshot.save(
+                    from: URL(fileURLWithPath: dataDir, isDirectory: true), to: URL(fileURLWithPath: file))
+            } catch {
+                throw CommandFailure(String(describing: error))
+            }
+            print("saved \(saved.products) products and \(saved.images) pictures in \(file)")
+        }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Restore a saved market into an empty folder or an empty PostgreSQL database.")
+
+        @Option(help: "The empty folder to restore into (OPENMARKET_DATA_DIR).")
+        var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
+
+        @Option(help: ArgumentHelp("Restore into this empty database instead.", valueName: "postgres://…"))
+        var database: String?
+
+        @Argument(help: "The file `snapshot save` wrote.")
+        var file: String
+
+        func run() async throws {
+            let snapshot = URL(fileURLWithPath: file)
+            do {
+                if let database {
+                    try await MarketSnapshot.restore(snapshot, intoDatabase: database)
+                } else {
+                    try await MarketSnapshot.restore(snapshot, into: URL(fileURLWithPath: dataDir, isDirectory: true))
+                }
+            } catch {
+                throw CommandFailure(String(describing: error))
+            }
+            print(
+                "restored \(file); start it with openmarket serve \(database == nil ? "--data-dir \(dataDir)" : "--database …")"
+            )
+        }
+    }
+}
