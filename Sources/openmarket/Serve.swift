@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import MarketAPIv2
 import MarketApp
@@ -11,6 +12,13 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Address to listen on (OPENMARKET_HOST).")
     var host: String = Environment.value("OPENMARKET_HOST", default: "127.0.0.1")
+
+    @Flag(
+        help: """
+            Listen on every interface and print the address (and a QR code) that a phone on the same \
+            network opens, with the Info.plist exception an iOS app needs for plain HTTP.
+            """)
+    var lan = false
 
     @Option(help: "Port to listen on (OPENMARKET_PORT).")
     var port: Int = Int(Environment.value("OPENMARKET_PORT", default: "8080")) ?? 8080
@@ -71,8 +79,15 @@ struct Serve: AsyncParsableCommand {
                     logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
                 }
             }
-            let application = try market.application(host: host, port: port) { [host] port in
+            let host = lan && host == "127.0.0.1" ? "0.0.0.0" : host
+            let lan = lan
+            let application = try market.application(host: host, port: port) { port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
+                if lan {
+                    // Straight to the terminal, not the log, and at once even when stdout is a pipe.
+                    let text = LANInvitation.text(addresses: LANInvitation.addresses(), port: port) + "\n"
+                    FileHandle.standardOutput.write(Data(text.utf8))
+                }
             }
             let services = ServiceGroup(
                 configuration: .init(
