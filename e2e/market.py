@@ -25,6 +25,7 @@ class Market:
     """Also used by fuzz/fuzz.py and bench/soak.py, with their own binary and serve arguments."""
 
     def __init__(self, binary=BINARY, arguments=()):
+        self.binary = binary
         self.directory = tempfile.mkdtemp(prefix="openmarket-e2e-")
         self.log = []
         self.process = subprocess.Popen(
@@ -49,6 +50,12 @@ class Market:
         self.process.terminate()
         self.process.wait(timeout=30)
         subprocess.run(["rm", "-rf", self.directory], check=False)
+
+    def command(self, *arguments):
+        """Runs `openmarket` against this market's folder, as its operator would from a shell."""
+        run = subprocess.run([self.binary, *arguments, "--data-dir", self.directory + "/data"],
+                             capture_output=True, text=True, check=True)
+        return run.stdout
 
     def api(self, path):
         with urllib.request.urlopen(self.url + path) as response:

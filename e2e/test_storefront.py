@@ -2,6 +2,7 @@
 asserting what the person sees and leaving a screenshot in e2e/screenshots/."""
 
 import os
+import re
 import tempfile
 import unittest
 import urllib.error
@@ -363,6 +364,41 @@ class InspectorTest(StorefrontTest):
         page.button("Switch off").click()
         page.wait(lambda: "Faults are off" in page.text())
         self.assertEqual(market.create_product("Working again", vendor=JUDY)["name"], "Working again")
+
+
+class OperatorTest(StorefrontTest):
+    """A teacher's console: vendors, moderation, a reset, and the log of who did what."""
+
+    def test_an_operator_registers_a_vendor_removes_a_product_and_resets_the_market(self):
+        page = self.page
+        secret = re.search(r"secret: (\S+)", market.command("operators", "add", "--name", "teacher")).group(1)
+        product = market.create_product("Off-topic poster", vendor=JUDY)
+        page.open("/operator")
+        page.fill("#operator-name", "teacher")
+        page.fill("#operator-secret", secret)
+        page.button("Sign in").click()
+        page.wait(lambda: "Signed in as teacher." in page.text())
+        self.assertIn("judy", page.find("table").text)
+        page.fill("#vendor-name", "team 82")
+        page.fill("#vendor-id", "82")
+        page.button("Register").click()
+        page.wait(lambda: "Vendor team 82 registered" in page.text())
+        self.assertRegex(page.text(), r"vendor_id 82, secret [A-Za-z0-9]{16}")
+        page.screenshot("operator-registered")
+        page.fill("#remove-id", str(product["id"]))
+        page.button("Remove").click()
+        page.wait(lambda: "is off the market" in page.text())
+        with self.assertRaises(urllib.error.HTTPError) as gone:
+            market.api(f"/api/products/{product['id']}")
+        self.assertEqual(gone.exception.code, 404)
+        page.button("Reset the market").click()
+        page.wait(lambda: "The market is back to the demo catalogue" in page.text(), timeout=120)
+        self.assertIn("64 added", page.text())
+        self.assertEqual(market.api("/api/products?page_no=1&items_per_page=1")["total_count"], 64)
+        log = page.text()
+        self.assertIn("teacher emptied the market", log)
+        self.assertIn("teacher registered vendor team 82 (vendor_id 82)", log)
+        self.assertEqual(AccessibilityTest.violations(self), [], "the console")
 
 
 class WithoutJavaScriptTest(StorefrontTest):

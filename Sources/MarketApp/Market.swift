@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MarketCore
+import MarketDemo
 import MarketHTTP
 import MarketImaging
 import MarketModel
@@ -77,7 +78,8 @@ public struct Market: Sendable {
         try MarketServer.application(
             service: service, rehearsals: rehearsals, host: host, port: port, flavor: configuration.flavor,
             sessionKey: sessionKey,
-            limits: limits, metrics: MarketMetrics.registry, logger: logger, onListening: onListening)
+            limits: limits, metrics: MarketMetrics.registry, logger: logger,
+            restock: { [service] in try await DemoCatalogue.fill(service) }, onListening: onListening)
     }
 
     /// What a server runs beside its HTTP server to remove the image blobs nobody uses.

@@ -97,7 +97,44 @@ public struct StoredRequestRecord: Sendable, Equatable {
     }
 }
 
-public typealias MarketStore = ProductStore & VendorStore & SessionStore & AttemptStore & RehearsalStore
+/// Where the people who run a market are kept, with what each of them did.
+public protocol OperatorStore: Sendable {
+    /// Adds an operator; a `.conflict` MarketError when the name is taken.
+    func insertOperator(name: String, secretHash: String, at date: Date) async throws
+    func operatorSecretHash(name: String) async throws -> String?
+    func recordOperatorAction(_ action: OperatorAction) async throws
+    /// The newest first.
+    func operatorActions(limit: Int) async throws -> [OperatorAction]
+    /// Every vendor with how many products they have and when their last recorded request came.
+    func vendorOverview() async throws -> [VendorOverview]
+}
+
+/// Something an operator did, as the console's log shows it.
+public struct OperatorAction: Sendable, Equatable {
+    public var operatorName: String
+    public var action: String
+    public var at: Date
+
+    public init(operatorName: String, action: String, at: Date) {
+        self.operatorName = operatorName
+        self.action = action
+        self.at = at
+    }
+}
+
+public struct VendorOverview: Sendable, Equatable {
+    public var vendor: Vendor
+    public var productCount: Int
+    public var lastRequestAt: Date?
+
+    public init(vendor: Vendor, productCount: Int, lastRequestAt: Date?) {
+        self.vendor = vendor
+        self.productCount = productCount
+        self.lastRequestAt = lastRequestAt
+    }
+}
+
+public typealias MarketStore = ProductStore & VendorStore & SessionStore & AttemptStore & RehearsalStore & OperatorStore
 
 public struct NewVendor: Sendable {
     /// The id to give the vendor, or nil for the next free one.

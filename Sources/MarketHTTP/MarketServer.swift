@@ -12,11 +12,13 @@ import Prometheus
 /// Builds the market's HTTP application around one MarketService.
 public enum MarketServer {
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
+    /// `restock` fills an emptied market with the demo catalogue, for the operator's reset.
     public static func router(
         service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey,
-        limits: ServerLimits, metrics: PrometheusCollectorRegistry
+        limits: ServerLimits, metrics: PrometheusCollectorRegistry, restock: @escaping @Sendable () async throws -> Int
     ) throws -> Router<MarketRequestContext> {
-        let storefront = try Storefront(service: service, rehearsals: rehearsals, sessionKey: sessionKey)
+        let storefront = try Storefront(
+            service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(
@@ -46,13 +48,14 @@ public enum MarketServer {
     public static func application(
         service: MarketService, rehearsals: Rehearsals, host: String, port: Int, flavor: V2Flavor = .marketTraining,
         sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry, logger: Logger,
+        restock: @escaping @Sendable () async throws -> Int,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
         return Application(
             router: try router(
                 service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,
-                metrics: metrics),
+                metrics: metrics, restock: restock),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [connections.gate()],

@@ -118,6 +118,22 @@ enum SQLiteSchema {
                     );
                     """)
         }
+        migrator.registerMigration("operators") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE marketOperator (
+                        name TEXT PRIMARY KEY,
+                        secretHash TEXT NOT NULL,
+                        createdAt DATETIME NOT NULL
+                    );
+                    CREATE TABLE operatorAction (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operatorName TEXT NOT NULL,
+                        action TEXT NOT NULL,
+                        at DATETIME NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -45,6 +45,13 @@ struct SessionCookie: Codable, Sendable {
     }
 }
 
+/// An operator's sign-in, kept in a cookie scoped to the console for two hours.
+struct OperatorPass: Codable, Sendable {
+    static let lifetime: TimeInterval = 2 * 3600
+    var operatorName: MarketOperator
+    var expires: Date
+}
+
 /// Proof that the person editing a product gave its secret, kept in a cookie scoped to that
 /// product's edit page for half an hour.
 struct EditPass: Codable, Sendable {

@@ -13,13 +13,19 @@ package struct Storefront: Sendable {
 
     let service: MarketService
     let rehearsals: Rehearsals
+    /// Fills an emptied market with the demo catalogue again; returns how many products it added.
+    let restock: @Sendable () async throws -> Int
     let pages: Pages
     let sealer: CookieSealer
 
     /// `sessionKey` seals the storefront's cookies; markets that share a store share it too.
-    package init(service: MarketService, rehearsals: Rehearsals, sessionKey: SessionKey) throws {
+    package init(
+        service: MarketService, rehearsals: Rehearsals, sessionKey: SessionKey,
+        restock: @escaping @Sendable () async throws -> Int
+    ) throws {
         self.service = service
         self.rehearsals = rehearsals
+        self.restock = restock
         pages = try Pages()
         sealer = CookieSealer(keyBytes: sessionKey.bytes)
     }
@@ -48,6 +54,13 @@ package struct Storefront: Sendable {
         group.get("inspector", use: inspector)
         group.post("inspector/faults", use: saveFaults)
         group.post("inspector/products/delete", use: deleteAllProducts)
+        group.get("operator", use: console)
+        group.post("operator/sign-in", use: operatorSignIn)
+        group.post("operator/sign-out", use: operatorSignOut)
+        group.post("operator/vendors", use: registerVendor)
+        group.post("operator/vendors/secret", use: rekeyVendor)
+        group.post("operator/products/remove", use: removeProduct)
+        group.post("operator/reset", use: resetMarket)
         router.get("assets/{name}") { _, context in try asset(named: context.parameters.get("name") ?? "") }
     }
 

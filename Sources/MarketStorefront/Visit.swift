@@ -14,6 +14,7 @@ struct Visit {
         static let notice = "market_notice"
         static let editPass = "market_edit_pass"
         static let view = "market_view"
+        static let operatorPass = "market_operator"
     }
 
     static let scriptedHeader = HTTPField.Name("X-Requested-With")!
@@ -109,6 +110,22 @@ struct Visit {
     }
 
     static func editPath(_ productID: Int64) -> String { "/products/\(productID)/edit" }
+
+    /// The operator signed in to the console in this browser, if any.
+    func signedInOperator(now: Date = Date()) -> MarketOperator? {
+        sealer.open(OperatorPass.self, from: cookies[CookieName.operatorPass]?.value).flatMap {
+            $0.expires > now ? $0.operatorName : nil
+        }
+    }
+
+    mutating func signIn(operator actor: MarketOperator, now: Date = Date()) {
+        let pass = OperatorPass(operatorName: actor, expires: now.addingTimeInterval(OperatorPass.lifetime))
+        set(CookieName.operatorPass, sealer.seal(pass), maxAge: Int(OperatorPass.lifetime), path: "/operator")
+    }
+
+    mutating func signOutOperator() {
+        set(CookieName.operatorPass, "", maxAge: 0, path: "/operator")
+    }
 
     private mutating func set(_ name: String, _ value: String, maxAge: Int?, path: String = "/") {
         cookiesToSet.append(

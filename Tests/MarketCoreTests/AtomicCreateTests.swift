@@ -48,6 +48,13 @@ struct InterceptingStore: MarketStore {
         try await base.setFaults(faults, vendorID: vendorID)
     }
     func deleteProducts(vendorID: Int64) async throws -> Int { try await base.deleteProducts(vendorID: vendorID) }
+    func insertOperator(name: String, secretHash: String, at date: Date) async throws {
+        try await base.insertOperator(name: name, secretHash: secretHash, at: date)
+    }
+    func operatorSecretHash(name: String) async throws -> String? { try await base.operatorSecretHash(name: name) }
+    func recordOperatorAction(_ action: OperatorAction) async throws { try await base.recordOperatorAction(action) }
+    func operatorActions(limit: Int) async throws -> [OperatorAction] { try await base.operatorActions(limit: limit) }
+    func vendorOverview() async throws -> [VendorOverview] { try await base.vendorOverview() }
     func productID(forDeleteToken hash: String) async throws -> Int64? {
         try await base.productID(forDeleteToken: hash)
     }

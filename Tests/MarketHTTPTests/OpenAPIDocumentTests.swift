@@ -11,7 +11,7 @@ import Testing
     /// The storefront's pages, which browsers visit and the document leaves out: addresses under
     /// these prefixes, these whole addresses, and these routes (the inspector page's form posts
     /// share an address with its JSON twin).
-    static let storefrontPrefixes = ["/products", "/sign-in", "/sign-out", "/assets"]
+    static let storefrontPrefixes = ["/products", "/sign-in", "/sign-out", "/assets", "/operator"]
     static let storefrontPaths: Set = ["/", "/inspector", "/inspector/products/delete"]
     static let storefrontRoutes: Set = ["POST /inspector/faults"]
 
@@ -36,7 +36,7 @@ import Testing
             let router = try MarketServer.router(
                 service: market.service, rehearsals: market.market.rehearsals, sessionKey: market.market.sessionKey,
                 limits: market.market.limits,
-                metrics: MarketMetrics.registry)
+                metrics: MarketMetrics.registry, restock: { 0 })
             let routed = Set(
                 router.routes.map { "\($0.method) \(Self.shape($0.path.description))" }.filter { route in
                     let path = String(route.split(separator: " ")[1])

@@ -1,0 +1,77 @@
+import Foundation
+import MarketModel
+
+/// The people who run a market: they see every vendor, register and re-key them, take any product
+/// off the market and empty it, and every such act is recorded with who did it and when.
+extension MarketService {
+    /// Registers an operator and returns their secret, shown this once.
+    public func registerOperator(name: String, secret: String? = nil) async throws -> String {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw MarketError.missing(.name) }
+        if let secret { try VendorSecret.validateChosen(secret) }
+        let secret = secret ?? VendorSecret.generate()
+        try await store.insertOperator(name: name, secretHash: try await hasher.hash(secret), at: now())
+        return secret
+    }
+
+    /// The operator these credentials prove, or `wrongCredentials`; throttled like vendors' secrets.
+    public func authenticateOperator(name: String, secret: String) async throws -> MarketOperator {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let secret = secret.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await throttled("operator:" + name) {
+            let hash = try await store.operatorSecretHash(name: name)
+            // An unknown name costs the same bcrypt work as a wrong secret.
+            let matches = try await hasher.verify(secret, against: hash ?? SecretHasher.decoy)
+            guard hash != nil, matches else { throw MarketError.wrongCredentials }
+            return MarketOperator(name: name)
+        }
+    }
+
+    public func vendorOverview(for _: MarketOperator) async throws -> [VendorOverview] {
+        try await store.vendorOverview()
+    }
+
+    public func operatorLog(for _: MarketOperator, limit: Int = 100) async throws -> [OperatorAction] {
+        try await store.operatorActions(limit: limit)
+    }
+
+    public func registerVendor(
+        name: String, vendorID: Int64? = nil, by actor: MarketOperator
+    ) async throws -> (vendor: Vendor, secret: String) {
+        let registered = try await registerVendor(name: name, id: vendorID)
+        try await record(actor, "registered vendor \(registered.vendor.name) (vendor_id \(registered.vendor.id))")
+        return registered
+    }
+
+    public func replaceSecret(ofVendor identifier: String, by actor: MarketOperator) async throws -> String {
+        let secret = try await replaceSecret(ofVendor: identifier)
+        try await record(actor, "gave vendor \(identifier.lowercased()) a new secret")
+        return secret
+    }
+
+    /// Takes any product off the market, whoever sells it; its pictures go with the next sweep.
+    public func removeProduct(id: Int64, by actor: MarketOperator) async throws -> Product {
+        guard let removed = try await store.deleteProduct(id: id, { _ in }) else {
+            throw MarketError.productNotFound(id)
+        }
+        try await record(actor, "removed product \(id) “\(removed.name)” of \(removed.vendor.name)")
+        return removed
+    }
+
+    /// Deletes every product of every vendor; vendors, secrets and sign-ins stay.
+    public func emptyMarket(by actor: MarketOperator) async throws -> Int {
+        var removed = 0
+        for vendor in try await store.allVendors() { removed += try await store.deleteProducts(vendorID: vendor.id) }
+        try await record(actor, "emptied the market (\(removed) products)")
+        return removed
+    }
+
+    public func record(_ actor: MarketOperator, _ action: String) async throws {
+        try await store.recordOperatorAction(OperatorAction(operatorName: actor.name, action: action, at: now()))
+    }
+}
+
+/// Someone who runs the market, proven by their secret.
+public struct MarketOperator: Sendable, Equatable, Codable {
+    public let name: String
+}

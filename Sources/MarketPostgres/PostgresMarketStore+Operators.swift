@@ -1,0 +1,67 @@
+import Foundation
+import MarketCore
+import MarketModel
+import PostgresNIO
+
+/// The market's operators and what they did.
+extension PostgresMarketStore {
+    public func insertOperator(name: String, secretHash: String, at date: Date) async throws {
+        do {
+            try await database.read { session in
+                try await session.execute(
+                    "INSERT INTO market_operator (name, secret_hash, created_at) VALUES (\(name), \(secretHash), \(date))"
+                )
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw MarketError(.conflict, "an operator named \(name) exists already")
+        }
+    }
+
+    public func operatorSecretHash(name: String) async throws -> String? {
+        try await database.read { session in
+            try await session.first("SELECT secret_hash FROM market_operator WHERE name = \(name)", as: String.self)
+        }
+    }
+
+    public func recordOperatorAction(_ action: OperatorAction) async throws {
+        try await database.read { session in
+            try await session.execute(
+                """
+                INSERT INTO operator_action (operator_name, action, at)
+                VALUES (\(action.operatorName), \(action.action), \(action.at))
+                """)
+        }
+    }
+
+    public func operatorActions(limit: Int) async throws -> [OperatorAction] {
+        try await database.read { session in
+            var actions: [OperatorAction] = []
+            for try await (name, action, at) in try await session.query(
+                "SELECT operator_name, action, at FROM operator_action ORDER BY id DESC LIMIT \(limit)"
+            ).decode((String, String, Date).self) {
+                actions.append(OperatorAction(operatorName: name, action: action, at: at))
+            }
+            return actions
+        }
+    }
+
+    public func vendorOverview() async throws -> [VendorOverview] {
+        try await database.read { session in
+            var overview: [VendorOverview] = []
+            for try await (id, identifier, name, createdAt, count, last) in try await session.query(
+                """
+                SELECT v.id, v.identifier, v.name, v.created_at,
+                    (SELECT count(*) FROM product p WHERE p.vendor_id = v.id),
+                    (SELECT max(at) FROM request_record r WHERE r.vendor_id = v.id)
+                FROM vendor v ORDER BY v.id
+                """
+            ).decode((Int64, String, String, Date, Int, Date?).self) {
+                overview.append(
+                    VendorOverview(
+                        vendor: Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt),
+                        productCount: count, lastRequestAt: last))
+            }
+            return overview
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+import MarketCore
+
+/// The market's operators and what they did.
+extension SQLiteMarketStore {
+    public func insertOperator(name: String, secretHash: String, at date: Date) async throws {
+        do {
+            try await write { db in
+                try db.execute(
+                    sql: "INSERT INTO marketOperator (name, secretHash, createdAt) VALUES (?, ?, ?)",
+                    arguments: [name, secretHash, date])
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw MarketError(.conflict, "an operator named \(name) exists already")
+        }
+    }
+
+    public func operatorSecretHash(name: String) async throws -> String? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT secretHash FROM marketOperator WHERE name = ?", arguments: [name])
+        }
+    }
+
+    public func recordOperatorAction(_ action: OperatorAction) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO operatorAction (operatorName, action, at) VALUES (?, ?, ?)",
+                arguments: [action.operatorName, action.action, action.at])
+        }
+    }
+
+    public func operatorActions(limit: Int) async throws -> [OperatorAction] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT operatorName, action, at FROM operatorAction ORDER BY id DESC LIMIT ?",
+                arguments: [limit]
+            ).map { OperatorAction(operatorName: $0["operatorName"], action: $0["action"], at: $0["at"]) }
+        }
+    }
+
+    public func vendorOverview() async throws -> [VendorOverview] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT v.*, (SELECT count(*) FROM product p WHERE p.vendorId = v.id) AS productCount,
+                        (SELECT max(at) FROM requestRecord r WHERE r.vendorId = v.id) AS lastRequestAt
+                    FROM vendor v ORDER BY v.id
+                    """
+            ).map {
+                VendorOverview(
+                    vendor: Self.vendor(from: $0), productCount: $0["productCount"], lastRequestAt: $0["lastRequestAt"])
+            }
+        }
+    }
+}

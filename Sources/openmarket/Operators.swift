@@ -1,0 +1,26 @@
+import ArgumentParser
+
+struct Operators: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Register the people who run the market; they sign in to /operator.", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register an operator and print their secret once.")
+
+        @OptionGroup var storage: MarketOptions
+
+        @Option(help: "The operator's name, which they sign in with.") var name: String
+
+        @Option(help: "The secret they will present, at least 8 characters (default: 16 random letters and digits).")
+        var secret: String?
+
+        func run() async throws {
+            let chosen = secret
+            let secret = try await storage.withMarket { market in
+                try await market.service.registerOperator(name: name, secret: chosen)
+            }
+            print("name:   \(name.trimmingCharacters(in: .whitespaces))")
+            print("secret: \(secret)")
+        }
+    }
+}

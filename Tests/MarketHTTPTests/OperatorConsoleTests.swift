@@ -1,0 +1,48 @@
+import Foundation
+import MarketTestSupport
+import Testing
+
+/// The operator's console in the storefront, as a teacher uses it.
+@Suite struct OperatorConsoleTests {
+    @Test func anOperatorSignsInSeesVendorsRegistersOneAndTakesAProductOffTheMarket() async throws {
+        try await TestMarket.withServer { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            let product = try await market.addProduct("Off-topic", by: TestMarket.judy)
+            var visitor = StorefrontVisitor(port: market.port)
+            #expect(try await visitor.get("/operator").text.contains(#"action="/operator/sign-in""#))
+            let wrong = try await visitor.post("/operator/sign-in", ["name": "teacher", "secret": "guessing"])
+            #expect(wrong.status == 401)
+            #expect(wrong.text.contains("That name and secret do not match an operator."))
+            #expect(try await visitor.post("/operator/sign-in", ["name": "teacher", "secret": secret]).status == 303)
+            let console = try await visitor.get("/operator")
+            #expect(console.text.contains("Signed in as teacher."))
+            #expect(console.text.contains("<td>judy</td>"))
+
+            let registered = try await visitor.post("/operator/vendors", ["name": "team 82", "vendor_id": "82"])
+            #expect(registered.status == 200)
+            let identifier = try #require(registered.text.firstMatch(of: /Identifier <code>([0-9a-f-]{36})<\/code>/)?.1)
+            let newSecret = try #require(registered.text.firstMatch(of: /secret <code>([A-Za-z0-9]{16})<\/code>/)?.1)
+            #expect(registered.text.contains("vendor_id 82"))
+            let signedIn = try await market.send(
+                "GET", "/inspector/requests", headers: ["identifier: \(identifier)", "secret: \(newSecret)"])
+            #expect(signedIn.status == 200, "the new vendor's secret works at once")
+            #expect(!(try await visitor.get("/operator")).text.contains(String(newSecret)), "shown once")
+
+            let removed = try await visitor.post("/operator/products/remove", ["product_id": String(product.id)])
+            #expect(removed.text.contains("Product \(product.id) “Off-topic” is off the market"))
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
+            let missing = try await visitor.post("/operator/products/remove", ["product_id": "999999"])
+            #expect(missing.status == 422)
+            #expect(missing.text.contains("no product has the id 999999"))
+
+            let log = try await visitor.get("/operator").text
+            #expect(log.contains("teacher removed product \(product.id) “Off-topic” of judy"))
+            #expect(log.contains("teacher registered vendor team 82 (vendor_id 82)"))
+
+            var stranger = StorefrontVisitor(port: market.port)
+            _ = try await stranger.get("/operator")
+            let refused = try await stranger.post("/operator/products/remove", ["product_id": "1"])
+            #expect(refused.text.contains(#"action="/operator/sign-in""#), "no operator, no removal")
+        }
+    }
+}
