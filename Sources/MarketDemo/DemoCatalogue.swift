@@ -29,7 +29,7 @@ public enum DemoCatalogue {
             _ = try await service.registerVendor(
                 name: vendor.name, identifier: vendor.identifier, secret: vendor.secret)
         }
-        var generator = SeededGenerator(seed: 2022)
+        var generator = SplitMix64(seed: 2022)
         for index in 0..<productCount {
             let item = DemoItems.all[index % DemoItems.all.count]
             let edition = index / DemoItems.all.count
@@ -51,27 +51,11 @@ public enum DemoCatalogue {
         return productCount
     }
 
-    private static func picture(dots: Int, using generator: inout SeededGenerator) throws -> Data {
+    private static func picture(dots: Int, using generator: inout SplitMix64) throws -> Data {
         let from = (0..<3).map { _ in Double.random(in: 40...220, using: &generator) }
         let to = (0..<3).map { _ in Double.random(in: 40...220, using: &generator) }
         let landscape = Bool.random(using: &generator)
         return try ImageSynthesizer.picture(
             width: landscape ? 960 : 720, height: landscape ? 720 : 960, from: from, to: to, dots: dots)
-    }
-}
-
-/// A small deterministic generator, so that every demo market looks the same.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        // SplitMix64.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

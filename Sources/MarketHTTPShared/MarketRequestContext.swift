@@ -3,15 +3,23 @@ import Hummingbird
 import MarketCore
 import NIOCore
 
-/// Hummingbird's basic context plus the address of the peer that sent the request.
-public struct MarketRequestContext: RequestContext, RemoteAddressRequestContext {
+/// Hummingbird's basic context plus the address of the peer that sent the request, and its
+/// connection, which a rehearsed failure may drop.
+public struct MarketRequestContext: ConnectionRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    package let connection: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connection = source.channel
     }
+}
+
+/// A context that knows the connection its request came on.
+package protocol ConnectionRequestContext: RequestContext {
+    var connection: any Channel { get }
 }
 
 /// Tells the service which client it serves, for throttling wrong secrets per client. Behind a

@@ -27,8 +27,14 @@ package struct InspectorController<Context: RequestContext> {
 
     @Sendable func requests(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request)
-        let limit = request.queryFields["limit"].flatMap(Int.init) ?? Rehearsals.keptRequests
-        let records = try await rehearsals.requests(of: vendor.id, limit: max(1, limit)).compactMap { stored in
+        let limit = try request.queryFields["limit"].map { text throws(MarketError) in
+            guard let limit = Int(text), (1...Rehearsals.keptRequests).contains(limit) else {
+                throw MarketError(.invalid, field: .sent("limit"), rule: "must be from 1 to \(Rehearsals.keptRequests)")
+            }
+            return limit
+        }
+        let records = try await rehearsals.requests(of: vendor.id, limit: limit ?? Rehearsals.keptRequests).compactMap {
+            stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
                 RecordBody(id: stored.id, at: stored.at, request: $0)
             }

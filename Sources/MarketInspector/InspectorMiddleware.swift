@@ -9,7 +9,7 @@ import NIOCore
 /// inspector, and stages the failures that vendor asked for. Requests of anyone else pass untouched.
 /// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
 /// reads the request body only as the route reads it, so the body limits hold as before.
-package struct InspectorMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMiddleware {
     let rehearsals: Rehearsals
     let recorder = Recorder()
 
@@ -35,6 +35,9 @@ package struct InspectorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return buffer
             })
         if let staged { try await Task.sleep(for: staged.delay) }
+        let record = Recording(
+            rehearsals: rehearsals, vendorID: vendor.id, head: request.head, scheme: request.scheme,
+            started: started, fault: staged.flatMap(Self.describe), logger: context.logger)
         var response: Response
         switch staged?.outcome {
         case .fail(let status)?:
@@ -43,36 +46,35 @@ package struct InspectorMiddleware<Context: RequestContext>: RouterMiddleware {
                     reason: "a failure you rehearse: \(vendor.name)'s faults answer \(status) to this request"),
                 status: HTTPResponse.Status(code: status))
         case .drop?:
-            response = Response(status: .ok, body: ResponseBody { _ in throw DroppedOnPurpose() })
+            // Closed before a byte of an answer, as a lost network does; the route never runs.
+            recorder.enqueue(record.answered(0), request: captured, answer: BodyCapture())
+            try? await context.connection.close()
+            throw DroppedOnPurpose()
         case .answer?, nil:
             response = try await next(request, context)
         }
-        let elapsed = ContinuousClock.now - started
+        let answered = record.answered(response.status.code)
         let answer = BodyCapture()
         let body = response.body
         let trickle = staged?.bodyTrickle ?? .zero
-        let record = Recording(
-            rehearsals: rehearsals, vendorID: vendor.id, head: request.head, scheme: request.scheme,
-            status: response.status.code, milliseconds: Double(elapsed / .microseconds(1)) / 1000,
-            fault: staged.flatMap(Self.describe), logger: context.logger)
         let recorder = recorder
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             try await body.write(InspectingWriter(inner: writer, capture: answer, trickle: trickle))
-            recorder.enqueue(record, request: captured, answer: answer)
+            recorder.enqueue(answered, request: captured, answer: answer)
         }
         return response
     }
 
     static func describe(_ staged: StagedFault) -> String? {
         var effects: [String] = []
-        if staged.delay > .zero { effects.append("held back \(staged.delay / .milliseconds(1)) ms") }
+        if staged.delay > .zero { effects.append("held back \(Int(staged.delay / .milliseconds(1))) ms") }
         switch staged.outcome {
         case .fail(let status): effects.append("answered \(status) without reaching the market")
         case .drop: effects.append("the connection was dropped without an answer")
         case .answer: break
         }
         if staged.bodyTrickle > .zero {
-            effects.append("the answer trickled over \(staged.bodyTrickle / .milliseconds(1)) ms")
+            effects.append("the answer trickled over \(Int(staged.bodyTrickle / .milliseconds(1))) ms")
         }
         return effects.isEmpty ? nil : "Rehearsed: " + effects.joined(separator: "; ")
     }

@@ -10,10 +10,33 @@ struct Recording: Sendable {
     let vendorID: Int64
     let head: HTTPRequest
     let scheme: String
-    let status: Int
-    let milliseconds: Double
+    let started: ContinuousClock.Instant
     let fault: String?
     let logger: Logger
+    /// The status answered (0: none, the connection was dropped) and how long that took.
+    var status = 0
+    var milliseconds = 0.0
+
+    init(
+        rehearsals: Rehearsals, vendorID: Int64, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
+        fault: String?, logger: Logger
+    ) {
+        self.rehearsals = rehearsals
+        self.vendorID = vendorID
+        self.head = head
+        self.scheme = scheme
+        self.started = started
+        self.fault = fault
+        self.logger = logger
+    }
+
+    /// This request, answered with `status` now.
+    func answered(_ status: Int) -> Recording {
+        var answered = self
+        answered.status = status
+        answered.milliseconds = Double((ContinuousClock.now - started) / .microseconds(1)) / 1000
+        return answered
+    }
 
     func save(request: BodyCapture, answer: BodyCapture) async {
         let record = inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)

@@ -52,7 +52,7 @@ package struct Storefront: Sendable {
         group.post("sign-in", use: signIn)
         group.post("sign-out", use: signOut)
         group.get("inspector", use: inspector)
-        group.post("inspector/faults", use: saveFaults)
+        group.post("inspector/rehearsal", use: saveFaults)
         group.post("inspector/products/delete", use: deleteAllProducts)
         group.get("operator", use: console)
         group.post("operator/sign-in", use: operatorSignIn)

@@ -42,12 +42,12 @@ import Testing
             var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.signIn(TestMarket.papri)
             _ = try await visitor.get("/inspector")
-            let refused = try await visitor.post("/inspector/faults", ["fail": "120", "status": "503"])
+            let refused = try await visitor.post("/inspector/rehearsal", ["fail": "120", "status": "503"])
             #expect(refused.status == 303)
             #expect(
                 try await visitor.get("/inspector").text.contains("Not saved: share of failures must be from 0 to 100.")
             )
-            let saved = try await visitor.post("/inspector/faults", ["fail": "100", "status": "502", "seed": "7"])
+            let saved = try await visitor.post("/inspector/rehearsal", ["fail": "100", "status": "502", "seed": "7"])
             #expect(saved.status == 303)
             let page = try await visitor.get("/inspector")
             #expect(page.text.contains("they are on now"))
@@ -55,7 +55,7 @@ import Testing
             let peer = MarketPeer(port: market.port)
             #expect(
                 try await peer.create("Failing", by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 502)
-            _ = try await visitor.post("/inspector/faults", ["clear": "1"])
+            _ = try await visitor.post("/inspector/rehearsal", ["clear": "1"])
             #expect(
                 try await peer.create("Working", by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 201)
         }

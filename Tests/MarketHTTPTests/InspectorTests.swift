@@ -131,6 +131,33 @@ import Testing
         }
     }
 
+    @Test func aDroppedConnectionGetsNoAnswerAndASlowBodyArrivesWhole() async throws {
+        try await TestMarket.withServer { market in
+            let headers = Self.credentials(TestMarket.papri) + ["Content-Type: application/json"]
+            let list = wire(
+                "GET /api/products?page_no=1&items_per_page=5 HTTP/1.1\r\nHost: x\r\n",
+                "identifier: \(TestMarket.papri.identifier)\r\n\r\n")
+            let drop = try await market.send(
+                "PUT", "/inspector/faults", headers: headers, body: Data(#"{"drop_percent":100}"#.utf8))
+            #expect(drop.status == 200)
+            await #expect(throws: RawHTTPError.self) { try await RawHTTP.send(list, port: market.port) }
+            let slow = try await market.send(
+                "PUT", "/inspector/faults", headers: headers, body: Data(#"{"slow_body_ms":300}"#.utf8))
+            #expect(slow.status == 200)
+            let trickled = try await RawHTTP.send(list, port: market.port)
+            #expect(trickled.status == 200)
+            #expect(try trickled.json["items_per_page"] as? Int == 5, "the whole body arrives, only slowly")
+            let shown = try await Self.requests(market, of: TestMarket.papri, atLeast: 2).compactMap {
+                ($0["request"] as? [String: Any])?["fault"] as? String
+            }
+            #expect(
+                shown.prefix(2) == [
+                    "Rehearsed: the answer trickled over 300 ms",
+                    "Rehearsed: the connection was dropped without an answer",
+                ])
+        }
+    }
+
     @Test(arguments: [
         (#"{"fail_percent":101}"#, "fail_percent must be from 0 to 100"),
         (#"{"fail_percent":10,"status":200}"#, "status must be an error status, from 400 to 599"),
