@@ -37,11 +37,14 @@ struct SessionCookie: Codable, Sendable {
     var token: String
     var name: String
     var expires: Date
+    /// Whose faults a storefront request meets; cookies sealed before there were faults lack it.
+    var vendorID: Int64?
 
     init(_ session: VendorSession) {
         token = session.token
         name = session.vendor.name
         expires = session.expires
+        vendorID = session.vendor.id
     }
 }
 

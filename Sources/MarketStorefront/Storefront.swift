@@ -38,6 +38,7 @@ package struct Storefront: Sendable {
     package func addRoutes(to router: Router<MarketRequestContext>) {
         let group = router.group(context: StorefrontContext.self)
             .add(middleware: VisitMiddleware(sealer: sealer))
+            .add(middleware: RehearsalMiddleware(rehearsals: rehearsals, pages: pages))
             .add(middleware: PageErrorMiddleware(pages: pages))
         group.get("/", use: catalogue)
         group.get("products/new", use: newProduct)
