@@ -58,6 +58,24 @@ extension MarketService {
         return removed
     }
 
+    /// Hides a product from every list and detail of every dialect, whoever sells it; nobody can
+    /// change or delete it while hidden, and showing it again puts it back as it was.
+    public func hideProduct(id: Int64, by actor: MarketOperator) async throws -> String {
+        guard let name = try await store.setProductHidden(true, id: id) else { throw MarketError.productNotFound(id) }
+        try await record(actor, "hid product \(id) “\(name)”")
+        return name
+    }
+
+    public func showProduct(id: Int64, by actor: MarketOperator) async throws -> String {
+        guard let name = try await store.setProductHidden(false, id: id) else { throw MarketError.productNotFound(id) }
+        try await record(actor, "showed product \(id) “\(name)” again")
+        return name
+    }
+
+    public func hiddenProducts(for _: MarketOperator) async throws -> [HiddenProduct] {
+        try await store.hiddenProducts()
+    }
+
     /// Deletes every product of every vendor; vendors, secrets and sign-ins stay.
     public func emptyMarket(by actor: MarketOperator) async throws -> Int {
         var removed = 0

@@ -8,11 +8,14 @@ public struct StoredProduct: Sendable, Equatable {
     /// The bcrypt hash of a 2021 item's own password.
     public var passwordHash: String?
     public var deleteTokens: [DeleteToken]
+    /// An operator hid it.
+    public var hidden: Bool
 
-    public init(product: Product, passwordHash: String?, deleteTokens: [DeleteToken]) {
+    public init(product: Product, passwordHash: String?, deleteTokens: [DeleteToken], hidden: Bool = false) {
         self.product = product
         self.passwordHash = passwordHash
         self.deleteTokens = deleteTokens
+        self.hidden = hidden
     }
 }
 

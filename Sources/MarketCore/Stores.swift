@@ -107,6 +107,22 @@ public protocol OperatorStore: Sendable {
     func operatorActions(limit: Int) async throws -> [OperatorAction]
     /// Every vendor with how many products they have and when their last recorded request came.
     func vendorOverview() async throws -> [VendorOverview]
+    /// Hides a product from every list and detail, or shows it again; its name, or nil when there
+    /// is no such product.
+    func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String?
+    func hiddenProducts() async throws -> [HiddenProduct]
+}
+
+public struct HiddenProduct: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var vendorName: String
+
+    public init(id: Int64, name: String, vendorName: String) {
+        self.id = id
+        self.name = name
+        self.vendorName = vendorName
+    }
 }
 
 /// Something an operator did, as the console's log shows it.

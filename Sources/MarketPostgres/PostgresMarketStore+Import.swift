@@ -46,11 +46,11 @@ extension PostgresMarketStore: MarketImporting {
                 try await session.execute(
                     """
                     INSERT INTO product (id, vendor_id, name, description, currency, price, discount, stock,
-                        cover_image_id, search_text, password_hash, created_at, updated_at)
+                        cover_image_id, search_text, password_hash, created_at, updated_at, hidden)
                     VALUES (\(product.id), \(product.vendor.id), \(product.name), \(product.description),
                         \(product.currency.rawValue), \(product.price), \(product.discount), \(product.stock),
                         \(product.coverImageID), \(searchText), \(stored.passwordHash), \(product.createdAt),
-                        \(product.updatedAt))
+                        \(product.updatedAt), \(stored.hidden))
                     """)
                 for (position, image) in product.images.enumerated() {
                     try await session.execute(

@@ -64,4 +64,26 @@ extension PostgresMarketStore {
             return overview
         }
     }
+
+    public func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String? {
+        try await database.read { session in
+            try await session.first(
+                "UPDATE product SET hidden = \(hidden) WHERE id = \(id) RETURNING name", as: String.self)
+        }
+    }
+
+    public func hiddenProducts() async throws -> [HiddenProduct] {
+        try await database.read { session in
+            var hidden: [HiddenProduct] = []
+            for try await (id, name, vendorName) in try await session.query(
+                """
+                SELECT p.id, p.name, v.name FROM product p JOIN vendor v ON v.id = p.vendor_id
+                WHERE p.hidden ORDER BY p.id
+                """
+            ).decode((Int64, String, String).self) {
+                hidden.append(HiddenProduct(id: id, name: name, vendorName: vendorName))
+            }
+            return hidden
+        }
+    }
 }

@@ -92,8 +92,12 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
+    /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await database.read { session in try await Self.product(id: id, in: session) }
+        try await database.read { session in
+            try await session.first("SELECT hidden FROM product WHERE id = \(id)", as: Bool.self) == false
+                ? try await Self.product(id: id, in: session) : nil
+        }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
@@ -101,14 +105,14 @@ public final class PostgresMarketStore: MarketStore {
             let direction = page.order == .newestFirst ? "DESC" : "ASC"
             let pattern = search.map(Self.likePattern)
             let total = try await session.single(
-                pattern.map { "SELECT count(*) FROM product WHERE search_text LIKE \($0)" }
+                pattern.map { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \($0)" }
                     ?? "SELECT count FROM product_total", as: Int64.self)
             // The page's ids come from an index alone; only those rows are joined. Each query is
             // planned for its values, so the NULL test costs nothing and a term uses the index.
             let rows = try await session.query(
                 """
                 WITH page AS (
-                    SELECT id FROM product WHERE (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
+                    SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
                         AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
                     ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
                 SELECT \(unescaped: Self.productColumns), cover.thumbnail_key,
@@ -129,7 +133,7 @@ public final class PostgresMarketStore: MarketStore {
             try await session.query(
                 """
                 SELECT v.identifier, v.secret_hash, p.password_hash
-                FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID)
+                FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID) AND NOT p.hidden
                 """
             ).decode((String, String, String?).self).first { _ in true }.map {
                 ProductOwnership(vendorIdentifier: $0, vendorSecretHash: $1, passwordHash: $2)

@@ -20,13 +20,13 @@ extension SQLiteMarketStore: MarketExporting {
     }
 
     public func productCount() async throws -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT count FROM productTotal") ?? 0 }
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM product") ?? 0 }
     }
 
     public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {
         try await read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT id, passwordHash FROM product WHERE id > ? ORDER BY id LIMIT ?",
+                db, sql: "SELECT id, passwordHash, hidden FROM product WHERE id > ? ORDER BY id LIMIT ?",
                 arguments: [id, limit])
             return try rows.map { row in
                 let id: Int64 = row["id"]
@@ -36,7 +36,7 @@ extension SQLiteMarketStore: MarketExporting {
                 ).map { DeleteToken(hash: $0["tokenHash"], issuedAt: $0["issuedAt"]) }
                 return StoredProduct(
                     product: try Self.product(id: id, in: db)!, passwordHash: row["passwordHash"],
-                    deleteTokens: tokens)
+                    deleteTokens: tokens, hidden: row["hidden"])
             }
         }
     }

@@ -54,4 +54,23 @@ extension SQLiteMarketStore {
             }
         }
     }
+
+    public func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String? {
+        try await write { db in
+            try String.fetchOne(
+                db, sql: "UPDATE product SET hidden = ? WHERE id = ? RETURNING name", arguments: [hidden, id])
+        }
+    }
+
+    public func hiddenProducts() async throws -> [HiddenProduct] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.name, v.name AS vendorName FROM product p JOIN vendor v ON v.id = p.vendorId
+                    WHERE p.hidden = 1 ORDER BY p.id
+                    """
+            ).map { HiddenProduct(id: $0["id"], name: $0["name"], vendorName: $0["vendorName"]) }
+        }
+    }
 }

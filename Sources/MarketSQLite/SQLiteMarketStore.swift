@@ -87,8 +87,12 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
+    /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await read { db in try Self.product(id: id, in: db) }
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT hidden FROM product WHERE id = ?", arguments: [id]) == false
+                ? try Self.product(id: id, in: db) : nil
+        }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
@@ -125,7 +129,7 @@ public final class SQLiteMarketStore: MarketStore {
                 db,
                 sql: """
                     SELECT v.identifier, v.secretHash, p.passwordHash
-                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
+                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ? AND p.hidden = 0
                     """,
                 arguments: [productID]
             ).map {

@@ -118,6 +118,41 @@ enum SQLiteSchema {
                     );
                     """)
         }
+        migrator.registerMigration("hidden products") { db in
+            // A hidden product leaves the total and the search index, and lists skip it through a
+            // partial index, so hiding costs lists nothing.
+            try db.execute(
+                sql: """
+                    ALTER TABLE product ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX productVisible ON product(id) WHERE hidden = 0;
+                    DROP TRIGGER productCountDown;
+                    CREATE TRIGGER productCountDown AFTER DELETE ON product WHEN old.hidden = 0 BEGIN
+                        UPDATE productTotal SET count = count - 1 WHERE id = 1;
+                    END;
+                    DROP TRIGGER productSearchDelete;
+                    CREATE TRIGGER productSearchDelete AFTER DELETE ON product WHEN old.hidden = 0 BEGIN
+                        INSERT INTO productSearch (productSearch, rowid, searchText)
+                        VALUES ('delete', old.id, old.searchText);
+                    END;
+                    DROP TRIGGER productSearchUpdate;
+                    CREATE TRIGGER productSearchUpdate AFTER UPDATE OF searchText ON product WHEN new.hidden = 0 BEGIN
+                        INSERT INTO productSearch (productSearch, rowid, searchText)
+                        VALUES ('delete', old.id, old.searchText);
+                        INSERT INTO productSearch (rowid, searchText) VALUES (new.id, new.searchText);
+                    END;
+                    CREATE TRIGGER productHide AFTER UPDATE OF hidden ON product
+                    WHEN new.hidden = 1 AND old.hidden = 0 BEGIN
+                        UPDATE productTotal SET count = count - 1 WHERE id = 1;
+                        INSERT INTO productSearch (productSearch, rowid, searchText)
+                        VALUES ('delete', old.id, old.searchText);
+                    END;
+                    CREATE TRIGGER productShow AFTER UPDATE OF hidden ON product
+                    WHEN new.hidden = 0 AND old.hidden = 1 BEGIN
+                        UPDATE productTotal SET count = count + 1 WHERE id = 1;
+                        INSERT INTO productSearch (rowid, searchText) VALUES (new.id, new.searchText);
+                    END;
+                    """)
+        }
         migrator.registerMigration("operators") { db in
             try db.execute(
                 sql: """

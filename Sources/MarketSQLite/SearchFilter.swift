@@ -41,7 +41,7 @@ struct SearchFilter {
         switch source {
         case .everything: "SELECT count FROM productTotal"
         case .indexed: "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
-        case .scanned: "SELECT count(*) FROM product WHERE instr(searchText, :search) > 0"
+        case .scanned: "SELECT count(*) FROM product WHERE hidden = 0 AND instr(searchText, :search) > 0"
         }
     }
 
@@ -49,7 +49,7 @@ struct SearchFilter {
     var idsSQL: String {
         switch source {
         case .everything:
-            "SELECT id FROM product\(beyondCursor.isEmpty ? "" : " WHERE id" + beyondCursor) ORDER BY id \(direction)"
+            "SELECT id FROM product WHERE hidden = 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor) ORDER BY id \(direction)"
         case .indexed:
             """
             SELECT rowid AS id FROM productSearch WHERE productSearch MATCH :search\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
@@ -57,7 +57,7 @@ struct SearchFilter {
             """
         case .scanned:
             """
-            SELECT id FROM product WHERE instr(searchText, :search) > 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor)
+            SELECT id FROM product WHERE hidden = 0 AND instr(searchText, :search) > 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor)
             ORDER BY id \(direction)
             """
         }

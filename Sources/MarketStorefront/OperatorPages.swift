@@ -66,12 +66,31 @@ extension Storefront {
 
     @Sendable func removeProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
         try await operatorAction(request, context) { actor, form in
-            guard let id = Int64(form["product_id"].trimmingCharacters(in: .whitespaces)) else {
-                throw MarketError(.invalid, "the product's id must be a whole number")
-            }
+            let id = try Self.productID(form)
             let removed = try await service.removeProduct(id: id, by: actor)
             return ["heading": "Product \(id) “\(removed.name)” is off the market"]
         }
+    }
+
+    @Sendable func hideProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
+        try await operatorAction(request, context) { actor, form in
+            let id = try Self.productID(form)
+            return ["heading": "Product \(id) “\(try await service.hideProduct(id: id, by: actor))” is hidden"]
+        }
+    }
+
+    @Sendable func showProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
+        try await operatorAction(request, context) { actor, form in
+            let id = try Self.productID(form)
+            return ["heading": "Product \(id) “\(try await service.showProduct(id: id, by: actor))” is shown again"]
+        }
+    }
+
+    private static func productID(_ form: FormSubmission) throws -> Int64 {
+        guard let id = Int64(form["product_id"].trimmingCharacters(in: .whitespaces)) else {
+            throw MarketError(.invalid, "the product's id must be a whole number")
+        }
+        return id
     }
 
     @Sendable func resetMarket(_ request: Request, context: StorefrontContext) async throws -> Response {
@@ -117,7 +136,13 @@ extension Storefront {
         let log = try await service.operatorLog(for: actor).map { entry in
             ["who": entry.operatorName, "what": entry.action, "when": InspectedRow.time.string(from: entry.at)]
         }
-        var content: [String: Any] = ["operator": actor.name, "vendors": vendors, "log": log, "noLog": log.isEmpty]
+        let hidden = try await service.hiddenProducts(for: actor).map { product in
+            ["id": product.id, "name": product.name, "vendor": product.vendorName] as [String: Any]
+        }
+        var content: [String: Any] = [
+            "operator": actor.name, "vendors": vendors, "log": log, "noLog": log.isEmpty, "hidden": hidden,
+            "anyHidden": !hidden.isEmpty,
+        ]
         if let result { content["result"] = result }
         return pages.page("operator", title: "Operator console", visit: visit, status: status, content: content)
     }

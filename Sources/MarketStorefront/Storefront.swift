@@ -61,6 +61,8 @@ package struct Storefront: Sendable {
         group.post("operator/vendors", use: registerVendor)
         group.post("operator/vendors/secret", use: rekeyVendor)
         group.post("operator/products/remove", use: removeProduct)
+        group.post("operator/products/hide", use: hideProduct)
+        group.post("operator/products/show", use: showProduct)
         group.post("operator/reset", use: resetMarket)
         router.get("assets/{name}") { _, context in try asset(named: context.parameters.get("name") ?? "") }
     }

@@ -55,6 +55,10 @@ struct InterceptingStore: MarketStore {
     func recordOperatorAction(_ action: OperatorAction) async throws { try await base.recordOperatorAction(action) }
     func operatorActions(limit: Int) async throws -> [OperatorAction] { try await base.operatorActions(limit: limit) }
     func vendorOverview() async throws -> [VendorOverview] { try await base.vendorOverview() }
+    func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String? {
+        try await base.setProductHidden(hidden, id: id)
+    }
+    func hiddenProducts() async throws -> [HiddenProduct] { try await base.hiddenProducts() }
     func productID(forDeleteToken hash: String) async throws -> Int64? {
         try await base.productID(forDeleteToken: hash)
     }

@@ -45,4 +45,37 @@ import Testing
             #expect(refused.text.contains(#"action="/operator/sign-in""#), "no operator, no removal")
         }
     }
+
+    @Test func aHiddenProductDisappearsFromEveryDialectAndPageUntilShownAgain() async throws {
+        try await TestMarket.withServer { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            let product = try await market.addProduct("Questionable", by: TestMarket.papri)
+            var teacher = StorefrontVisitor(port: market.port)
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            let hidden = try await teacher.post("/operator/products/hide", ["product_id": String(product.id)])
+            #expect(hidden.text.contains("Product \(product.id) “Questionable” is hidden"))
+            #expect(hidden.text.contains("Show again"))
+
+            let list = try await market.send("GET", "/api/products?page_no=1&items_per_page=10").json
+            #expect(list["total_count"] as? Int == 0)
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
+            #expect(try await market.send("GET", "/item/\(product.id)").status == 404)
+            #expect(!(try await market.send("GET", "/items/1").text.contains("Questionable")))
+            var shopper = StorefrontVisitor(port: market.port)
+            #expect(!(try await shopper.get("/").text.contains("Questionable")))
+            #expect(try await shopper.get("/products/\(product.id)").status == 404)
+            let patch = try await MarketPeer(port: market.port).patch(
+                Int(product.id), #"{"price":1,"secret":"\#(TestMarket.papri.secret)"}"#, by: TestMarket.papri)
+            #expect(patch.status == 404, "not even its seller changes it while hidden")
+
+            let shown = try await teacher.post("/operator/products/show", ["product_id": String(product.id)])
+            #expect(shown.text.contains("is shown again"))
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 200)
+            #expect(try await shopper.get("/").text.contains("Questionable"))
+            let log = try await teacher.get("/operator").text
+            #expect(log.contains("teacher hid product \(product.id) “Questionable”"))
+            #expect(log.contains("teacher showed product \(product.id) “Questionable” again"))
+        }
+    }
 }

@@ -121,6 +121,42 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// An operator's moderation: a hidden product leaves every list, search, total and detail, and
+    /// nobody owns it until it is shown again; deleting it while hidden keeps the total right.
+    @Test(arguments: StoreKind.allCases)
+    func aHiddenProductIsNowhereUntilShownAgain(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            let first = try await Self.product(store, vendor: vendor, name: "Lamp", description: "warm light")
+            let hidden = try await Self.product(store, vendor: vendor, name: "Poster", description: "ok")
+            let page = PageRequest(number: 1, itemsPerPage: 10)
+            func listed(_ search: String? = nil) async throws -> (total: Int, names: [String]) {
+                let found = try await store.products(page, matching: search)
+                return (found.totalCount, found.items.map(\.name))
+            }
+            #expect(try await store.setProductHidden(true, id: hidden.id) == "Poster")
+            #expect(try await listed() == (1, ["Lamp"]))
+            #expect(try await listed("poster") == (0, []), "through the trigram index")
+            #expect(try await listed("po") == (0, []), "and by scanning, for short terms")
+            #expect(try await store.product(id: hidden.id) == nil)
+            #expect(try await store.ownership(of: hidden.id) == nil)
+            #expect(
+                try await store.hiddenProducts() == [HiddenProduct(id: hidden.id, name: "Poster", vendorName: "vendor")]
+            )
+            #expect(try await store.setProductHidden(false, id: hidden.id) == "Poster")
+            #expect(try await listed() == (2, ["Poster", "Lamp"]))
+            #expect(try await listed("poster") == (1, ["Poster"]))
+            #expect(try await store.product(id: hidden.id)?.name == "Poster")
+            _ = try await store.setProductHidden(true, id: hidden.id)
+            #expect(try await store.deleteProduct(id: hidden.id, { _ in }) != nil)
+            #expect(try await listed() == (1, ["Lamp"]))
+            try await Self.product(store, vendor: vendor, name: "Chair")
+            #expect(try await listed() == (2, ["Chair", "Lamp"]), "the total stays right")
+            #expect(try await store.setProductHidden(true, id: 999_999) == nil)
+            _ = first
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func pagesAreNewestFirstAndSearchMatchesLowercasedText(kind: StoreKind) async throws {
         try await kind.withStore { store in
