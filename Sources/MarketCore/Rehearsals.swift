@@ -4,7 +4,8 @@ import MarketModel
 /// What learners rehearse with, beside the market's rules: each vendor's recent requests as the
 /// inspector recorded them, and the failures a vendor stages for their own requests. Everything is
 /// in the store, so it holds across servers; faults set elsewhere (another server, the command)
-/// take effect here within `faultsFreshness`.
+/// take effect here within `faultsFreshness`. API requests that name no vendor (2021 items, plain
+/// reads) are kept for the operator, in this server's memory only: the newest `keptRequests`.
 public final class Rehearsals: @unchecked Sendable {
     /// How many requests the inspector keeps per vendor.
     public static let keptRequests = 300
@@ -15,6 +16,8 @@ public final class Rehearsals: @unchecked Sendable {
     private let lock = NSLock()
     private var vendors: [String: Vendor] = [:]
     private var faults: [Int64: CachedFaults] = [:]
+    private var anonymous: [StoredRequestRecord] = []
+    private var anonymousCount: Int64 = 0
 
     public init(store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
@@ -37,6 +40,19 @@ public final class Rehearsals: @unchecked Sendable {
 
     public func requests(of vendorID: Int64, limit: Int = keptRequests) async throws -> [StoredRequestRecord] {
         try await store.requestRecords(vendorID: vendorID, limit: min(limit, Self.keptRequests))
+    }
+
+    public func recordAnonymous(_ detail: Data) {
+        lock.withLock {
+            anonymousCount += 1
+            anonymous.append(StoredRequestRecord(id: anonymousCount, at: now(), detail: detail))
+            if anonymous.count > Self.keptRequests { anonymous.removeFirst(anonymous.count - Self.keptRequests) }
+        }
+    }
+
+    /// The requests that named no vendor, newest first, as this server received them.
+    public func anonymousRequests(limit: Int = keptRequests) -> [StoredRequestRecord] {
+        lock.withLock { Array(anonymous.suffix(limit).reversed()) }
     }
 
     public func faults(of vendorID: Int64) async throws -> RehearsedFaults? {

@@ -6,13 +6,18 @@ final class BodyCapture: @unchecked Sendable {
     static let keptBytes = 12 * 1024 * 1024
 
     private let lock = NSLock()
+    private let limit: Int
     private var kept = Data()
     private var total = 0
+
+    init(keeping limit: Int = keptBytes) {
+        self.limit = limit
+    }
 
     func append(_ buffer: ByteBuffer) {
         lock.withLock {
             total += buffer.readableBytes
-            let room = Self.keptBytes - kept.count
+            let room = limit - kept.count
             if room > 0 { kept.append(contentsOf: buffer.readableBytesView.prefix(room)) }
         }
     }
@@ -42,5 +47,13 @@ final class Recorder: Sendable {
         if case .dropped = queue.yield((record, request, answer)) {
             record.logger.notice("the inspector skipped a request: it is still reading earlier ones")
         }
+    }
+}
+
+extension Optional {
+    /// `map` for an asynchronous transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -6,7 +6,8 @@ import MarketHTTPShared
 import NIOCore
 
 /// Records every request that names a known vendor in its `identifier` header, for that vendor's
-/// inspector, and stages the failures that vendor asked for. Requests of anyone else pass untouched.
+/// inspector, and stages the failures that vendor asked for. API requests that name no vendor are
+/// recorded for the operator (their answers only when refused); the rest pass untouched.
 /// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
 /// reads the request body only as the route reads it, so the body limits hold as before.
 package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMiddleware {
@@ -20,12 +21,13 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        let route = request.uri.path.lowercased().split(separator: "/").first ?? ""
+        guard route != "inspector" else { return try await next(request, context) }
         // A store that cannot tell who this is must not fail the request: the route will say so.
-        guard let identifier = request.identifier, !request.uri.path.lowercased().hasPrefix("/inspector"),
-            let vendor = try? await rehearsals.vendor(identifiedBy: identifier)
-        else { return try await next(request, context) }
+        let vendor = try? await request.identifier.asyncMap { try await rehearsals.vendor(identifiedBy: $0) } ?? nil
+        guard vendor != nil || ["api", "item", "items"].contains(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
-        let staged = try? await rehearsals.nextStaging(for: vendor.id)
+        let staged = try? await vendor.asyncMap { try await rehearsals.nextStaging(for: $0.id) } ?? nil
         let captured = BodyCapture()
         var request = request
         let original = request.body
@@ -36,14 +38,16 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             })
         if let staged { try await Task.sleep(for: staged.delay) }
         let record = Recording(
-            rehearsals: rehearsals, vendorID: vendor.id, head: request.head, scheme: request.scheme,
+            rehearsals: rehearsals, vendorID: vendor?.id, head: request.head, scheme: request.scheme,
             started: started, fault: staged.flatMap(Self.describe), logger: context.logger)
         var response: Response
         switch staged?.outcome {
         case .fail(let status)?:
             response = try JSONResponse.make(
                 RehearsedFailure(
-                    reason: "a failure you rehearse: \(vendor.name)'s faults answer \(status) to this request"),
+                    reason:
+                        "a failure you rehearse: \(vendor?.name ?? "the vendor")'s faults answer \(status) to this request"
+                ),
                 status: HTTPResponse.Status(code: status))
         case .drop?:
             // Closed before a byte of an answer, as a lost network does; the route never runs.
@@ -54,7 +58,8 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             response = try await next(request, context)
         }
         let answered = record.answered(response.status.code)
-        let answer = BodyCapture()
+        // The operator sees only why an anonymous request was refused, not every list it read.
+        let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptBytes)
         let body = response.body
         let trickle = staged?.bodyTrickle ?? .zero
         let recorder = recorder

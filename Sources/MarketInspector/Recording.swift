@@ -7,7 +7,8 @@ import MarketHTTPShared
 /// Turns one finished request into the inspector's record and keeps it for its vendor.
 struct Recording: Sendable {
     let rehearsals: Rehearsals
-    let vendorID: Int64
+    /// Whose request this was; nil for one that named no vendor, kept for the operator.
+    let vendorID: Int64?
     let head: HTTPRequest
     let scheme: String
     let started: ContinuousClock.Instant
@@ -18,7 +19,7 @@ struct Recording: Sendable {
     var milliseconds = 0.0
 
     init(
-        rehearsals: Rehearsals, vendorID: Int64, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
+        rehearsals: Rehearsals, vendorID: Int64?, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
         fault: String?, logger: Logger
     ) {
         self.rehearsals = rehearsals
@@ -41,7 +42,12 @@ struct Recording: Sendable {
     func save(request: BodyCapture, answer: BodyCapture) async {
         let record = inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)
         do {
-            try await rehearsals.record(try JSONEncoder().encode(record), vendorID: vendorID)
+            let detail = try JSONEncoder().encode(record)
+            if let vendorID {
+                try await rehearsals.record(detail, vendorID: vendorID)
+            } else {
+                rehearsals.recordAnonymous(detail)
+            }
         } catch {
             logger.warning("the inspector could not keep a request", metadata: ["error": "\(error)"])
         }

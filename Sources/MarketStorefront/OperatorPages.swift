@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
+import MarketInspector
 import MarketModel
 
 /// The operator's console: every vendor with their products and last request, registering and
@@ -139,9 +140,14 @@ extension Storefront {
         let hidden = try await service.hiddenProducts(for: actor).map { product in
             ["id": product.id, "name": product.name, "vendor": product.vendorName] as [String: Any]
         }
+        let anonymous = rehearsals.anonymousRequests(limit: 50).compactMap { stored in
+            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
+                InspectedRow(stored.at, $0).context
+            }
+        }
         var content: [String: Any] = [
             "operator": actor.name, "vendors": vendors, "log": log, "noLog": log.isEmpty, "hidden": hidden,
-            "anyHidden": !hidden.isEmpty,
+            "anyHidden": !hidden.isEmpty, "anonymous": anonymous, "noAnonymous": anonymous.isEmpty,
         ]
         if let result { content["result"] = result }
         return pages.page("operator", title: "Operator console", visit: visit, status: status, content: content)

@@ -78,4 +78,36 @@ import Testing
             #expect(log.contains("teacher showed product \(product.id) “Questionable” again"))
         }
     }
+
+    /// A 2021 app names no vendor: its requests are the operator's to see, refusals explained.
+    @Test func requestsThatNameNoVendorAreShownToTheOperator() async throws {
+        try await TestMarket.withServer { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            #expect(try await market.send("GET", "/items/1").status == 200)
+            let boundary = "ryan"
+            let refused = try await market.send(
+                "POST", "/item", headers: ["Content-Type: multipart/form-data; boundary=\(boundary)"],
+                body: wire(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nNo price\r\n--\(boundary)--\r\n"
+                ))
+            #expect(refused.status == 400)
+            #expect(
+                try await MarketPeer(port: market.port).create(
+                    "Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()]
+                )
+                .status == 201)
+            var teacher = StorefrontVisitor(port: market.port)
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            let deadline = ContinuousClock.now + .seconds(10)
+            var console = try await teacher.get("/operator").text
+            while !console.contains("<code>POST /item</code>"), ContinuousClock.now < deadline {
+                console = try await teacher.get("/operator").text
+            }
+            #expect(console.contains("<code>GET /items/1</code>"))
+            #expect(console.contains("<code>POST /item</code>"))
+            #expect(console.contains("descriptions is required"))
+            #expect(!console.contains("<code>POST /api/products</code>"), "a vendor's request is theirs, not here")
+        }
+    }
 }
