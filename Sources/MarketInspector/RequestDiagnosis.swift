@@ -100,8 +100,10 @@ package struct RequestDiagnosis {
             case .string(let text) where Self.amountKeys.contains(snake) && Int64(text) != nil:
                 quirks.append("\(key) sent as text \"\(text)\" and read as a number")
             case .number(let literal) where Self.amountKeys.contains(snake) && Int64(literal) == nil:
-                quirks.append(
-                    "\(key) sent as \(literal) and read as the whole number \(Double(literal).map { Int64($0) } ?? 0)")
+                // Only a whole amount in range is read at all; anything else is refused, not forgiven.
+                if let whole = Double(literal).flatMap({ Int64(exactly: $0) }) {
+                    quirks.append("\(key) sent as \(literal) and read as the whole number \(whole)")
+                }
             default:
                 break
             }

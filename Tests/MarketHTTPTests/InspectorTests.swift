@@ -85,6 +85,29 @@ import Testing
         }
     }
 
+    /// What a fuzzer sends must never bring the inspector down: amounts far beyond any integer,
+    /// fractions, and text where numbers belong are refused by the API and recorded as they came.
+    @Test func outlandishAmountsAreRecordedNotTrappedOn() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            for body in [
+                #"{"stock":-2.4619157292809174e+33,"price":2000.0,"secret":"x"}"#,
+                #"{"price":1e400,"discounted_price":-4050785768179528.5,"secret":"x"}"#,
+            ] {
+                let refused = try await market.send(
+                    "PATCH", "/api/products/\(product.id)",
+                    headers: ["identifier: \(TestMarket.papri.identifier)", "Content-Type: application/json"],
+                    body: Data(body.utf8))
+                #expect(refused.status == 400 || refused.status == 401, "\(refused.text)")
+                _ = try await market.send(
+                    "GET", "/items/1", headers: ["Content-Type: application/json"], body: Data(body.utf8))
+            }
+            let recorded = try await Self.requests(market, of: TestMarket.papri, atLeast: 2)
+            #expect(recorded.count == 2)
+            #expect(try await market.send("GET", "/healthChecker").status == 200, "the server is still up")
+        }
+    }
+
     @Test func nobodySeesAnotherVendorsRequestsAndAWrongSecretSeesNothing() async throws {
         try await TestMarket.withServer { market in
             let created = try await MarketPeer(port: market.port).create(
