@@ -31,6 +31,23 @@ public enum MarketSnapshot {
         }
     }
 
+    /// Saves a market kept in PostgreSQL, by way of a folder it is first copied into.
+    public static func save(fromDatabase url: String, to file: URL) async throws -> (products: Int, images: Int) {
+        guard !FileManager.default.fileExists(atPath: file.path) else {
+            throw MarketError(.conflict, "\(file.path) exists already; name a new file")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-save-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = MarketConfiguration(storage: .postgres(url: url))
+        configuration.logLevel = .error
+        configuration.databaseDeadline = .seconds(60)
+        let source = try await Market.open(configuration)
+        let copy = try await open(folder)
+        try await source.run { try await MarketMigration.copyMarket(from: source, into: copy) { _ in } }
+        try source.sessionKey.bytes.write(to: folder.appendingPathComponent("session.key"))
+        return try await save(from: folder, to: file)
+    }
+
     /// Restores into `folder`, which must hold no market.
     public static func restore(_ file: URL, into folder: URL) async throws {
         let database = folder.appendingPathComponent("market.sqlite")

@@ -9,19 +9,28 @@ struct Snapshot: AsyncParsableCommand {
 
     struct Save: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Save the market of a folder in one file (a SQLite file that the sqlite3 tool reads too).")
+            abstract: "Save a whole market in one file (a SQLite file that the sqlite3 tool reads too).")
 
         @Option(help: "The market's folder (OPENMARKET_DATA_DIR).")
         var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
+
+        @Option(help: ArgumentHelp("Save the market kept in this database instead.", valueName: "postgres://…"))
+        var database: String?
 
         @Argument(help: "The file to write; it must not exist.")
         var file: String
 
         func run() async throws {
             let saved: (products: Int, images: Int)
+            let target = URL(fileURLWithPath: file)
             do {
-                saved = try await MarketSnapshot.save(
-                    from: URL(fileURLWithPath: dataDir, isDirectory: true), to: URL(fileURLWithPath: file))
+                saved =
+                    if let database {
+                        try await MarketSnapshot.save(fromDatabase: database, to: target)
+                    } else {
+                        try await MarketSnapshot.save(
+                            from: URL(fileURLWithPath: dataDir, isDirectory: true), to: target)
+                    }
             } catch {
                 throw CommandFailure(String(describing: error))
             }

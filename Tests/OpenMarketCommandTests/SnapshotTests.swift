@@ -6,7 +6,7 @@ import Testing
 @Suite struct SnapshotTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID())").path
 
-    @Test func aRestoredMarketAnswersEveryRequestAsTheSavedOneInAFolderAndInPostgreSQL() async throws {
+    @Test func aRestoredMarketAnswersEveryRequestAsTheSavedOneInAFolderAndInPostgreSQLAndBack() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let saved = folder + "/saved", restored = folder + "/restored", file = folder + "/market.snapshot"
         let before = try OpenMarketBinary.start(["serve", "--demo", "--port", "0", "--data-dir", saved])
@@ -31,7 +31,18 @@ import Testing
         let intoDatabase = try await OpenMarketBinary.run(["snapshot", "restore", "--database", database, file])
         #expect(intoDatabase.status == 0, "\(intoDatabase.errors)")
 
-        for storage in [["--data-dir", restored], ["--database", database]] {
+        let savedFromDatabase = folder + "/from-database.snapshot", restoredAgain = folder + "/again"
+        let saveDatabase = try await OpenMarketBinary.run([
+            "snapshot", "save", "--database", database, savedFromDatabase,
+        ])
+        #expect(saveDatabase.status == 0, "\(saveDatabase.errors)")
+        #expect(saveDatabase.output.contains("saved 65 products and"))
+        let restoreAgain = try await OpenMarketBinary.run([
+            "snapshot", "restore", "--data-dir", restoredAgain, savedFromDatabase,
+        ])
+        #expect(restoreAgain.status == 0, "\(restoreAgain.errors)")
+
+        for storage in [["--data-dir", restored], ["--database", database], ["--data-dir", restoredAgain]] {
             let after = try OpenMarketBinary.start(["serve", "--port", "0"] + storage)
             let port = try await after.listeningPort()
             let actual = try await MigrateCommandTests.answers(port: port, ids: ids)

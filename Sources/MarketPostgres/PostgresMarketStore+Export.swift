@@ -1,0 +1,77 @@
+import Foundation
+import MarketCore
+import MarketModel
+import PostgresNIO
+
+/// A market copied out, ids and all: how a PostgreSQL market is saved in a snapshot.
+extension PostgresMarketStore: MarketExporting {
+    public func exportVendors() async throws -> [StoredVendor] {
+        try await database.read { session in
+            var vendors: [StoredVendor] = []
+            for try await (id, identifier, name, createdAt, hash) in try await session.query(
+                "SELECT id, identifier, name, created_at, secret_hash FROM vendor ORDER BY id"
+            ).decode((Int64, String, String, Date, String).self) {
+                vendors.append(
+                    StoredVendor(
+                        vendor: Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt),
+                        secretHash: hash))
+            }
+            return vendors
+        }
+    }
+
+    public func exportSessions(at now: Date) async throws -> [StoredSession] {
+        try await database.read { session in
+            var sessions: [StoredSession] = []
+            for try await (hash, vendorID, expiresAt) in try await session.query(
+                "SELECT token_hash, vendor_id, expires_at FROM vendor_session WHERE expires_at > \(now)"
+            ).decode((String, Int64, Date).self) {
+                sessions.append(StoredSession(tokenHash: hash, vendorID: vendorID, expiresAt: expiresAt))
+            }
+            return sessions
+        }
+    }
+
+    public func productCount() async throws -> Int {
+        try await database.read { session in
+            Int(try await session.single("SELECT count(*) FROM product", as: Int64.self))
+        }
+    }
+
+    public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {
+        try await database.read { session in
+            var rows: [(Int64, String?, Bool)] = []
+            for try await row in try await session.query(
+                "SELECT id, password_hash, hidden FROM product WHERE id > \(id) ORDER BY id LIMIT \(limit)"
+            ).decode((Int64, String?, Bool).self) {
+                rows.append(row)
+            }
+            var products: [StoredProduct] = []
+            for (productID, passwordHash, hidden) in rows {
+                guard let product = try await Self.product(id: productID, in: session) else { continue }
+                var tokens: [DeleteToken] = []
+                for try await (hash, issuedAt) in try await session.query(
+                    "SELECT token_hash, issued_at FROM delete_token WHERE product_id = \(productID) ORDER BY token_hash"
+                ).decode((String, Date).self) {
+                    tokens.append(DeleteToken(hash: hash, issuedAt: issuedAt))
+                }
+                products.append(
+                    StoredProduct(product: product, passwordHash: passwordHash, deleteTokens: tokens, hidden: hidden))
+            }
+            return products
+        }
+    }
+
+    /// The sequences' last values: ids given out once, deleted rows included.
+    public func lastIDs() async throws -> LastIDs {
+        try await database.read { session in
+            func last(_ sequence: String) async throws -> Int64 {
+                try await session.single(
+                    "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM \(unescaped: sequence)", as: Int64.self)
+            }
+            return LastIDs(
+                vendor: try await last("vendor_id_seq"), product: try await last("product_id_seq"),
+                image: try await last("product_image_id_seq"))
+        }
+    }
+}
