@@ -121,6 +121,53 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// What the inspector, the faults and the operators keep: on every store, so on every instance.
+    @Test(arguments: StoreKind.allCases)
+    func requestRecordsFaultsAndOperatorsAreKept(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let learner = try await Self.vendor(store, "learner")
+            let other = try await Self.vendor(store, "other")
+            for number in 0..<5 {
+                try await store.appendRequestRecord(
+                    vendorID: learner.id, at: Self.now, detail: Data("r\(number)".utf8), keeping: 3)
+            }
+            try await store.appendRequestRecord(vendorID: other.id, at: Self.now, detail: Data("o".utf8), keeping: 3)
+            let kept = try await store.requestRecords(vendorID: learner.id, limit: 10)
+            #expect(kept.map { String(decoding: $0.detail, as: UTF8.self) } == ["r4", "r3", "r2"], "the newest 3")
+            #expect(try await store.requestRecords(vendorID: other.id, limit: 10).count == 1)
+
+            #expect(try await store.faults(vendorID: learner.id) == nil)
+            try await store.setFaults(Data("a".utf8), vendorID: learner.id)
+            try await store.setFaults(Data("b".utf8), vendorID: learner.id)
+            #expect(try await store.faults(vendorID: learner.id) == Data("b".utf8))
+            #expect(try await store.faults(vendorID: other.id) == nil)
+            try await store.setFaults(nil, vendorID: learner.id)
+            #expect(try await store.faults(vendorID: learner.id) == nil)
+
+            try await Self.product(store, vendor: learner, name: "A")
+            try await Self.product(store, vendor: learner, name: "B")
+            try await Self.product(store, vendor: other, name: "C")
+            let overview = try await store.vendorOverview()
+            #expect(overview.map(\.vendor.name) == ["learner", "other"])
+            #expect(overview.map(\.productCount) == [2, 1])
+            #expect(overview.map(\.lastRequestAt) == [Self.now, Self.now])
+            #expect(try await store.deleteProducts(vendorID: learner.id) == 2)
+            #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 10), matching: nil).totalCount == 1)
+
+            try await store.insertOperator(name: "teacher", secretHash: "hash", at: Self.now)
+            await #expect(throws: MarketError.self) {
+                try await store.insertOperator(name: "teacher", secretHash: "other", at: Self.now)
+            }
+            #expect(try await store.operatorSecretHash(name: "teacher") == "hash")
+            #expect(try await store.operatorSecretHash(name: "nobody") == nil)
+            for action in ["one", "two"] {
+                try await store.recordOperatorAction(
+                    OperatorAction(operatorName: "teacher", action: action, at: Self.now))
+            }
+            #expect(try await store.operatorActions(limit: 10).map(\.action) == ["two", "one"])
+        }
+    }
+
     /// An operator's moderation: a hidden product leaves every list, search, total and detail, and
     /// nobody owns it until it is shown again; deleting it while hidden keeps the total right.
     @Test(arguments: StoreKind.allCases)
