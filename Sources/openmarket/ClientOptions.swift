@@ -23,7 +23,9 @@ struct ClientOptions: ParsableArguments {
         }
         let credentials =
             identifier.isEmpty || secret.isEmpty ? nil : VendorCredentials(identifier: identifier, secret: secret)
-        return OpenMarketClient(baseURL: url, credentials: credentials)
+        // A person waits for the command anyway, and `products add` may upload 50 MB of pictures:
+        // an app's 15 seconds would give up on a slow link or a busy market too soon.
+        return OpenMarketClient(baseURL: url, credentials: credentials, timeout: .seconds(120))
     }
 
     /// Runs a call and turns what went wrong into a sentence that says what to fix.
