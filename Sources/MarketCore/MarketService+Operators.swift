@@ -84,7 +84,18 @@ extension MarketService {
         return removed
     }
 
-    public func record(_ actor: MarketOperator, _ action: String) async throws {
+    /// Empties the market and fills it again with `restock` (the demo catalogue, which only the
+    /// composition root knows); both steps are recorded.
+    public func resetMarket(
+        by actor: MarketOperator, restock: () async throws -> Int
+    ) async throws -> (removed: Int, added: Int) {
+        let removed = try await emptyMarket(by: actor)
+        let added = try await restock()
+        try await record(actor, "filled the market with \(added) demo products")
+        return (removed, added)
+    }
+
+    func record(_ actor: MarketOperator, _ action: String) async throws {
         try await store.recordOperatorAction(OperatorAction(operatorName: actor.name, action: action, at: now()))
     }
 }

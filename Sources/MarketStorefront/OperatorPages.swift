@@ -96,9 +96,7 @@ extension Storefront {
 
     @Sendable func resetMarket(_ request: Request, context: StorefrontContext) async throws -> Response {
         try await operatorAction(request, context) { actor, _ in
-            let removed = try await service.emptyMarket(by: actor)
-            let added = try await restock()
-            try await service.record(actor, "filled the market with \(added) demo products")
+            let (removed, added) = try await service.resetMarket(by: actor, restock: restock)
             return ["heading": "The market is back to the demo catalogue: \(removed) products removed, \(added) added"]
         }
     }
