@@ -2,15 +2,22 @@ import Foundation
 import MarketModel
 
 /// What a request presents to change a product: a vendor's identifier and secret (2022 API), or a
-/// password alone (2021 API). The secret may be the product's own 2021 password or its vendor's
-/// secret, so an item made through either API can be changed through the other.
+/// password alone (2021 API), or the storefront's sign-in. The secret may be the product's own 2021
+/// password or its vendor's secret, so an item made through either API can be changed through the other.
 public struct OwnershipProof: Sendable, Equatable {
     public var identifier: String?
     public var secret: String
+    /// The token of a storefront sign-in: its vendor may change its own products without the secret.
+    public var sessionToken: String?
 
     public init(identifier: String? = nil, secret: String) {
         self.identifier = identifier
         self.secret = secret
+    }
+
+    public init(signedInWith token: String) {
+        secret = ""
+        sessionToken = token
     }
 }
 
@@ -92,6 +99,16 @@ extension MarketService {
     /// Succeeds when `proof` lets its holder change the product, and changes nothing. Every change
     /// asks this first; the storefront also asks it before it shows an edit form.
     public func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
+        if let token = proof.sessionToken {
+            guard let owner = try await store.ownership(of: productID) else {
+                throw MarketError.productNotFound(productID)
+            }
+            guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+            guard owner.passwordHash == nil, vendor.identifier == owner.vendorIdentifier else {
+                throw MarketError.notOwner(productID)
+            }
+            return
+        }
         guard !proof.secret.isEmpty else { throw MarketError.missing(.secret) }
         guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
         if let password = owner.passwordHash {

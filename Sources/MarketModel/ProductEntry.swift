@@ -19,7 +19,7 @@ public struct ProductEntry: Sendable, Equatable {
             }
         }
 
-        var marketField: MarketField {
+        public var marketField: MarketField {
             switch self {
             case .name: .name
             case .description: .description
@@ -74,9 +74,12 @@ public struct ProductEntry: Sendable, Equatable {
             }
         }
         func amount(_ field: Field, _ text: String, orElse empty: Int64?) -> Int64? {
-            let text = text.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty, let empty { return empty }
-            guard let value = Int64(text) else {
+            if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                if let empty { return empty }
+                problems[field] = "\(field.rawValue) is required"
+                return nil
+            }
+            guard let value = Self.amount(text) else {
                 problems[field] = "\(field.rawValue) must be a whole number"
                 return nil
             }
@@ -90,7 +93,8 @@ public struct ProductEntry: Sendable, Equatable {
         }
         let price = amount(.price, self.price, orElse: nil)
         let discount = amount(.discount, self.discount, orElse: 0)
-        let stock = amount(.stock, self.stock, orElse: 0)
+        // A blank stock is a question left unanswered, not "none": it would list the product as sold out.
+        let stock = amount(.stock, self.stock, orElse: nil)
         if let price, let discount {
             _ = check(.discount) { () throws(ValidationError) in try MarketRules.validDiscount(discount, price: price) }
         }
@@ -104,14 +108,41 @@ public struct ProductEntry: Sendable, Equatable {
             name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
     }
 
+    /// An amount as people type it: `12000`, `12,000`, `12,000원`, `₩12,000`, `US$4` or `$4`; nil for
+    /// anything else (a fraction, digits grouped wrongly). A minus stays, for the rules to refuse.
+    public static func amount(_ text: String) -> Int64? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        let negative = text.hasPrefix("-")
+        if negative { text.removeFirst() }
+        for sign in ["US$", "₩", "$"] where text.hasPrefix(sign) {
+            text = String(text.dropFirst(sign.count))
+            break
+        }
+        if text.hasSuffix("원") { text = String(text.dropLast()) }
+        text = text.trimmingCharacters(in: .whitespaces)
+        let groups = text.split(separator: ",", omittingEmptySubsequences: false)
+        let grouped =
+            groups.count > 1 && (1...3).contains(groups[0].count) && groups.dropFirst().allSatisfy { $0.count == 3 }
+        guard groups.count == 1 || grouped else { return nil }
+        let digits = groups.joined()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits) else {
+            return nil
+        }
+        return negative ? -value : value
+    }
+
     /// The fields that differ from `original`.
     public func changedFields(from original: ProductEntry) -> Set<Field> {
         var changed: Set<Field> = []
         if name != original.name { changed.insert(.name) }
         if description != original.description { changed.insert(.description) }
-        if price != original.price { changed.insert(.price) }
-        if discount != original.discount { changed.insert(.discount) }
-        if stock != original.stock { changed.insert(.stock) }
+        // "12,000" typed over "12000" is the same amount, not a change.
+        func differ(_ text: String, _ before: String) -> Bool {
+            text != before && (Self.amount(text) == nil || Self.amount(text) != Self.amount(before))
+        }
+        if differ(price, original.price) { changed.insert(.price) }
+        if differ(discount, original.discount) { changed.insert(.discount) }
+        if differ(stock, original.stock) { changed.insert(.stock) }
         if currency != original.currency { changed.insert(.currency) }
         return changed
     }

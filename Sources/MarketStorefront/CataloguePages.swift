@@ -8,7 +8,8 @@ import MarketModel
 extension Storefront {
     @Sendable func catalogue(_ request: Request, context: StorefrontContext) async throws -> Response {
         var visit = context.visit
-        let query = request.queryFields
+        let words = visit.words
+        let query = request.formQuery
         var view = visit.view
         if let chosen = query["view"].flatMap(CatalogueView.init) {
             view = chosen
@@ -22,7 +23,7 @@ extension Storefront {
         let page = try await service.products(
             PageRequest(number: number, itemsPerPage: Self.pageSize, after: after),
             search: search.isEmpty ? nil : search)
-        func link(page: Int?, after: Int64? = nil, view: CatalogueView? = nil) -> String {
+        func link(page: Int?, after: Int64? = nil, view: CatalogueView? = nil, search: String = search) -> String {
             var items: [URLQueryItem] = []
             if !search.isEmpty { items.append(URLQueryItem(name: "q", value: search)) }
             if let page { items.append(URLQueryItem(name: "page", value: String(page))) }
@@ -34,32 +35,58 @@ extension Storefront {
             return components.string ?? "/"
         }
         let other: CatalogueView = view == .list ? .grid : .list
+        let lastPage = max(page.lastPage, 1)
+        let beyondLast = page.items.isEmpty && number > lastPage
         let content: [String: Any] = [
-            "cards": page.items.map(ProductCard.init),
+            "heading": words("productsForSale"),
+            "cards": page.items.map { ProductCard($0, words: words) },
             "isGrid": view == .grid,
             "otherView": other.rawValue,
-            "otherViewName": other == .grid ? "Grid" : "List",
+            "otherViewName": words(other == .grid ? "showAsGrid" : "showAsList"),
             "search": search,
-            "summary": Self.summary(total: page.totalCount, search: search),
+            "summary": Self.summary(total: page.totalCount, search: search, words: words),
+            "beyondLast": beyondLast
+                ? words("noSuchPage", ["page": Words.grouped(Int64(number)), "last": Words.grouped(Int64(lastPage))])
+                : false,
+            "firstPage": link(page: nil),
+            "clearSearch": link(page: nil, search: ""),
             "pageNumber": number,
-            "lastPage": max(page.lastPage, 1),
+            "pageOf": words(
+                "pageOf", ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))]),
             "nextPage": page.hasNext ? link(page: number + 1, after: page.items.last?.id) : false,
-            "previousPage": page.hasPrevious ? link(page: number - 1) : false,
+            "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : false,
             "refresh": link(page: nil),
         ]
-        return pages.page("catalogue", title: "For sale", visit: visit, content: content)
+        return pages.page("catalogue", title: words("productsForSale"), visit: visit, content: content)
     }
 
-    private static func summary(total: Int, search: String) -> String {
-        let count = total == 1 ? "1 product" : "\(total) products"
-        guard !search.isEmpty else { return total == 0 ? "Nothing is for sale yet." : "\(count) for sale" }
-        return total == 0 ? "No product matches “\(search)”." : "\(count) match “\(search)”"
+    private static func summary(total: Int, search: String, words: Words) -> String {
+        let count = words.products(total)
+        guard !search.isEmpty else { return total == 0 ? words("nothingForSale") : words("forSale", ["count": count]) }
+        return total == 0
+            ? words("noMatch", ["search": search]) : words("matches", ["count": count, "search": search])
     }
 
     @Sendable func product(_ request: Request, context: StorefrontContext) async throws -> Response {
         let product = try await service.product(id: try context.productID())
+        let visit = context.visit
+        let sheet = ProductSheet(product, words: visit.words, isOwner: visit.owns(product))
         return pages.page(
-            "product", title: product.name, visit: context.visit,
-            content: ["product": ProductSheet(product), "secretError": false])
+            "product", title: product.name, visit: visit,
+            content: ["product": sheet, "secretError": false, "preview": preview(of: product, sheet, request)])
+    }
+
+    /// What a messenger shows for a shared link to a product: its name, price and first photo.
+    private func preview(of product: Product, _ sheet: ProductSheet, _ request: Request) -> [String: String] {
+        let host = request.headers[Self.forwardedHost] ?? request.head.authority ?? "localhost"
+        let origin = "\(request.scheme)://\(host)"
+        return [
+            "title": product.name,
+            "summary": [sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock].joined(separator: " · "),
+            "url": "\(origin)/products/\(product.id)",
+            "image": origin + (sheet.photos.first?.url ?? ""),
+            "amount": String(product.salePrice),
+            "currency": product.currency.rawValue,
+        ]
     }
 }

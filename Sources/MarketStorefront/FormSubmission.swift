@@ -15,7 +15,7 @@ struct FormSubmission {
         self.fields = fields
     }
 
-    static func read(_ request: inout Request) async throws -> FormSubmission {
+    static func read(_ request: inout Request, words: Words) async throws -> FormSubmission {
         let contentType = request.headers[.contentType]
         let body: Data
         do {
@@ -23,9 +23,12 @@ struct FormSubmission {
         } catch let error as MarketError where error.kind == .tooLarge {
             throw HTTPError(
                 .contentTooLarge,
-                message: "That is more than the market takes at once: up to \(MarketRules.imagesPerProduct.upperBound) "
-                    + "photos of \(MarketRules.maximumImageBytes / 1024 / 1024) MB each. Go back and choose smaller ones."
-            )
+                message: words(
+                    "tooMuchAtOnce",
+                    [
+                        "count": String(MarketRules.imagesPerProduct.upperBound),
+                        "size": String(MarketRules.maximumImageBytes / 1024 / 1024),
+                    ]))
         }
         if let boundary = MultipartForm.boundary(in: contentType) {
             var form = FormSubmission(fields: [:])
@@ -46,7 +49,8 @@ struct FormSubmission {
         fields[name] ?? ""
     }
 
-    private static func urlEncodedFields(_ text: String) -> [String: String] {
+    /// Fields as a form encodes them, in a body or a query: `+` is a space, the first of a name wins.
+    static func urlEncodedFields(_ text: String) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -57,5 +61,12 @@ struct FormSubmission {
             if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
         }
         return fields
+    }
+}
+
+extension Request {
+    /// The query as the storefront's forms send it: `q=film+camera` searches for "film camera".
+    var formQuery: [String: String] {
+        FormSubmission.urlEncodedFields(uri.query ?? "")
     }
 }

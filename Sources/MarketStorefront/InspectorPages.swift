@@ -37,7 +37,7 @@ extension Storefront {
                 try await rehearsals.setFaults(try FaultsForm.faults(from: form), vendorID: vendor.id)
                 visit.leave(notice: "Faults saved. They apply to requests with your identifier from the next second.")
             } catch let error as MarketError where error.kind == .invalid {
-                visit.leave(notice: "Not saved: " + error.message(naming: FieldNames.name) + ".")
+                visit.leave(notice: "Not saved: " + error.message(naming: \.description) + ".")
             }
         }
         return redirect(to: "/inspector", visit: visit)

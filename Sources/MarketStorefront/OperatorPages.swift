@@ -114,7 +114,7 @@ extension Storefront {
             return try await consolePage(visit, result: try await act(actor, form))
         } catch let error as MarketError where error.kind != .unavailable {
             return try await consolePage(
-                visit, result: ["heading": "Not done", "error": error.message(naming: FieldNames.name)],
+                visit, result: ["heading": "Not done", "error": error.message(naming: \.description)],
                 status: .unprocessableContent)
         }
     }

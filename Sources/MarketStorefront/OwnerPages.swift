@@ -5,14 +5,18 @@ import MarketCore
 import MarketHTTPShared
 import MarketModel
 
-/// Editing and deleting: only with the product's secret, checked by the service each time.
+/// Editing and deleting: by the vendor signed in as the product's seller, or with the product's
+/// secret; the service checks either each time.
 extension Storefront {
     @Sendable func editProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
         let visit = context.visit
         let product = try await service.product(id: try context.productID())
-        guard visit.editPass(for: product.id) != nil else { return unlockForm(product, visit: visit) }
+        guard visit.owns(product) || visit.editPass(for: product.id) != nil else {
+            return unlockForm(product, visit: visit)
+        }
         return productForm(
-            ProductFormPage(action: Visit.editPath(product.id), entry: ProductEntry(product), editing: product),
+            ProductFormPage(
+                action: Visit.editPath(product.id), entry: ProductEntry(product), words: visit.words, editing: product),
             visit: visit)
     }
 
@@ -22,7 +26,7 @@ extension Storefront {
         do {
             try await service.checkOwnership(of: product.id, proof: OwnershipProof(secret: form["secret"]))
         } catch let error as MarketError where error.isWrongSecret {
-            return unlockForm(product, visit: visit, error: Self.wrongSecret(form["secret"]))
+            return unlockForm(product, visit: visit, error: Self.wrongSecret(form["secret"], words: visit.words))
         }
         visit.grant(
             EditPass(
@@ -33,10 +37,9 @@ extension Storefront {
     @Sendable func saveProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
         var visit = sender
-        guard let pass = visit.editPass(for: product.id) else {
-            return unlockForm(
-                product, visit: visit,
-                error: "Your time to edit ran out. Enter the secret again; your changes were not saved.")
+        let words = visit.words
+        guard let proof = proof(for: product, visit: visit) else {
+            return unlockForm(product, visit: visit, error: words("editTimeRanOut"))
         }
         let original = ProductEntry(product)
         let entry = ProductEntry(form: form)
@@ -44,19 +47,26 @@ extension Storefront {
         do {
             let draft = try entry.draft(imageCount: images?.count)
             _ = try await service.updateProduct(
-                id: product.id, entry.changes(from: original, draft: draft), images: images,
-                proof: OwnershipProof(secret: pass.secret))
+                id: product.id, entry.changes(from: original, draft: draft), images: images, proof: proof)
+        } catch let error as MarketError where error == .sessionEnded {
+            return signInAgain(&visit, next: Visit.editPath(product.id))
         } catch let error as MarketError where error.isWrongSecret {
             visit.revokeEditPass(for: product.id)
-            return unlockForm(
-                product, visit: visit, error: "The secret has changed. Enter it again; your changes were not saved.")
+            return unlockForm(product, visit: visit, error: words("secretChanged"))
         } catch {
             return try refusedForm(
                 error, action: Visit.editPath(product.id), entry: entry, editing: product, visit: visit)
         }
         visit.revokeEditPass(for: product.id)
-        visit.leave(notice: "Your changes are saved.")
+        visit.leave(notice: words("changesSaved"))
         return redirect(to: "/products/\(product.id)", visit: visit)
+    }
+
+    /// What lets this visitor change `product`: being signed in as its vendor, else an edit pass
+    /// holding the secret they typed; nil when they have neither.
+    private func proof(for product: Product, visit: Visit) -> OwnershipProof? {
+        if visit.owns(product), let session = visit.session { return OwnershipProof(signedInWith: session.token) }
+        return visit.editPass(for: product.id).map { OwnershipProof(secret: $0.secret) }
     }
 
     /// A form posted about one product: who sent it, the product as it is, and the form.
@@ -70,14 +80,16 @@ extension Storefront {
     }
 
     private func unlockForm(_ product: Product, visit: Visit, error: String? = nil) -> Response {
-        pages.page(
-            "unlock", title: "Edit \(product.name)", visit: visit, status: error == nil ? .ok : .forbidden,
-            content: ["product": ProductSheet(product), "error": error ?? false])
+        let heading = visit.words("editProduct", ["name": product.name])
+        return pages.page(
+            "unlock", title: heading, visit: visit, status: error == nil ? .ok : .forbidden,
+            content: [
+                "product": ProductSheet(product, words: visit.words), "heading": heading, "error": error ?? false,
+            ])
     }
 
-    private static func wrongSecret(_ secret: String) -> String {
-        secret.isEmpty
-            ? "Enter the product’s secret." : "That secret is not right for this product. Try again, or cancel."
+    private static func wrongSecret(_ secret: String, words: Words) -> String {
+        secret.isEmpty ? words("enterSecret") : words("wrongSecret")
     }
 
     // MARK: Deleting
@@ -90,28 +102,34 @@ extension Storefront {
     @Sendable func deleteProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
         var visit = sender
+        let proof =
+            visit.owns(product) ? visit.session.map { OwnershipProof(signedInWith: $0.token) } : nil
         do {
-            _ = try await service.deleteProduct(id: product.id, proof: OwnershipProof(secret: form["secret"]))
+            _ = try await service.deleteProduct(id: product.id, proof: proof ?? OwnershipProof(secret: form["secret"]))
+        } catch let error as MarketError where error == .sessionEnded {
+            return signInAgain(&visit, next: "/products/\(product.id)")
         } catch let error as MarketError where error.isWrongSecret {
-            return deleteForm(product, visit: visit, error: Self.wrongSecret(form["secret"]))
+            return deleteForm(product, visit: visit, error: Self.wrongSecret(form["secret"], words: visit.words))
         }
-        visit.leave(notice: "“\(product.name)” is deleted.")
+        visit.leave(notice: visit.words("deleted", ["name": product.name]))
         return redirect(to: "/", visit: visit)
     }
 
     private func deleteForm(_ product: Product, visit: Visit, error: String? = nil) -> Response {
-        pages.page(
-            "delete", title: "Delete \(product.name)", visit: visit, status: error == nil ? .ok : .forbidden,
-            content: ["product": ProductSheet(product), "secretError": error ?? false, "standalone": true])
+        let sheet = ProductSheet(product, words: visit.words, isOwner: visit.owns(product))
+        return pages.page(
+            "delete", title: sheet.deleteQuestion, visit: visit, status: error == nil ? .ok : .forbidden,
+            content: ["product": sheet, "secretError": error ?? false, "standalone": true])
     }
 }
 
 extension ProductEntry {
+    /// The product as its form shows it, amounts with their thousands grouped.
     init(_ product: Product) {
         self.init(
-            ProductDraft(
-                name: product.name, description: product.description, currency: product.currency,
-                price: product.price, discount: product.discount, stock: product.stock))
+            name: product.name, description: product.description, price: Words.grouped(product.price),
+            discount: product.discount == 0 ? "" : Words.grouped(product.discount), stock: Words.grouped(product.stock),
+            currency: product.currency)
     }
 }
 

@@ -14,9 +14,7 @@ struct PageErrorMiddleware: FailureMiddleware {
         switch failure {
         case let error as MarketError:
             let status = APIErrorMiddleware<StorefrontContext>.status(of: error.kind)
-            let message =
-                error.kind == .notFound
-                ? "There is no such product; it may have been deleted." : error.message(naming: FieldNames.name)
+            let message = error.kind == .notFound ? visit.words("noSuchProduct") : visit.words.refusal(error)
             return pages.problem(status, message: message, visit: visit).retrying(after: error.retryAfter)
         case let error as HTTPError:
             return pages.problem(error.status, message: error.body, visit: visit)
@@ -26,7 +24,7 @@ struct PageErrorMiddleware: FailureMiddleware {
             context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: failure))"])
             return pages.problem(
                 .internalServerError,
-                message: "Something went wrong on our side. It has been logged; please try again.", visit: visit)
+                message: visit.words("ourFault"), visit: visit)
         }
     }
 }
@@ -37,24 +35,24 @@ struct ProblemPagesForBrowsers: ProblemPages {
     let sealer: CookieSealer
 
     func problem(_ status: HTTPResponse.Status, message: String?, for request: Request) -> Response {
-        pages.problem(status, message: message, visit: Visit(request, sealer: sealer))
+        pages.problem(status, message: message, visit: Visit(request, sealer: sealer, books: pages.books))
     }
 }
 
 extension Pages {
     /// The page for a failure: its status as a heading, what happened and a way back.
     func problem(_ status: HTTPResponse.Status, message: String?, visit: Visit) -> Response {
+        let words = visit.words
         let heading =
             switch status {
-            case .notFound: "Not found"
-            case .forbidden: "Not allowed"
-            case .contentTooLarge: "Too large"
-            case .serviceUnavailable: "Closed for a moment"
-            case .tooManyRequests: "Too many tries"
-            default: status.reasonPhrase
+            case .notFound: words("notFound")
+            case .forbidden: words("notAllowed")
+            case .contentTooLarge: words("tooLarge")
+            case .serviceUnavailable: words("closedForAMoment")
+            case .tooManyRequests: words("tooManyTries")
+            default: words.language == .en ? status.reasonPhrase : words("somethingWentWrong")
             }
-        let fallback =
-            status == .notFound ? "There is nothing at this address." : "The market could not do that."
+        let fallback = status == .notFound ? words("nothingHere") : words("couldNotDoThat")
         return page(
             "problem", title: heading, visit: visit, status: status,
             content: ["heading": heading, "message": message ?? fallback, "code": status.code])

@@ -13,6 +13,8 @@ struct Pages: Sendable {
 
     private let library: MustacheLibrary
     let assets: Assets
+    /// Every phrase in every language the storefront speaks.
+    let books: [Language: Words]
     private let stylesheet: String
     private let script: String
 
@@ -27,6 +29,7 @@ struct Pages: Sendable {
             templates[String(file.dropLast(".mustache".count))] = try MustacheTemplate(string: text)
         }
         library = MustacheLibrary(templates: templates)
+        books = try Words.load(from: root.appendingPathComponent("words"))
         assets = try Assets(folder: root.appendingPathComponent("assets"))
         stylesheet = assets.url(of: "storefront.css")
         script = assets.url(of: "storefront.js")
@@ -39,6 +42,10 @@ struct Pages: Sendable {
     ) -> Response {
         var context = content
         context["title"] = title
+        context["w"] = visit.words
+        context["lang"] = visit.language.rawValue
+        context["otherLanguages"] = visit.otherLanguages
+        context["scriptWords"] = Self.scriptWords(visit.words)
         context["formToken"] = visit.formToken
         context["vendorName"] = visit.session?.name
         context["notice"] = visit.notice
@@ -53,6 +60,19 @@ struct Pages: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: html))))
     }
 
+    /// The phrases the script says itself.
+    static let scriptPhrases = [
+        "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "atMostPhotos", "notAPicture",
+        "megabytes", "kilobytes", "buyerPays",
+    ]
+
+    /// The script's phrases as JSON that cannot end the `<script>` element it sits in.
+    private static func scriptWords(_ words: Words) -> String {
+        let phrases = Dictionary(uniqueKeysWithValues: scriptPhrases.map { ($0, words($0)) })
+        let data = (try? JSONEncoder().encode(phrases)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
     /// Headers of every page: kept by no shared cache and asked for again each time (they show who
     /// is signed in), yet not `no-store`, so that Back returns to a catalogue scrolled three pages
     /// deep as it was left. Only our own scripts, styles and images may run or load.
@@ -65,6 +85,8 @@ struct Pages: Sendable {
                 + "form-action 'self'; frame-ancestors 'none'",
             HTTPField.Name("X-Content-Type-Options")!: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "same-origin",
+            // A page speaks the language the browser asks for, unless its visitor chose one.
+            .vary: "Accept-Language, Cookie",
         ]
     }
 }

@@ -7,6 +7,8 @@ struct ProductFormPage {
     struct Field {
         var id: String
         var label: String
+        var hint: String?
+        var required: Bool
         /// Amounts: a numeric keypad on phones.
         var isNumber: Bool
         var value: String
@@ -16,8 +18,8 @@ struct ProductFormPage {
     }
 
     struct Thumbnail {
-        var number: Int
         var url: String
+        var alt: String
     }
 
     struct CurrencyOption {
@@ -27,6 +29,7 @@ struct ProductFormPage {
 
     var action: String
     var isEdit: Bool
+    var heading: String
     /// Where Cancel goes: back to the product, or to the catalogue.
     var cancel: String
     var name: Field
@@ -37,53 +40,62 @@ struct ProductFormPage {
     var currency: Field
     var images: Field
     var currencies: [CurrencyOption]
+    /// What a buyer pays with the price and discount as typed, when both read as amounts.
+    var buyerPays: String
     /// The photos an edit keeps unless new ones are chosen.
     var currentPhotos: [Thumbnail]
+    var photosHint: String
     var descriptionCount: Int
     var descriptionLimit = MarketRules.maximumDescriptionLength
     var imageLimit = MarketRules.imagesPerProduct.upperBound
     /// A failure no single field is to blame for.
     var formError: String?
+    /// Names this sending of a new product's form, so that sending it again registers nothing twice.
+    var sending: String
 
     /// The form as typed; `product` is the one being edited, nil when registering.
     init(
-        action: String, entry: ProductEntry, editing product: Product? = nil,
-        problems: [ProductEntry.Field: String] = [:], formError: String? = nil
+        action: String, entry: ProductEntry, words: Words, editing product: Product? = nil,
+        problems: [ProductEntry.Field: String] = [:], formError: String? = nil, sending: String = ""
     ) {
         self.action = action
         isEdit = product != nil
+        heading = product.map { words("editProduct", ["name": $0.name]) } ?? words("sellAProduct")
         cancel = product.map { "/products/\($0.id)" } ?? "/"
         let original = product.map(ProductEntry.init)
         let before = original ?? entry
         let changed = original.map { entry.changedFields(from: $0) } ?? []
-        func field(_ key: ProductEntry.Field, _ value: String, _ original: String) -> Field {
+        func field(_ key: ProductEntry.Field, _ value: String, _ original: String, required: Bool = true) -> Field {
             Field(
-                id: key.rawValue, label: Self.labels[key] ?? key.rawValue,
-                isNumber: [.price, .discount, .stock].contains(key), value: value, original: original,
-                error: problems[key].map(Self.sentence), changed: changed.contains(key))
+                id: key.rawValue, label: words(key.rawValue), hint: Self.hints[key].map { words($0) },
+                required: required, isNumber: [.price, .discount, .stock].contains(key), value: value,
+                original: original, error: problems[key], changed: changed.contains(key))
         }
         name = field(.name, entry.name, before.name)
         description = field(.description, entry.description, before.description)
         price = field(.price, entry.price, before.price)
-        discount = field(.discount, entry.discount, before.discount)
+        discount = field(.discount, entry.discount, before.discount, required: false)
         stock = field(.stock, entry.stock, before.stock)
         currency = field(.currency, entry.currency.rawValue, before.currency.rawValue)
         images = field(.images, "", "")
         currencies = Currency.allCases.map { CurrencyOption(code: $0.rawValue, selected: $0 == entry.currency) }
+        let price = ProductEntry.amount(entry.price)
+        let discount =
+            entry.discount.trimmingCharacters(in: .whitespaces).isEmpty ? 0 : ProductEntry.amount(entry.discount)
+        buyerPays =
+            if let price, let discount, discount <= price {
+                words("buyerPays", ["amount": words.money(price - discount, entry.currency)])
+            } else { "" }
         descriptionCount = entry.description.count
         currentPhotos = (product?.images ?? []).enumerated().map {
-            Thumbnail(number: $0 + 1, url: "/images/\($1.thumbnailKey)")
+            Thumbnail(url: "/images/\($1.thumbnailKey)", alt: words("currentPhoto", ["number": String($0 + 1)]))
         }
-        self.formError = formError.map(Self.sentence)
+        photosHint = words("photosHint", ["limit": String(imageLimit)])
+        self.formError = formError
+        self.sending = sending
     }
 
-    private static let labels: [ProductEntry.Field: String] = [
-        .name: "Name", .description: "Description", .price: "Price", .discount: "Discount",
-        .stock: "Stock", .currency: "Currency", .images: "Photos",
+    private static let hints: [ProductEntry.Field: String] = [
+        .price: "priceHint", .discount: "discountHint", .stock: "stockHint",
     ]
-
-    /// A rule's words as a sentence a person reads beside the field: "Discount must not be more …".
-    static func sentence(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst()
-    }
 }

@@ -1,19 +1,6 @@
 import MarketHTTPShared
 import MarketModel
 
-/// How the storefront writes an amount: the currency code, then the number with thousands grouped.
-enum Money {
-    static func text(_ amount: Int64, _ currency: Currency) -> String {
-        let digits = String(amount.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return "\(currency.rawValue) \(amount < 0 ? "-" : "")\(grouped)"
-    }
-}
-
 /// Price and stock as every page shows them.
 struct PriceTag {
     /// The list price; struck through when there is a discount.
@@ -22,28 +9,34 @@ struct PriceTag {
     var salePrice: String?
     var stock: String
     var soldOut: Bool
+    /// "was" and "now", said before the two prices of a discounted product.
+    var was: String
+    var now: String
 
-    init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64) {
-        self.price = Money.text(price, currency)
-        self.salePrice = salePrice < price ? Money.text(salePrice, currency) : nil
+    init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64, words: Words) {
+        self.price = words.money(price, currency)
+        self.salePrice = salePrice < price ? words.money(salePrice, currency) : nil
         soldOut = stock <= 0
-        self.stock = soldOut ? "Sold out" : "Stock: \(stock)"
+        self.stock = soldOut ? words("soldOut") : words("inStock", ["count": Words.grouped(stock)])
+        was = words("was")
+        now = words("now")
     }
 }
 
-/// A product in the catalogue.
+/// A product in the catalogue. Its thumbnail says nothing the link's text does not: the name is read once.
 struct ProductCard {
     var id: Int64
     var name: String
     var thumbnail: String
     var tag: PriceTag
 
-    init(_ product: ProductSummary) {
+    init(_ product: ProductSummary, words: Words) {
         id = product.id
         name = product.name
         thumbnail = "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)"
         tag = PriceTag(
-            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock)
+            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
+            words: words)
     }
 }
 
@@ -56,6 +49,10 @@ struct ProductSheet {
         var width: Int
         var height: Int
         var isFirst: Bool
+        /// "Photo 2 of 3 of Film camera", and the slide's "2 of 3".
+        var alt: String
+        var position: String
+        var dotLabel: String
     }
 
     var id: Int64
@@ -65,23 +62,34 @@ struct ProductSheet {
     var tag: PriceTag
     var photos: [Photo]
     var hasSeveralPhotos: Bool
+    /// The visitor is signed in as the vendor who sells it, and may edit or delete it.
+    var isOwner: Bool
+    var carouselLabel: String
+    var deleteQuestion: String
 
-    init(_ product: Product) {
+    init(_ product: Product, words: Words, isOwner: Bool = false) {
         id = product.id
         name = product.name
         vendor = product.vendor.name
-        description = product.description
+        description = product.description.trimmingCharacters(in: .whitespacesAndNewlines)
         tag = PriceTag(
-            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock)
-        let images = product.images
-        photos =
-            images.isEmpty
-            ? [Photo(number: 1, count: 1, url: "/images/\(Placeholder.key)", width: 400, height: 400, isFirst: true)]
-            : images.enumerated().map { index, image in
-                Photo(
-                    number: index + 1, count: images.count, url: "/images/\(image.originalKey)", width: image.width,
-                    height: image.height, isFirst: index == 0)
-            }
+            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
+            words: words)
+        let images: [(url: String, width: Int, height: Int)] =
+            product.images.isEmpty
+            ? [("/images/\(Placeholder.key)", 400, 400)]
+            : product.images.map { ("/images/\($0.originalKey)", $0.width, $0.height) }
+        photos = images.enumerated().map { index, image in
+            let values = ["number": String(index + 1), "count": String(images.count), "name": product.name]
+            return Photo(
+                number: index + 1, count: images.count, url: image.url, width: image.width, height: image.height,
+                isFirst: index == 0,
+                alt: words("photoOf", values), position: words("photoPosition", values),
+                dotLabel: words("photoNumber", values))
+        }
         hasSeveralPhotos = photos.count > 1
+        self.isOwner = isOwner
+        carouselLabel = words("photosOf", ["name": product.name])
+        deleteQuestion = words("deleteProduct", ["name": product.name])
     }
 }

@@ -20,16 +20,16 @@ extension Storefront {
         do {
             let session = try await service.signIn(credentials)
             visit.signIn(session)
-            visit.leave(notice: "Signed in as \(session.vendor.name).")
+            visit.leave(notice: visit.words("signedInAs", ["name": session.vendor.name]))
             return redirect(to: next, visit: visit)
         } catch let error as MarketError where error.kind == .invalid || error.kind == .unauthorized {
             return signInForm(
                 visit: visit, next: next, identifier: form["identifier"], status: .unauthorized,
-                error: "That identifier and secret do not match a vendor. Check both and try again.")
+                error: visit.words("wrongCredentials"))
         } catch let error as MarketError where error.kind == .throttled {
             return signInForm(
                 visit: visit, next: next, identifier: form["identifier"], status: .tooManyRequests,
-                error: "Too many wrong secrets. Wait \(error.retryAfter ?? 1) seconds, then try again."
+                error: visit.words("throttled", ["seconds": String(error.retryAfter ?? 1)])
             ).retrying(after: error.retryAfter)
         }
     }
@@ -41,7 +41,7 @@ extension Storefront {
         _ = try await submission(&request, visit: visit)
         if let session = visit.session { try await service.signOut(token: session.token) }
         visit.signOut()
-        visit.leave(notice: "You are signed out.")
+        visit.leave(notice: visit.words("signedOut"))
         return redirect(to: "/", visit: visit)
     }
 
@@ -49,7 +49,7 @@ extension Storefront {
         visit: Visit, next: String, identifier: String = "", status: HTTPResponse.Status = .ok, error: String? = nil
     ) -> Response {
         pages.page(
-            "sign-in", title: "Sign in", visit: visit, status: status,
+            "sign-in", title: visit.words("signIn"), visit: visit, status: status,
             content: ["next": next, "identifier": identifier, "error": error ?? false])
     }
 
@@ -66,7 +66,11 @@ extension Storefront {
         guard let session = visit.session, try await service.signedInVendor(token: session.token) != nil else {
             return signInAgain(&visit)
         }
-        return productForm(ProductFormPage(action: "/products/new", entry: ProductEntry()), visit: visit)
+        return productForm(
+            ProductFormPage(
+                action: "/products/new", entry: ProductEntry(stock: "1"), words: visit.words,
+                sending: UUID().uuidString.lowercased()),
+            visit: visit)
     }
 
     @Sendable func createProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
@@ -76,16 +80,22 @@ extension Storefront {
             return signInAgain(&visit)
         }
         let form = try await submission(&request, visit: visit)
+        let sending = form["sending"]
+        if let registered = visit.sentForms[sending] {
+            visit.leave(notice: visit.words("alreadyRegistered"))
+            return redirect(to: "/products/\(registered)", visit: visit)
+        }
         let entry = ProductEntry(form: form)
         do {
             let draft = try entry.draft(imageCount: form.images.count)
             let product = try await service.createProduct(draft, images: form.images, signedInWith: session.token)
-            visit.leave(notice: "“\(product.name)” is now for sale.")
+            if !sending.isEmpty { visit.remember(sending: sending, registered: product.id) }
+            visit.leave(notice: visit.words("nowForSale", ["name": product.name]))
             return redirect(to: "/products/\(product.id)", visit: visit)
         } catch let error as MarketError where error == .sessionEnded {
             return signInAgain(&visit)
         } catch {
-            return try refusedForm(error, action: "/products/new", entry: entry, visit: visit)
+            return try refusedForm(error, action: "/products/new", entry: entry, sending: sending, visit: visit)
         }
     }
 
@@ -94,7 +104,7 @@ extension Storefront {
     func signInAgain(_ visit: inout Visit, next: String = "/products/new") -> Response {
         if visit.session != nil {
             visit.signOut()
-            visit.leave(notice: "Your sign-in has ended. Please sign in again.")
+            visit.leave(notice: visit.words("signInEnded"))
         }
         return redirect(to: "/sign-in?next=\(next)", visit: visit)
     }
@@ -102,31 +112,36 @@ extension Storefront {
     /// The form again, with what is wrong beside its field (or above the form when no field is to
     /// blame) and everything typed kept. A failure no form can show, such as a product gone, goes on.
     func refusedForm(
-        _ failure: any Error, action: String, entry: ProductEntry, editing product: Product? = nil, visit: Visit
+        _ failure: any Error, action: String, entry: ProductEntry, editing product: Product? = nil,
+        sending: String = "", visit: Visit
     ) throws -> Response {
+        let words = visit.words
         var problems: [ProductEntry.Field: String] = [:]
         var formError: String?
         switch failure {
         case let entryProblems as ProductEntry.Problems:
-            problems = entryProblems.byField
+            // The entry says each rule after the field's own name ("price must be …").
+            for (field, text) in entryProblems.byField {
+                problems[field] = words.rule(String(text.dropFirst(field.rawValue.count + 1)), field: field.marketField)
+            }
         case let error as MarketError where error.kind != .notFound:
             if let field = ProductEntry.Field(blamed: error.field) {
-                problems[field] = error.message(naming: FieldNames.name)
+                problems[field] = words.refusal(error)
             } else {
-                formError = error.message(naming: FieldNames.name)
+                formError = words.refusal(error)
             }
         default:
             throw failure
         }
         return productForm(
-            ProductFormPage(action: action, entry: entry, editing: product, problems: problems, formError: formError),
+            ProductFormPage(
+                action: action, entry: entry, words: words, editing: product, problems: problems,
+                formError: formError, sending: sending),
             visit: visit, status: .unprocessableContent)
     }
 
     func productForm(_ form: ProductFormPage, visit: Visit, status: HTTPResponse.Status = .ok) -> Response {
-        pages.page(
-            "product-form", title: form.isEdit ? "Edit \(form.name.original)" : "Sell a product", visit: visit,
-            status: status, content: ["form": form])
+        pages.page("product-form", title: form.heading, visit: visit, status: status, content: ["form": form])
     }
 }
 

@@ -37,7 +37,7 @@ package struct Storefront: Sendable {
 
     package func addRoutes(to router: Router<MarketRequestContext>) {
         let group = router.group(context: StorefrontContext.self)
-            .add(middleware: VisitMiddleware(sealer: sealer))
+            .add(middleware: VisitMiddleware(sealer: sealer, books: pages.books))
             .add(middleware: RehearsalMiddleware(rehearsals: rehearsals, pages: pages))
             .add(middleware: PageErrorMiddleware(pages: pages))
         group.get("/", use: catalogue)
@@ -71,7 +71,7 @@ package struct Storefront: Sendable {
     /// the browser says where the form came from, it came from here: the same scheme, host and port
     /// as this request (or as the host a proxy in front says it forwarded). `Origin: null` is not here.
     func submission(_ request: inout Request, visit: Visit) async throws -> FormSubmission {
-        let form = try await FormSubmission.read(&request)
+        let form = try await FormSubmission.read(&request, words: visit.words)
         let scheme = request.scheme
         let ours = [request.head.authority, request.headers[Self.forwardedHost]].compactMap {
             $0.flatMap { Self.origin(URL(string: "\(scheme)://\($0)")) }
@@ -79,9 +79,7 @@ package struct Storefront: Sendable {
         let origin = request.headers[.origin]
         let fromHere = origin == nil || Self.origin(origin.flatMap(URL.init(string:))).map(ours.contains) == true
         guard visit.acceptsForm(token: form["form_token"]), fromHere else {
-            throw HTTPError(
-                .forbidden,
-                message: "This form has expired or came from another site. Go back, reload the page and try again.")
+            throw HTTPError(.forbidden, message: visit.words("formExpired"))
         }
         return form
     }

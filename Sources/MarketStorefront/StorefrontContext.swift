@@ -48,7 +48,7 @@ struct RehearsalMiddleware: RouterMiddleware {
         case .fail(let status):
             return pages.problem(
                 HTTPResponse.Status(code: status),
-                message: "A failure you rehearse: your faults answer \(status) here.",
+                message: context.visit.words("rehearsedFailure", ["status": String(status)]),
                 visit: context.visit)
         case .drop:
             try? await context.connection.close()
@@ -60,12 +60,13 @@ struct RehearsalMiddleware: RouterMiddleware {
 /// Reads who is visiting (session, form token, notice, view) from the request's cookies, once.
 struct VisitMiddleware: RouterMiddleware {
     let sealer: CookieSealer
+    let books: [Language: Words]
 
     func handle(
         _ request: Request, context: StorefrontContext, next: (Request, StorefrontContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.visit = Visit(request, sealer: sealer)
+        context.visit = Visit(request, sealer: sealer, books: books)
         return try await next(request, context)
     }
 }

@@ -12,6 +12,8 @@ extension PriceTag: MustacheParent {
         case "salePrice": salePrice
         case "stock": stock
         case "soldOut": soldOut
+        case "was": was
+        case "now": now
         default: nil
         }
     }
@@ -39,6 +41,9 @@ extension ProductSheet: MustacheParent {
         case "tag": tag
         case "photos": photos
         case "hasSeveralPhotos": hasSeveralPhotos
+        case "isOwner": isOwner
+        case "carouselLabel": carouselLabel
+        case "deleteQuestion": deleteQuestion
         default: nil
         }
     }
@@ -53,6 +58,9 @@ extension ProductSheet.Photo: MustacheParent {
         case "width": width
         case "height": height
         case "isFirst": isFirst
+        case "alt": alt
+        case "position": position
+        case "dotLabel": dotLabel
         default: nil
         }
     }

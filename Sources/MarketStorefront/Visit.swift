@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
+import MarketModel
 
 /// What the storefront knows about the person behind a request: their session, their form token,
 /// the notice waiting for them and how they like the catalogue. Cookies it sets ride on the page.
@@ -15,6 +16,8 @@ struct Visit {
         static let editPass = "market_edit_pass"
         static let view = "market_view"
         static let operatorPass = "market_operator"
+        static let language = "market_lang"
+        static let sentForms = "market_sent"
     }
 
     static let scriptedHeader = HTTPField.Name("X-Requested-With")!
@@ -29,9 +32,14 @@ struct Visit {
     let isScripted: Bool
     /// The sign-in this browser holds; the market still checks it before acting on it.
     let session: SessionCookie?
+    /// The language every page of this visit speaks: the one chosen on a page (`?lang=`, then
+    /// remembered), else the browser's preference.
+    let words: Words
+    /// This page again in each other language, for the switch every page shows.
+    let otherLanguages: [LanguageLink]
     private(set) var cookiesToSet: [Cookie] = []
 
-    init(_ request: Request, sealer: CookieSealer, now: Date = Date()) {
+    init(_ request: Request, sealer: CookieSealer, books: [Language: Words], now: Date = Date()) {
         self.sealer = sealer
         cookies = request.cookies
         isSecure = request.scheme == "https"
@@ -39,6 +47,12 @@ struct Visit {
         session = sealer.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
             $0.expires > now ? $0 : nil
         }
+        let chosen = request.formQuery["lang"].flatMap(Language.init(rawValue:))
+        let language =
+            chosen ?? cookies[CookieName.language].flatMap { Language(rawValue: $0.value) }
+            ?? Language.preferred(by: request.headers[.acceptLanguage])
+        words = books[language] ?? books[.ko]!
+        otherLanguages = LanguageLink.others(than: language, request: request)
         if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
             formToken = token
         } else {
@@ -47,7 +61,10 @@ struct Visit {
             }
             set(CookieName.formToken, formToken, maxAge: nil)
         }
+        if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
     }
+
+    var language: Language { words.language }
 
     /// A form's token matches this visitor's cookie: the form came from one of our pages, not from
     /// another site posting in the visitor's name.
@@ -111,6 +128,25 @@ struct Visit {
 
     static func editPath(_ productID: Int64) -> String { "/products/\(productID)/edit" }
 
+    /// The visitor is signed in as the vendor of `product` (the market checks the sign-in again
+    /// before it changes anything).
+    func owns(_ product: Product) -> Bool {
+        session?.vendorID == product.vendor.id
+    }
+
+    /// The products this browser registered lately, by the sending that registered them: a form
+    /// sent again (Back, then Register) finds its product here instead of making a second one.
+    var sentForms: [String: Int64] {
+        sealer.open([String: Int64].self, from: cookies[CookieName.sentForms]?.value) ?? [:]
+    }
+
+    mutating func remember(sending: String, registered productID: Int64) {
+        var sent = sentForms
+        if sent.count >= 8, let oldest = sent.min(by: { $0.value < $1.value }) { sent[oldest.key] = nil }
+        sent[sending] = productID
+        set(CookieName.sentForms, sealer.seal(sent), maxAge: 86400, path: "/products/new")
+    }
+
     /// The operator signed in to the console in this browser, if any.
     func signedInOperator(now: Date = Date()) -> MarketOperator? {
         sealer.open(OperatorPass.self, from: cookies[CookieName.operatorPass]?.value).flatMap {
@@ -145,4 +181,29 @@ struct Visit {
 enum CatalogueView: String {
     case list
     case grid
+}
+
+/// A link to the page being shown, in another language.
+struct LanguageLink {
+    var language: String
+    var name: String
+    var url: String
+
+    /// Links for every language but `current`. A form's answer links to the catalogue instead: its
+    /// address only takes a post.
+    static func others(than current: Language, request: Request) -> [LanguageLink] {
+        var components = URLComponents()
+        components.path = request.method == .get ? request.uri.path : "/"
+        let kept =
+            request.method == .get
+            ? request.formQuery.filter { $0.key != "lang" }.sorted { $0.key < $1.key }.map {
+                URLQueryItem(name: $0.key, value: $0.value)
+            } : []
+        return Language.allCases.filter { $0 != current }.map { language in
+            components.queryItems = kept + [URLQueryItem(name: "lang", value: language.rawValue)]
+            return LanguageLink(
+                language: language.rawValue, name: language.name,
+                url: components.string ?? "/?lang=\(language.rawValue)")
+        }
+    }
 }

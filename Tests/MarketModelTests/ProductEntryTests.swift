@@ -10,11 +10,11 @@ import Testing
         #expect(problems?[.price] == "price must be a whole number")
         #expect(problems?[.discount] == "discount must be 0 or more")
         #expect(problems?[.images] == "images must hold at least 1 image")
-        #expect(problems?[.stock] == nil, "an empty stock means none")
+        #expect(problems?[.stock] == "stock is required", "a blank stock is not taken to mean none")
     }
 
     @Test func aDiscountBeyondThePriceIsTheDiscountsProblem() throws {
-        let entry = ProductEntry(name: "Lamp", description: "Warm", price: "100", discount: "150")
+        let entry = ProductEntry(name: "Lamp", description: "Warm", price: "100", discount: "150", stock: "1")
         let problems = #expect(throws: ProductEntry.Problems.self) { try entry.draft(imageCount: nil) }
         #expect(problems?.byField == [.discount: "discount must not be more than the price (100)"])
         let fixed = ProductEntry(
@@ -22,6 +22,20 @@ import Testing
         #expect(
             try fixed.draft(imageCount: 2)
                 == ProductDraft(name: "Lamp", description: "Warm", currency: .usd, price: 100, discount: 0, stock: 4))
+    }
+
+    @Test func amountsAreReadAsPeopleTypeThem() throws {
+        for text in ["12000", "12,000", "12,000원", " ₩12,000 ", "12000 원", "US$12,000", "$12000"] {
+            #expect(ProductEntry.amount(text) == 12000, "\(text)")
+        }
+        for text in ["12.5", "1,2,3", "12,00", ",000", "--12", "12 000", "원", "twelve", "１２"] {
+            #expect(ProductEntry.amount(text) == nil, "\(text)")
+        }
+        let entry = ProductEntry(
+            name: "Lamp", description: "Warm", price: "1,234,000원", discount: "34,000", stock: "1,000")
+        #expect(try entry.draft(imageCount: 1).price == 1_234_000)
+        #expect(try entry.draft(imageCount: 1).discount == 34000)
+        #expect(try entry.draft(imageCount: 1).stock == 1000)
     }
 
     @Test func anEditChangesOnlyWhatDiffersFromTheProduct() throws {

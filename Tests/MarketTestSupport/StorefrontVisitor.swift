@@ -6,9 +6,12 @@ public struct StorefrontVisitor {
     /// The server it visits; a visitor may move to another server of the same market.
     public var port: Int
     public var cookies: [String: String] = [:]
+    /// What the visitor's browser asks for in `Accept-Language`; nil sends no such header.
+    public var language: String?
 
-    public init(port: Int) {
+    public init(port: Int, language: String? = "en") {
         self.port = port
+        self.language = language
     }
 
     public mutating func get(_ path: String, headers: [String] = []) async throws -> RawResponse {
@@ -53,7 +56,8 @@ public struct StorefrontVisitor {
     ) async throws -> RawResponse {
         let cookie = cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.count)\r\n"
-        for header in headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"]) { head += header + "\r\n" }
+        let asked = language.map { ["Accept-Language: \($0)"] } ?? []
+        for header in asked + headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"]) { head += header + "\r\n" }
         let response = try await RawHTTP.send(wire("\(head)\r\n", WirePiece(body)), port: port)
         for (name, value) in response.headers where name.lowercased() == "set-cookie" {
             let pair = value.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1)

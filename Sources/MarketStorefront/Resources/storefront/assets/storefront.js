@@ -7,6 +7,17 @@ document.documentElement.classList.replace("no-js", "js");
 
 const imageByteBudget = 300 * 1024;
 
+// The page's phrases in its own language; `{name}` in a phrase is filled from `values`.
+const phrases = JSON.parse(document.getElementById("market-words")?.textContent || "{}");
+function say(key, values = {}) {
+  return (phrases[key] ?? key).replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+}
+const language = document.documentElement.lang || "ko";
+
+function grouped(number) {
+  return new Intl.NumberFormat("en-US").format(number);
+}
+
 function parseHTML(text) {
   return new DOMParser().parseFromString(text, "text/html");
 }
@@ -17,7 +28,8 @@ function setUpCatalogue() {
   const list = document.querySelector("[data-products]");
   if (!list) return;
   const loading = document.querySelector("[data-loading]");
-  const loadingText = loading.querySelector("[data-loading-text]");
+  const failed = document.querySelector("[data-load-failed]");
+  const announce = document.querySelector("[data-announce]");
   const toggle = document.querySelector("[data-view-toggle]");
   const refresh = document.querySelector("[data-refresh]");
   let pager = document.querySelector("[data-pager]");
@@ -33,15 +45,24 @@ function setUpCatalogue() {
     document.cookie = `market_view=${grid ? "grid" : "list"}; path=/; max-age=31536000; samesite=lax`;
     const other = grid ? "list" : "grid";
     toggle.value = other;
-    toggle.setAttribute("aria-label", other === "grid" ? "Grid" : "List");
-    toggle.title = `Show as ${other}`;
+    const name = other === "grid" ? toggle.dataset.gridName : toggle.dataset.listName;
+    toggle.setAttribute("aria-label", name);
+    toggle.title = name;
     toggle.querySelector(".icon").className = `icon icon-${other}`;
   });
 
+  // The address says which page the person has reached, so Back and reload return there.
+  function rememberPlace(url) {
+    const place = new URL(url, location.href);
+    place.searchParams.delete("after");
+    if (place.searchParams.get("page") === "1") place.searchParams.delete("page");
+    history.replaceState(history.state, "", place.pathname + place.search);
+  }
+
   async function load(url, { replacing = false } = {}) {
     busy = true;
-    loadingText.textContent = "Loading…";
-    loading.hidden = false;
+    failed.hidden = true;
+    loading.classList.add("busy");
     try {
       const response = await fetch(url, { headers: { Accept: "text/html" } });
       if (!response.ok) throw new Error(`status ${response.status}`);
@@ -53,19 +74,25 @@ function setUpCatalogue() {
       }
       pages.add(cards.dataset.page);
       const shown = new Set([...list.children].map((card) => card.dataset.id));
+      let added = 0;
       for (const card of [...cards.children]) {
-        if (!shown.has(card.dataset.id)) list.append(document.adoptNode(card));
+        if (!shown.has(card.dataset.id)) {
+          list.append(document.adoptNode(card));
+          added += 1;
+        }
       }
       const next = document.adoptNode(page.querySelector("[data-pager]"));
       pager.replaceWith(next);
       pager = next;
-      loading.hidden = true;
+      rememberPlace(url);
+      if (!replacing && added > 0) announce.textContent = say("added", { count: added });
       watch();
       return true;
     } catch {
-      loadingText.textContent = "Could not load more products. “Next page” tries again.";
+      failed.hidden = false;
       return false;
     } finally {
+      loading.classList.remove("busy");
       busy = false;
     }
   }
@@ -100,6 +127,7 @@ function setUpCatalogue() {
       nextPage();
     }
   });
+  failed.querySelector("[data-retry]").addEventListener("click", nextPage);
 
   refresh.addEventListener("click", async (event) => {
     event.preventDefault();
@@ -185,16 +213,21 @@ function setUpDialogs() {
 // Sends the form in the background. Success moves on to the page the server names; a refusal
 // shows the server's messages beside their fields and keeps everything typed and chosen.
 function enhanceForm(form) {
+  const submit = form.querySelector("[data-submit]");
+  const status = form.querySelector("[data-status]");
+  const tell = (text) => {
+    if (!status) return;
+    status.textContent = text;
+    if (text) status.scrollIntoView({ block: "nearest" });
+  };
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (form.dataset.busy) return;
-    const submit = form.querySelector("[data-submit]");
-    const status = form.querySelector("[data-status]");
     form.dataset.busy = "true";
     if (submit) submit.disabled = true;
     try {
       const body = form.formBody ? await form.formBody() : new FormData(form);
-      if (status) status.textContent = "Sending…";
+      tell(say("sending"));
       const response = await fetch(form.action, {
         method: "POST",
         body,
@@ -202,7 +235,10 @@ function enhanceForm(form) {
       });
       const next = response.headers.get("Market-Location");
       if (next) {
-        window.location.assign(next);
+        // The page that took the form leaves the history: Back never shows it sent, ready to send twice.
+        form.dataset.sent = "true";
+        tell("");
+        window.location.replace(next);
         return;
       }
       const page = parseHTML(await response.text());
@@ -212,16 +248,21 @@ function enhanceForm(form) {
         document.body.replaceWith(document.adoptNode(page.body));
         return;
       }
-      if (status) status.textContent = "";
+      tell("");
       showErrors(form, answer);
     } catch {
-      if (status) status.textContent = "Could not reach the market. Check the connection and try again.";
+      tell(say("offline"));
     } finally {
       delete form.dataset.busy;
       if (submit) submit.disabled = false;
     }
   });
 }
+
+// A page the browser kept and shows again after Back: a form already sent is never offered as it was.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.querySelector("form[data-sent]")) window.location.reload();
+});
 
 function showErrors(form, answer) {
   let first = null;
@@ -252,6 +293,17 @@ function characterCount(text) {
   return [...text].length;
 }
 
+// An amount as typed ("12,000", "12,000원", "₩12,000"), or null; the server reads the same.
+function amount(text) {
+  const match = text.trim().replace(/^(US\$|₩|\$)/, "").replace(/원$/, "").trim().match(/^(\d{1,3}(,\d{3})+|\d+)$/);
+  return match ? Number(match[0].replaceAll(",", "")) : null;
+}
+
+function money(value, currency) {
+  if (currency === "USD") return `US$${grouped(value)}`;
+  return language === "ko" ? `${grouped(value)}원` : `₩${grouped(value)}`;
+}
+
 function setUpProductForm(form) {
   const description = form.querySelector("#description");
   const count = form.querySelector("[data-count]");
@@ -264,14 +316,54 @@ function setUpProductForm(form) {
   description.addEventListener("input", showCount);
   showCount();
 
+  // Amounts show their thousands grouped once typed, and the buyer's price follows price and discount.
+  const price = form.querySelector("#price");
+  const discount = form.querySelector("#discount");
+  const currency = form.querySelector("#currency");
+  const buyerPays = form.querySelector("[data-buyer-pays]");
+  const showBuyerPrice = () => {
+    const list = amount(price.value);
+    const off = discount.value.trim() === "" ? 0 : amount(discount.value);
+    buyerPays.textContent =
+      list !== null && off !== null && off <= list ? say("buyerPays", { amount: money(list - off, currency.value) }) : "";
+  };
+  for (const input of form.querySelectorAll("[data-amount]")) {
+    input.addEventListener("blur", () => {
+      const value = amount(input.value);
+      if (value !== null) input.value = grouped(value);
+    });
+  }
+  for (const input of [price, discount, currency]) {
+    input.addEventListener("input", showBuyerPrice);
+    input.addEventListener("change", showBuyerPrice);
+  }
+
   if (form.hasAttribute("data-edit")) {
     for (const field of form.querySelectorAll("[data-original]")) {
-      const mark = () => field.closest("[data-field]").classList.toggle("changed", field.value !== field.dataset.original);
+      const same = () => field.value === field.dataset.original ||
+        (field.matches("[data-amount]") && amount(field.value) !== null && amount(field.value) === amount(field.dataset.original));
+      const mark = () => field.closest("[data-field]").classList.toggle("changed", !same());
       field.addEventListener("input", mark);
       field.addEventListener("change", mark);
     }
   }
   setUpPhotoPicker(form);
+}
+
+function size(bytes) {
+  return bytes >= 1024 * 1024
+    ? say("megabytes", { size: (bytes / 1024 / 1024).toFixed(1) })
+    : say("kilobytes", { size: Math.max(1, Math.ceil(bytes / 1024)) });
+}
+
+// What the first bytes say the file is, whatever its name says: only photos are taken.
+async function isPicture(file) {
+  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+  const starts = (...bytes) => bytes.every((byte, index) => head[index] === byte);
+  const jpeg = starts(0xff, 0xd8, 0xff);
+  const png = starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+  const webp = starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...head.slice(8, 12)) === "WEBP";
+  return jpeg || png || webp;
 }
 
 function setUpPhotoPicker(form) {
@@ -281,7 +373,7 @@ function setUpPhotoPicker(form) {
   const limit = Number(input.dataset.limit);
   const photos = [];
 
-  const say = (text) => {
+  const tell = (text) => {
     error.textContent = text;
     error.hidden = text === "";
   };
@@ -291,22 +383,22 @@ function setUpPhotoPicker(form) {
         const item = document.createElement("li");
         const image = document.createElement("img");
         image.src = photo.url;
-        image.alt = `Photo ${index + 1}: ${photo.name}`;
-        const size = document.createElement("span");
-        size.textContent = `${Math.ceil(photo.blob.size / 1024)} KB`;
-        size.dataset.size = photo.blob.size;
+        image.alt = say("chosenPhoto", { number: index + 1, name: photo.name });
+        const label = document.createElement("span");
+        label.textContent = size(photo.blob.size);
+        label.dataset.size = photo.blob.size;
         const remove = document.createElement("button");
         remove.type = "button";
-        remove.textContent = "Remove";
-        remove.setAttribute("aria-label", `Remove photo ${index + 1}`);
+        remove.textContent = say("remove");
+        remove.setAttribute("aria-label", say("removePhoto", { number: index + 1 }));
         remove.addEventListener("click", () => {
           URL.revokeObjectURL(photo.url);
           photos.splice(index, 1);
-          say("");
+          tell("");
           render();
           (previews.querySelectorAll("button")[Math.min(index, photos.length - 1)] ?? input).focus();
         });
-        item.append(image, size, remove);
+        item.append(image, label, remove);
         return item;
       }),
     );
@@ -315,16 +407,21 @@ function setUpPhotoPicker(form) {
   input.addEventListener("change", async () => {
     const files = [...input.files];
     input.value = "";
-    say("");
+    const problems = [];
     for (const file of files) {
       if (photos.length >= limit) {
-        say(`At most ${limit} photos; ${file.name} was left out.`);
+        problems.push(say("atMostPhotos", { limit, name: file.name }));
         break;
+      }
+      if (!(await isPicture(file))) {
+        problems.push(say("notAPicture", { name: file.name }));
+        continue;
       }
       const blob = await shrink(file).catch(() => file);
       photos.push({ blob, name: file.name, url: URL.createObjectURL(blob) });
       render();
     }
+    tell(problems.join(" "));
   });
 
   form.formBody = async () => {

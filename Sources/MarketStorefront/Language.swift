@@ -1,0 +1,31 @@
+import Foundation
+
+/// The languages the storefront speaks. Korean comes first: most of the people who shop here, and
+/// the apps this market serves, are Korean.
+enum Language: String, CaseIterable, Sendable {
+    case ko
+    case en
+
+    /// The first of ours that an `Accept-Language` header prefers (by its q-values, then its order);
+    /// Korean when it names neither.
+    static func preferred(by acceptLanguage: String?) -> Language {
+        var best: (language: Language, weight: Double)?
+        for range in (acceptLanguage ?? "").split(separator: ",") {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let tag = parts.first?.lowercased().split(separator: "-").first.map(String.init) ?? ""
+            guard let language = Language(rawValue: tag) else { continue }
+            let weight =
+                parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if weight > 0, weight > best?.weight ?? 0 { best = (language, weight) }
+        }
+        return best?.language ?? .ko
+    }
+
+    /// The language's own name, as its link in the switch shows it.
+    var name: String {
+        switch self {
+        case .ko: "한국어"
+        case .en: "English"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import MarketCore
+import MarketModel
+
+/// The market's refusals in the visitor's words. The market states its rules in English (the API
+/// sends them as they are); each rule it has is recognised here and said again in the page's
+/// language, numbers grouped. A rule this does not know is shown as the market said it.
+extension Words {
+    func refusal(_ error: MarketError) -> String {
+        switch (error.explanation, error.field) {
+        case (.rule(let broken), let field?): rule(broken, field: field)
+        case (.rule(let words), nil), (.sentence(let words), _): Self.sentence(words)
+        }
+    }
+
+    /// What is wrong with `field`, as a sentence: "Discount must not be more than the price (15,000)".
+    func rule(_ rule: String, field: MarketField) -> String {
+        var values = ["field": name(of: field)]
+        func number(_ text: Substring) -> String { Self.grouped(Int64(text) ?? 0) }
+        let key: String
+        if rule == "must not be empty" {
+            key = "rule.empty"
+        } else if rule == "is required" {
+            key = "rule.required"
+        } else if let match = rule.wholeMatch(of: #/must not contain the control character (U\+[0-9A-F]+)/#) {
+            key = "rule.control"
+            values["character"] = String(match.1)
+        } else if let match = rule.wholeMatch(of: #/must be at most (\d+) characters/#) {
+            key = "rule.maxCharacters"
+            values["limit"] = number(match.1)
+        } else if rule == "must be 0 or more" {
+            key = "rule.notNegative"
+        } else if let match = rule.wholeMatch(of: #/must be at most (\d+)/#) {
+            key = "rule.atMost"
+            values["limit"] = number(match.1)
+        } else if let match = rule.wholeMatch(of: #/must not be more than the price \((\d+)\)/#) {
+            key = "rule.notMoreThanPrice"
+            values["price"] = number(match.1)
+        } else if let match = rule.wholeMatch(of: #/must hold at least (\d+) images?/#) {
+            key = "rule.atLeastImages"
+            values["count"] = number(match.1)
+        } else if let match = rule.wholeMatch(of: #/must hold at most (\d+) images?/#) {
+            key = "rule.atMostImages"
+            values["count"] = number(match.1)
+        } else if rule == "must be a whole number" {
+            key = "rule.wholeNumber"
+        } else if let match = rule.wholeMatch(of: #/is (\d+) bytes; an image may be at most (\d+) bytes/#) {
+            key = "rule.imageBytes"
+            values["size"] = Self.megabytes(Int(match.1) ?? 0)
+            values["limit"] = String((Int(match.2) ?? 0) / 1_048_576)
+        } else if rule == "is not a JPEG, PNG or WebP image" {
+            key = "rule.notAnImage"
+        } else if rule.wholeMatch(of: #/is damaged or not a whole \w+ image; send the picture again/#) != nil {
+            key = "rule.damaged"
+        } else if let match = rule.wholeMatch(of: #/.*; an image may have at most (\d+) pixels/#) {
+            key = "rule.tooManyPixels"
+            values["limit"] = number(match.1)
+        } else {
+            return Self.sentence("\(values["field"] ?? "") \(rule)")
+        }
+        return Self.sentence(self(key, values))
+    }
+
+    /// A field as the storefront's forms name it: "photo 2", "사진 2".
+    func name(of field: MarketField) -> String {
+        switch field {
+        case .name: self("field.name")
+        case .description: self("field.description")
+        case .price: self("field.price")
+        case .discount: self("field.discount")
+        case .stock: self("field.stock")
+        case .currency: self("field.currency")
+        case .images: self("field.images")
+        case .image(let index): self("field.image", ["number": String(index + 1)])
+        case .thumbnail: self("field.thumbnail")
+        case .secret, .productSecret: self("field.secret")
+        default: field.description
+        }
+    }
+
+    /// A message that begins like a sentence.
+    static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import MarketCore
+import MarketModel
+import MarketTestSupport
+import Testing
+
+/// The storefront as the people who shop there use it: in Korean or English, with searches typed
+/// into its box, amounts typed as people write them, and only their own products to change.
+@Suite struct StorefrontForPeopleTests {
+    @Test func koreanFirstEnglishOnRequestAndAChoiceIsRemembered() async throws {
+        try await TestMarket.withServer { market in
+            var korean = StorefrontVisitor(port: market.port, language: nil)
+            let first = try await korean.get("/")
+            #expect(first.text.contains(#"<html lang="ko""#))
+            #expect(first.text.contains("판매하기"))
+            #expect(first.text.contains(#"href="/?lang=en""#), "every page links to itself in English")
+            var browser = StorefrontVisitor(port: market.port, language: "en-GB,en;q=0.9,ko;q=0.8")
+            #expect(try await browser.get("/").text.contains(#"<html lang="en""#))
+            var prefersKorean = StorefrontVisitor(port: market.port, language: "en;q=0.5, ko-KR")
+            #expect(try await prefersKorean.get("/").text.contains(#"<html lang="ko""#))
+
+            let switched = try await korean.get("/?lang=en&q=lamp")
+            #expect(switched.text.contains(#"<html lang="en""#))
+            #expect(switched.text.contains(#"href="/?q=lamp&amp;lang=ko""#), "the switch keeps the search")
+            #expect(korean.cookies["market_lang"] == "en")
+            #expect(try await korean.get("/sign-in").text.contains("Sign in to sell"), "the choice is remembered")
+            _ = try await korean.get("/?lang=ko")
+            #expect(try await korean.get("/sign-in").text.contains("판매자 로그인"))
+        }
+    }
+
+    @Test func pricesAndCountsReadAsPeopleWriteThem() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Lamp", price: 1_234_000, discount: 34000)
+            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            let page = try await korean.get("/").text
+            #expect(page.contains("1,234,000원"))
+            #expect(page.contains("1,200,000원"))
+            #expect(page.contains("재고 5개"))
+            var english = StorefrontVisitor(port: market.port)
+            #expect(try await english.get("/").text.contains("₩1,200,000"))
+        }
+    }
+
+    @Test func aSearchTypedIntoTheBoxFindsWordsWithSpacesAroundThem() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Old film camera")
+            try await market.addProduct("Camera bag")
+            var visitor = StorefrontVisitor(port: market.port)
+            for query in ["film+camera", "film%20camera", "+film+camera+", "%20film%20camera%20"] {
+                let page = try await visitor.get("/?q=\(query)").text
+                #expect(page.contains("1 product match “film camera”"), "\(query)")
+                #expect(page.contains(#"value="film camera""#), "\(query): the box shows what was typed")
+            }
+            let none = try await visitor.get("/?q=typewriter").text
+            #expect(none.contains("No product matches “typewriter”."))
+            #expect(none.contains(#"<a class="button" href="/">Show all products</a>"#))
+        }
+    }
+
+    @Test func aPageBeyondTheLastSaysSoAndLeadsBack() async throws {
+        try await TestMarket.withServer { market in
+            for number in 1...3 { try await market.addProduct("Cup \(number)") }
+            var visitor = StorefrontVisitor(port: market.port)
+            let page = try await visitor.get("/?page=99").text
+            #expect(page.contains("There is no page 99: the last page is 1."))
+            #expect(page.contains("Page 1 of 1"))
+            #expect(!page.contains("Page 99"))
+            #expect(page.contains("Go to the first page"))
+        }
+    }
+
+    @Test func amountsTypedWithSeparatorsAreTakenAndABlankStockIsRefused() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn()
+            let form = try await visitor.get("/products/new").text
+            #expect(form.contains(#"name="stock" value="1""#), "a new product starts with one in stock")
+            #expect(form.contains("An amount taken off the price, not a percentage."))
+            var fields = [
+                "name": "Desk", "description": "Oak.", "price": "12,000원", "discount": "2,000", "stock": "",
+                "currency": "KRW",
+            ]
+            let blank = try await visitor.postMultipart("/products/new", fields, images: [try TestImages.jpeg()])
+            #expect(blank.status == 422)
+            #expect(blank.text.contains("Stock is required"))
+            #expect(blank.text.contains("A buyer pays ₩10,000."))
+            #expect(try await market.productCount() == 0)
+            fields["stock"] = "3"
+            fields["discount"] = "20,000"
+            let tooMuch = try await visitor.postMultipart("/products/new", fields, images: [try TestImages.jpeg()])
+            #expect(tooMuch.text.contains("Discount must not be more than the price (12,000)"))
+            fields["discount"] = "2,000"
+            let created = try await visitor.postMultipart("/products/new", fields, images: [try TestImages.jpeg()])
+            #expect(created.status == 303)
+            let product = try await market.service.products(PageRequest(number: 1, itemsPerPage: 1)).items[0]
+            #expect((product.price, product.discount, product.stock) == (12000, 2000, 3))
+        }
+    }
+
+    @Test func theSameFormSentTwiceRegistersOneProduct() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn()
+            let form = try await visitor.get("/products/new").text
+            let sending = try #require(form.firstMatch(of: #/name="sending" value="([0-9a-f-]+)"/#)).1
+            let fields = [
+                "name": "Desk", "description": "Oak.", "price": "12000", "stock": "1", "currency": "KRW",
+                "sending": String(sending),
+            ]
+            let first = try await visitor.postMultipart("/products/new", fields, images: [try TestImages.jpeg()])
+            let again = try await visitor.postMultipart("/products/new", fields, images: [try TestImages.jpeg()])
+            #expect(first.status == 303)
+            #expect(again.status == 303)
+            #expect(again.header("Location") == first.header("Location"))
+            #expect(try await market.productCount() == 1)
+            #expect(try await visitor.get(try #require(again.header("Location"))).text.contains("already sent"))
+        }
+    }
+
+    @Test func onlyTheSignedInOwnerSeesEditAndDeleteAndNeedsNoSecret() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", price: 3000)
+            let path = "/products/\(product.id)"
+            var stranger = StorefrontVisitor(port: market.port)
+            #expect(!(try await stranger.get(path)).text.contains("\(path)/edit"))
+            var judy = StorefrontVisitor(port: market.port)
+            _ = try await judy.signIn(TestMarket.judy)
+            #expect(!(try await judy.get(path)).text.contains("\(path)/edit"))
+            let refused = try await judy.post("\(path)/delete", [:])
+            #expect(refused.status == 403)
+            #expect(try await market.productCount() == 1)
+
+            var papri = StorefrontVisitor(port: market.port)
+            _ = try await papri.signIn()
+            let own = try await papri.get(path).text
+            #expect(own.contains(#"href="\#(path)/edit""#))
+            #expect(!own.contains(#"name="secret""#), "the owner deletes without the secret")
+            let form = try await papri.get("\(path)/edit")
+            #expect(form.text.contains(#"value="3,000""#), "the owner goes straight to the form")
+            let saved = try await papri.post(
+                "\(path)/edit",
+                [
+                    "name": "Lamp", "price": "2,500", "discount": "", "stock": "5", "currency": "KRW",
+                    "description": "A test product.",
+                ])
+            #expect(saved.status == 303)
+            #expect(try await market.service.product(id: product.id).price == 2500)
+            let deleted = try await papri.post("\(path)/delete", [:])
+            #expect(deleted.status == 303)
+            #expect(try await market.productCount() == 0)
+        }
+    }
+
+    @Test func aProductPageCarriesALinkPreviewAndACardReadsItsNameOnce() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", price: 3000)
+            var visitor = StorefrontVisitor(port: market.port)
+            let page = try await visitor.get("/products/\(product.id)").text
+            #expect(page.contains(#"<meta property="og:title" content="Lamp">"#))
+            #expect(page.contains(#"<meta property="og:description" content="₩3,000 · Stock: 5">"#))
+            let image = try #require(product.images.first?.originalKey)
+            #expect(
+                page.contains(
+                    #"<meta property="og:image" content="http://127.0.0.1:\#(market.port)/images/\#(image)">"#))
+            let card = try await visitor.get("/").text
+            #expect(card.contains(#"alt="" loading="lazy""#), "the thumbnail is the link's picture, not a second name")
+        }
+    }
+}
