@@ -75,6 +75,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
+        // zlib (Debian's zlib1g-dev), to send text gzip-compressed.
+        .systemLibrary(name: "CZlib"),
         .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
         // The HTTP adapters: what they all use, one module per wire format, and the server that
@@ -82,7 +84,7 @@ let package = Package(
         .target(
             name: "MarketHTTPShared",
             dependencies: [
-                "MarketCore",
+                "MarketCore", "CZlib",
                 server("Hummingbird", "hummingbird"),
                 server("HTTPTypes", "swift-http-types"),
                 server("Logging", "swift-log"),

@@ -27,6 +27,7 @@ public enum MarketServer {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
+        router.add(middleware: CompressionMiddleware())
         router.add(middleware: ClientAddressMiddleware())
         router.add(middleware: InspectorMiddleware(rehearsals: rehearsals))
         router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
