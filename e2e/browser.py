@@ -12,7 +12,8 @@ SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "screensh
 PHONE = (390, 844)
 
 
-def start(width=PHONE[0], height=PHONE[1], javascript=True):
+def start(width=PHONE[0], height=PHONE[1], javascript=True, language="en-US,en"):
+    """A browser whose requests say `Accept-Language: language`."""
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -25,6 +26,9 @@ def start(width=PHONE[0], height=PHONE[1], javascript=True):
         options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setUserAgentOverride", {
+        "userAgent": driver.execute_script("return navigator.userAgent"), "acceptLanguage": language})
     return driver
 
 

@@ -34,7 +34,7 @@ import Testing
         let cached = try await peer.send("GET", picture)
         #expect(cached.status == 200 && !cached.body.isEmpty, "a picture served once is served without the database")
         async let detail = peer.send("GET", "/api/products/1")
-        async let page = peer.send("GET", "/", headers: ["Accept: text/html"])
+        async let page = peer.send("GET", "/", headers: ["Accept: text/html", "Accept-Language: en"])
         async let create = peer.create("While down", by: Self.papri, images: [try TestImages.jpeg()])
         let (api, storefront, refused) = try await (detail, page, create)
         #expect(api.status == 503)
