@@ -19,7 +19,8 @@ import Testing
         for (key, phrase) in english {
             let placeholders = { (text: String) in Set(text.matches(of: #/\{\w+\}/#).map { String($0.output) }) }
             #expect(placeholders(phrase) == placeholders(korean[key] ?? ""), "\(key)")
-            #expect(korean[key] != phrase || key == "brand" || phrase.allSatisfy { !$0.isLetter }, "\(key) is translated")
+            #expect(
+                korean[key] != phrase || key == "brand" || phrase.allSatisfy { !$0.isLetter }, "\(key) is translated")
         }
     }
 
