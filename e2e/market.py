@@ -61,14 +61,18 @@ class Market:
         with urllib.request.urlopen(self.url + path) as response:
             return json.load(response)
 
-    def create_product(self, name, vendor=PAPRI, price=10000, discount=0, stock=5, pictures=1):
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path) as response:
+            return response.read()
+
+    def create_product(self, name, vendor=PAPRI, price=10000, discount=0, stock=5, pictures=1, photos=()):
         """Registers a product through the 2022 API, as an app would."""
         identifier, secret, _ = vendor
         params = {"name": name, "description": "Made for a browser test.", "price": price,
                   "discounted_price": discount, "currency": "KRW", "stock": stock, "secret": secret}
         boundary = uuid.uuid4().hex
         parts = [("params", "application/json", json.dumps(params).encode())]
-        parts += [("images", "image/png", picture(64, 48, seed=n)) for n in range(pictures)]
+        parts += [("images", "image/png", data) for data in photos or [picture(64, 48, seed=n) for n in range(pictures)]]
         body = b""
         for index, (field, kind, data) in enumerate(parts):
             body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; "
@@ -81,13 +85,20 @@ class Market:
             return json.load(response)
 
 
-def picture(width, height, seed=0, noise=False):
-    """A PNG: a colour gradient, or noise that no encoder can squeeze (to test shrinking)."""
+def picture(width, height, seed=0, noise=False, grain=0):
+    """A PNG: a colour gradient, or noise that no encoder can squeeze (to test shrinking); `grain`
+    adds a camera's speckle of up to that many levels to the gradient, so it weighs what a photo does."""
     generator = random.Random(seed)
     rows = []
     for y in range(height):
         if noise:
             rows.append(b"\x00" + generator.randbytes(width * 3))
+        elif grain:
+            speckle = generator.randbytes(width * 3)
+            rows.append(b"\x00" + bytes(
+                min(255, max(0, value + speckle[index] % (2 * grain + 1) - grain))
+                for index, value in enumerate(
+                    v for x in range(width) for v in ((x * 255 // width), (y * 255 // height), (seed * 70) % 256))))
         else:
             rows.append(b"\x00" + bytes(
                 value for x in range(width) for value in ((x * 255 // width), (y * 255 // height), (seed * 70) % 256)))

@@ -548,6 +548,33 @@ class EndlessScrollingFailureTest(StorefrontTest):
         self.assertFalse(failed.is_displayed())
 
 
+class PhonePhotosTest(StorefrontTest):
+    """A phone opening a product with three camera-sized photos gets copies the size of its screen."""
+
+    def test_a_product_page_with_three_photos_stays_under_400_kb_on_a_phone(self):
+        page = self.page
+        photos = [picture(1200, 900, seed=n, grain=24) for n in range(3)]
+        product = market.create_product("Three big photos", photos=photos)
+        originals = sum(len(market.get(f"/images/{key}")) for key in
+                        [image["url"].rsplit("/", 1)[1] for image in product["images"]])
+        self.assertGreater(originals, 400 * 1024, f"the originals alone weigh {originals} bytes")
+        page.open(f"/products/{product['id']}")
+        for number in (2, 3):
+            page.button("Next photo").click()
+            page.wait(lambda: page.find(f'[data-dot][aria-label="Photo {number}"]').get_attribute("aria-current"))
+        page.wait(lambda: self.driver.execute_script(
+            "return [...document.querySelectorAll('.slide img')].every(image => image.complete && image.currentSrc)"))
+        chosen = self.driver.execute_script(
+            "return [...document.querySelectorAll('.slide img')].map(image => image.currentSrc)")
+        self.assertTrue(all("-w400.webp" in source for source in chosen), chosen)
+        transferred = self.driver.execute_script(
+            "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+            ".reduce((sum, entry) => sum + entry.transferSize, 0)")
+        self.assertLess(transferred, 400 * 1024, f"{transferred} bytes for the page and its three photos")
+        print(f"\nphone product page: {transferred} bytes; originals {originals} bytes")
+        page.screenshot("phone-three-photos")
+
+
 class LayoutTest(StorefrontTest):
     size = (360, 740)
 

@@ -88,6 +88,18 @@ omk_status omk_normalize(const void *input, size_t length, int long_edge, long l
     return OMK_OK;
 }
 
+int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error) {
+    VipsImage *shrunk = NULL;
+    if (vips_thumbnail_buffer((void *)input, length, &shrunk, width, "size", VIPS_SIZE_DOWN, NULL) != 0
+        || encode(shrunk, format, 0, out) != 0) {
+        if (shrunk != NULL) g_object_unref(shrunk);
+        *error = take_error();
+        return -1;
+    }
+    g_object_unref(shrunk);
+    return 0;
+}
+
 int omk_synthesize(int width, int height, const double from[3], const double to[3], int dots, omk_format format,
                    omk_encoded *out, char **error) {
     VipsObject *objects[8] = {NULL};

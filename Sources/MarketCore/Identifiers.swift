@@ -55,7 +55,35 @@ public enum ImageKey {
 
     public static func isValid(_ key: String) -> Bool {
         let parts = key.split(separator: ".")
-        return parts.count == 2 && parts[0].count == 64 && parts[0].allSatisfy(\.isHexDigit)
-            && parts[0] == parts[0].lowercased() && ImageFormat(fileExtension: String(parts[1])) != nil
+        guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[1])) else { return false }
+        return isHash(parts[0]) ? format != .webp : variant(key) != nil
+    }
+
+    /// The format a key's name ends in.
+    public static func format(of key: String) -> ImageFormat? {
+        key.split(separator: ".").last.flatMap { ImageFormat(fileExtension: String($0)) }
+    }
+
+    // MARK: Smaller copies
+
+    /// The widths pages ask for: a phone's screen, twice that, and a large screen's half.
+    public static let variantWidths = [400, 800, 1600]
+
+    /// The key of `key`'s copy `width` pixels wide in `format`: `<hash>-w800.webp`.
+    public static func variant(of key: String, width: Int, format: ImageFormat) -> String {
+        "\(key.prefix { $0 != "." })-w\(width).\(format.fileExtension)"
+    }
+
+    /// What a copy's key names: the hash of the image it is made from, its width and its format.
+    public static func variant(_ key: String) -> (hash: String, width: Int, format: ImageFormat)? {
+        guard let match = key.wholeMatch(of: #/([0-9a-f]{64})-w(\d+)\.(jpg|png|webp)/#),
+            let width = Int(match.2), variantWidths.contains(width),
+            let format = ImageFormat(fileExtension: String(match.3))
+        else { return nil }
+        return (String(match.1), width, format)
+    }
+
+    private static func isHash(_ text: Substring) -> Bool {
+        text.count == 64 && text.allSatisfy(\.isHexDigit) && text == text.lowercased()
     }
 }

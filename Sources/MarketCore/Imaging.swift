@@ -5,6 +5,9 @@ import Foundation
 public protocol ImageProcessor: Sendable {
     /// Throws an `ImageRejection` when the bytes are not an image the market accepts.
     func process(_ upload: Data) async throws -> ProcessedImage
+    /// A stored image made `width` pixels wide (never wider than it is) in `format`, for pages
+    /// that ask for the size they show.
+    func resize(_ image: Data, toWidth width: Int, as format: ImageFormat) async throws -> EncodedImage
 }
 
 /// Keeps image blobs under keys the market chooses (content hashes, so a key's bytes never change).
@@ -36,14 +39,24 @@ public enum ImageContent: Sendable, Equatable {
 public enum ImageFormat: String, Sendable {
     case jpeg
     case png
+    /// Only for the smaller copies pages ask for: what the APIs serve stays JPEG or PNG.
+    case webp
 
-    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .webp: "webp"
+        }
+    }
+
     public var mediaType: String { "image/\(rawValue)" }
 
     public init?(fileExtension: String) {
         switch fileExtension {
         case "jpg": self = .jpeg
         case "png": self = .png
+        case "webp": self = .webp
         default: return nil
         }
     }

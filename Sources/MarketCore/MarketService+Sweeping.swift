@@ -12,11 +12,19 @@ extension MarketService {
         let candidates = try await images.keys(unusedFor: grace)
         for start in stride(from: 0, to: candidates.count, by: 500) {
             let batch = Array(candidates[start..<min(start + 500, candidates.count)])
-            let named = try await store.referencedImageKeys(among: batch)
-            for key in batch where !named.contains(key) {
+            // A smaller copy goes with the image it was made from, not before.
+            let sources = batch.map(Self.sourceKeys)
+            let named = try await store.referencedImageKeys(among: Array(Set(sources.flatMap { $0 })))
+            for (key, keys) in zip(batch, sources) where named.isDisjoint(with: keys) {
                 if try await images.remove(key: key, ifUnusedFor: grace) { removed += 1 }
             }
         }
         return removed
+    }
+
+    /// The keys whose image `key` is: itself, or for a smaller copy the image it was made from.
+    private static func sourceKeys(_ key: String) -> [String] {
+        guard let (hash, _, _) = ImageKey.variant(key) else { return [key] }
+        return [hash + ".jpg", hash + ".png"]
     }
 }

@@ -45,7 +45,41 @@ public struct MarketService: Sendable {
     /// A stored image, or nil when no image has that key.
     public func image(key: String) async throws -> ImageContent? {
         guard ImageKey.isValid(key) else { return nil }
-        return try await images.content(forKey: key)
+        if let stored = try await images.content(forKey: key) { return stored }
+        return try await madeVariant(key)
+    }
+
+    /// The smaller copies a page may ask for of `image`: each width below its own, in its own format
+    /// and in WebP.
+    public static func variantKeys(of image: ProductImage) -> [String] {
+        guard let format = ImageKey.format(of: image.originalKey) else { return [] }
+        return ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
+            [format, .webp].map { ImageKey.variant(of: image.originalKey, width: width, format: $0) }
+        }
+    }
+
+    /// Makes the smaller copies of new pictures in the background, after the answer has gone, so
+    /// that the first visitor of the product's page does not wait for them.
+    func prepareVariants(of images: [ProductImage]) {
+        let keys = images.flatMap(Self.variantKeys)
+        guard !keys.isEmpty else { return }
+        Task.detached(priority: .background) { [self] in
+            for key in keys { _ = try? await image(key: key) }
+        }
+    }
+
+    /// A smaller copy of a stored image, made the first time a page asks for it and kept: pages ask
+    /// for the width they show, in WebP where the browser takes it. Nil when the image it would be
+    /// made from is not stored.
+    private func madeVariant(_ key: String) async throws -> ImageContent? {
+        guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
+        for sourceKey in [hash + ".jpg", hash + ".png"] {
+            guard case .bytes(let source)? = try await images.content(forKey: sourceKey) else { continue }
+            let copy = try await imageProcessor.resize(source, toWidth: width, as: format)
+            try await images.put(copy.data, key: key)
+            return .bytes(copy.data)
+        }
+        return nil
     }
 
     // MARK: Vendors

@@ -17,7 +17,7 @@ struct ImageController<Context: RequestContext> {
         let key = context.parameters.get("key") ?? ""
         let stored =
             key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
-        guard let stored, let format = ImageFormat(fileExtension: String(key.suffix(3))) else {
+        guard let stored, let format = ImageKey.format(of: key) else {
             throw MarketError(.notFound, "no image is called \(key)")
         }
         let data: Data

@@ -4,17 +4,7 @@ import MarketCore
 
 /// Draws pictures for the demo catalogue and for tests: a diagonal gradient with a row of dots.
 public enum ImageSynthesizer {
-    public enum Format: Sendable {
-        case jpeg, png, webp
-
-        var bridged: omk_format {
-            switch self {
-            case .jpeg: OMK_FORMAT_JPEG
-            case .png: OMK_FORMAT_PNG
-            case .webp: OMK_FORMAT_WEBP
-            }
-        }
-    }
+    public typealias Format = ImageFormat
 
     /// Colours are RGB triples from 0 to 255.
     public static func picture(
@@ -26,7 +16,7 @@ public enum ImageSynthesizer {
         let result = from.withUnsafeBufferPointer { from in
             to.withUnsafeBufferPointer { to in
                 omk_synthesize(
-                    Int32(width), Int32(height), from.baseAddress, to.baseAddress, Int32(dots), format.bridged,
+                    Int32(width), Int32(height), from.baseAddress, to.baseAddress, Int32(dots), format.vips,
                     &encoded, &error)
             }
         }

@@ -15,7 +15,7 @@ enum Vips {
         defer { omk_free(encoded.data) }
         return EncodedImage(
             data: Data(bytes: encoded.data, count: encoded.length),
-            format: encoded.format == OMK_FORMAT_PNG ? .png : .jpeg,
+            format: encoded.format == OMK_FORMAT_PNG ? .png : encoded.format == OMK_FORMAT_WEBP ? .webp : .jpeg,
             width: Int(encoded.width), height: Int(encoded.height))
     }
 

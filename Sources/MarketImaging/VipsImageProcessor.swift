@@ -19,6 +19,19 @@ public struct VipsImageProcessor: ImageProcessor {
         }
     }
 
+    public func resize(_ image: Data, toWidth width: Int, as format: ImageFormat) async throws -> EncodedImage {
+        try Vips.ensureStarted()
+        return try await offload {
+            var encoded = omk_encoded()
+            var error: UnsafeMutablePointer<CChar>?
+            let status = image.withUnsafeBytes { bytes in
+                omk_resize(bytes.baseAddress, bytes.count, Int32(width), format.vips, &encoded, &error)
+            }
+            guard status == 0 else { throw ImageRejection(Vips.message(error)) }
+            return Vips.take(encoded)
+        }
+    }
+
     private static func normalize(_ data: Data, longEdge: Int, kind: UploadKind) throws -> EncodedImage {
         var encoded = omk_encoded()
         var error: UnsafeMutablePointer<CChar>?
@@ -56,5 +69,15 @@ enum UploadKind: String {
             return .webp
         }
         return nil
+    }
+}
+
+extension ImageFormat {
+    var vips: omk_format {
+        switch self {
+        case .jpeg: OMK_FORMAT_JPEG
+        case .png: OMK_FORMAT_PNG
+        case .webp: OMK_FORMAT_WEBP
+        }
     }
 }

@@ -1,3 +1,4 @@
+import MarketCore
 import MarketHTTPShared
 import MarketModel
 
@@ -49,6 +50,10 @@ struct ProductSheet {
         var width: Int
         var height: Int
         var isFirst: Bool
+        /// Smaller copies for smaller screens, in the photo's own format and in WebP; nil when the
+        /// photo is no wider than the smallest.
+        var srcset: String?
+        var webpSrcset: String?
         /// "Photo 2 of 3 of Film camera", and the slide's "2 of 3".
         var alt: String
         var position: String
@@ -75,15 +80,25 @@ struct ProductSheet {
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
             words: words)
-        let images: [(url: String, width: Int, height: Int)] =
+        let images: [(url: String, width: Int, height: Int, copies: [String])] =
             product.images.isEmpty
-            ? [("/images/\(Placeholder.key)", 400, 400)]
-            : product.images.map { ("/images/\($0.originalKey)", $0.width, $0.height) }
+            ? [("/images/\(Placeholder.key)", 400, 400, [])]
+            : product.images.map {
+                ("/images/\($0.originalKey)", $0.width, $0.height, MarketService.variantKeys(of: $0))
+            }
         photos = images.enumerated().map { index, image in
             let values = ["number": String(index + 1), "count": String(images.count), "name": product.name]
+            func candidates(_ keys: [String]) -> [String] {
+                keys.compactMap { key in ImageKey.variant(key).map { "/images/\(key) \($0.width)w" } }
+            }
+            let webp = image.copies.filter { $0.hasSuffix(".webp") }
+            let own = image.copies.filter { !$0.hasSuffix(".webp") }
             return Photo(
                 number: index + 1, count: images.count, url: image.url, width: image.width, height: image.height,
                 isFirst: index == 0,
+                srcset: own.isEmpty
+                    ? nil : (candidates(own) + ["\(image.url) \(image.width)w"]).joined(separator: ", "),
+                webpSrcset: webp.isEmpty ? nil : candidates(webp).joined(separator: ", "),
                 alt: words("photoOf", values), position: words("photoPosition", values),
                 dotLabel: words("photoNumber", values))
         }

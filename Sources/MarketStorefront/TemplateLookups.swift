@@ -58,6 +58,8 @@ extension ProductSheet.Photo: MustacheParent {
         case "width": width
         case "height": height
         case "isFirst": isFirst
+        case "srcset": srcset
+        case "webpSrcset": webpSrcset
         case "alt": alt
         case "position": position
         case "dotLabel": dotLabel

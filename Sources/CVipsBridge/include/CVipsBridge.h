@@ -37,6 +37,11 @@ int omk_start(void);
 omk_status omk_normalize(const void *input, size_t length, int long_edge, long long max_pixels,
                          omk_encoded *out, char **error);
 
+/// A stored image shrunk to `width` pixels wide (never enlarged) and encoded as `format`, for the
+/// smaller copies pages ask for. The image was normalized when it was stored: upright, sRGB, plain.
+/// Returns 0 on success; on failure `*error` receives a message to free with omk_free.
+int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error);
+
 /// Draws a diagonal two-colour gradient with `dots` white dots in a row, for demo data and tests.
 /// Returns 0 on success.
 int omk_synthesize(int width, int height, const double from[3], const double to[3], int dots, omk_format format,
