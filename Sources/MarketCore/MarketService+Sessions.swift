@@ -42,6 +42,13 @@ extension MarketService {
         return try await insert(draft, images: uploads, vendorID: vendor.id)
     }
 
+    /// The products of the vendor signed in with `token`, newest first.
+    public func products(_ page: PageRequest, signedInWith token: String) async throws -> Page<ProductSummary> {
+        let page = try validated(page.validated())
+        guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+        return try await store.products(page, ofVendor: vendor.id)
+    }
+
     /// Gives a vendor a new secret (`secret`, or a generated one) and ends every session it had.
     public func replaceSecret(ofVendor identifier: String, with secret: String? = nil) async throws -> String {
         let identifier = try VendorIdentifier.validated(identifier)

@@ -16,6 +16,8 @@ public protocol ProductStore: Sendable {
     func product(id: Int64) async throws -> Product?
     /// In the page's order. `search` is already lowercased; it matches name or description.
     func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary>
+    /// One vendor's products on show, newest first.
+    func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary>
     /// Who may change a product, or nil when there is no such product.
     func ownership(of productID: Int64) async throws -> ProductOwnership?
     /// Reads the product, lets `change` return its new state and saves that, atomically; with

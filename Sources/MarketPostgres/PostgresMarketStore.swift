@@ -102,30 +102,50 @@ public final class PostgresMarketStore: MarketStore {
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await database.read { session in
-            let direction = page.order == .newestFirst ? "DESC" : "ASC"
             let pattern = search.map(Self.likePattern)
             let total = try await session.single(
                 pattern.map { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \($0)" }
                     ?? "SELECT count FROM product_total", as: Int64.self)
-            // The page's ids come from an index alone; only those rows are joined. Each query is
-            // planned for its values, so the NULL test costs nothing and a term uses the index.
-            let rows = try await session.query(
-                """
-                WITH page AS (
-                    SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
-                        AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
-                    ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
-                SELECT \(unescaped: Self.productColumns), cover.thumbnail_key,
-                    ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
-                FROM page JOIN product p ON p.id = page.id
-                JOIN vendor v ON v.id = p.vendor_id
-                LEFT JOIN product_image cover ON cover.id = p.cover_image_id
-                ORDER BY p.id \(unescaped: direction)
-                """)
-            var items: [ProductSummary] = []
-            for try await row in rows { items.append(try ProductRow(row).summary()) }
+            let items = try await Self.summaries(session, page, pattern: pattern, vendorID: nil)
             return Page(request: page, totalCount: Int(total), items: items)
         }
+    }
+
+    public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
+        try await database.read { session in
+            let total = try await session.single(
+                "SELECT count(*) FROM product WHERE vendor_id = \(vendorID) AND NOT hidden", as: Int64.self)
+            let items = try await Self.summaries(
+                session, PageRequest(number: page.number, itemsPerPage: page.itemsPerPage), pattern: nil,
+                vendorID: vendorID)
+            return Page(request: page, totalCount: Int(total), items: items)
+        }
+    }
+
+    /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
+    /// come from an index alone; only those rows are joined. Each query is planned for its values,
+    /// so the NULL tests cost nothing and a term or a vendor uses its index.
+    private static func summaries(
+        _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?
+    ) async throws -> [ProductSummary] {
+        let direction = page.order == .newestFirst ? "DESC" : "ASC"
+        let rows = try await session.query(
+            """
+            WITH page AS (
+                SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
+                    AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
+                    AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
+                ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
+            SELECT \(unescaped: productColumns), cover.thumbnail_key,
+                ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
+            FROM page JOIN product p ON p.id = page.id
+            JOIN vendor v ON v.id = p.vendor_id
+            LEFT JOIN product_image cover ON cover.id = p.cover_image_id
+            ORDER BY p.id \(unescaped: direction)
+            """)
+        var items: [ProductSummary] = []
+        for try await row in rows { items.append(try ProductRow(row).summary()) }
+        return items
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {

@@ -150,6 +150,7 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (6, "products by vendor", ["CREATE INDEX product_by_vendor ON product (vendor_id, id) WHERE NOT hidden"]),
     ]
 
     /// An arbitrary number that names "the market's migrations" among advisory locks.

@@ -103,24 +103,47 @@ public final class SQLiteMarketStore: MarketStore {
             ]
             if let after = page.after { arguments += ["after": after] }
             let total = try Int.fetchOne(db, sql: filter.countSQL, arguments: arguments) ?? 0
-            // The page's ids come from an index alone; only those rows are joined.
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    WITH page AS (\(filter.idsSQL) LIMIT :limit OFFSET :offset)
-                    SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
-                        i.thumbnailKey AS coverThumbnailKey,
-                        (SELECT group_concat(thumbnailKey, ' ') FROM (
-                            SELECT thumbnailKey FROM productImage WHERE productId = p.id ORDER BY position
-                        )) AS thumbnailKeys
-                    FROM page JOIN product p ON p.id = page.id
-                    JOIN vendor v ON v.id = p.vendorId
-                    LEFT JOIN productImage i ON i.id = p.coverImageId
-                    ORDER BY p.id \(filter.direction)
-                    """,
-                arguments: arguments)
-            return Page(request: page, totalCount: total, items: try rows.map(Self.summary(from:)))
+            return Page(
+                request: page, totalCount: total,
+                items: try Self.summaries(db, ids: filter.idsSQL, direction: filter.direction, arguments: arguments))
         }
+    }
+
+    public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
+        try await read { db in
+            let arguments: StatementArguments = [
+                "vendor": vendorID, "limit": page.itemsPerPage, "offset": page.offset,
+            ]
+            let visible = "FROM product WHERE vendorId = :vendor AND hidden = 0"
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) \(visible)", arguments: arguments) ?? 0
+            return Page(
+                request: page, totalCount: total,
+                items: try Self.summaries(
+                    db, ids: "SELECT id \(visible) ORDER BY id DESC", direction: "DESC", arguments: arguments))
+        }
+    }
+
+    /// The summaries of a page of products whose ids, in order, `ids` selects (the caller's
+    /// arguments give `:limit` and `:offset`). The ids come from an index alone; only those rows are joined.
+    private static func summaries(
+        _ db: Database, ids: String, direction: String, arguments: StatementArguments
+    ) throws -> [ProductSummary] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                WITH page AS (\(ids) LIMIT :limit OFFSET :offset)
+                SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
+                    i.thumbnailKey AS coverThumbnailKey,
+                    (SELECT group_concat(thumbnailKey, ' ') FROM (
+                        SELECT thumbnailKey FROM productImage WHERE productId = p.id ORDER BY position
+                    )) AS thumbnailKeys
+                FROM page JOIN product p ON p.id = page.id
+                JOIN vendor v ON v.id = p.vendorId
+                LEFT JOIN productImage i ON i.id = p.coverImageId
+                ORDER BY p.id \(direction)
+                """,
+            arguments: arguments)
+        return try rows.map(summary(from:))
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {

@@ -169,6 +169,9 @@ enum SQLiteSchema {
                     );
                     """)
         }
+        migrator.registerMigration("products by vendor") { db in
+            try db.execute(sql: "CREATE INDEX productByVendor ON product(vendorId, id) WHERE hidden = 0")
+        }
         return migrator
     }
 }

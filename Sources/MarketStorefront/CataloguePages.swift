@@ -20,12 +20,24 @@ extension Storefront {
         // The next page continues after the last card shown, so that endless scrolling through a
         // market that changes meanwhile neither skips nor repeats a product.
         let after = query["after"].flatMap { Int64($0) }
-        let page = try await service.products(
-            PageRequest(number: number, itemsPerPage: Self.pageSize, after: after),
-            search: search.isEmpty ? nil : search)
+        // "My products": the signed-in vendor's own, newest first.
+        let mine = query["mine"] == "1"
+        let request = PageRequest(number: number, itemsPerPage: Self.pageSize, after: mine ? nil : after)
+        let page: Page<ProductSummary>
+        if mine {
+            guard let session = visit.session else { return signInAgain(&visit, next: "/?mine=1") }
+            do {
+                page = try await service.products(request, signedInWith: session.token)
+            } catch let error as MarketError where error == .sessionEnded {
+                return signInAgain(&visit, next: "/?mine=1")
+            }
+        } else {
+            page = try await service.products(request, search: search.isEmpty ? nil : search)
+        }
         func link(page: Int?, after: Int64? = nil, view: CatalogueView? = nil, search: String = search) -> String {
             var items: [URLQueryItem] = []
-            if !search.isEmpty { items.append(URLQueryItem(name: "q", value: search)) }
+            if mine { items.append(URLQueryItem(name: "mine", value: "1")) }
+            if !search.isEmpty, !mine { items.append(URLQueryItem(name: "q", value: search)) }
             if let page { items.append(URLQueryItem(name: "page", value: String(page))) }
             if let after { items.append(URLQueryItem(name: "after", value: String(after))) }
             if let view { items.append(URLQueryItem(name: "view", value: view.rawValue)) }
@@ -38,13 +50,17 @@ extension Storefront {
         let lastPage = max(page.lastPage, 1)
         let beyondLast = page.items.isEmpty && number > lastPage
         let content: [String: Any] = [
-            "heading": words("productsForSale"),
+            "heading": words(mine ? "yourProducts" : "productsForSale"),
+            "mine": mine,
             "cards": page.items.map { ProductCard($0, words: words) },
             "isGrid": view == .grid,
             "otherView": other.rawValue,
             "otherViewName": words(other == .grid ? "showAsGrid" : "showAsList"),
             "search": search,
-            "summary": Self.summary(total: page.totalCount, search: search, words: words),
+            "summary": mine
+                ? (page.totalCount == 0
+                    ? words("youSellNothing") : words("forSale", ["count": words.products(page.totalCount)]))
+                : Self.summary(total: page.totalCount, search: search, words: words),
             "beyondLast": beyondLast
                 ? words("noSuchPage", ["page": Words.grouped(Int64(number)), "last": Words.grouped(Int64(lastPage))])
                 : false,
@@ -53,11 +69,12 @@ extension Storefront {
             "pageNumber": number,
             "pageOf": words(
                 "pageOf", ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))]),
-            "nextPage": page.hasNext ? link(page: number + 1, after: page.items.last?.id) : false,
+            "nextPage": page.hasNext ? link(page: number + 1, after: mine ? nil : page.items.last?.id) : false,
             "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : false,
             "refresh": link(page: nil),
         ]
-        return pages.page("catalogue", title: words("productsForSale"), visit: visit, content: content)
+        return pages.page(
+            "catalogue", title: words(mine ? "yourProducts" : "productsForSale"), visit: visit, content: content)
     }
 
     private static func summary(total: Int, search: String, words: Words) -> String {

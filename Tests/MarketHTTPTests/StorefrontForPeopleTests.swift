@@ -152,6 +152,25 @@ import Testing
         }
     }
 
+    @Test func aSignedInVendorSeesTheirOwnProducts() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Cup of Papri")
+            try await market.addProduct("Lamp of Judy", by: TestMarket.judy)
+            var stranger = StorefrontVisitor(port: market.port)
+            let refused = try await stranger.get("/?mine=1")
+            #expect(refused.status == 303)
+            #expect(refused.header("Location") == "/sign-in?next=/?mine=1")
+            var judy = StorefrontVisitor(port: market.port)
+            _ = try await judy.signIn(TestMarket.judy)
+            let page = try await judy.get("/?mine=1").text
+            #expect(page.contains("<h1>Your products</h1>"))
+            #expect(page.contains("Lamp of Judy"))
+            #expect(!page.contains("Cup of Papri"))
+            #expect(page.contains("1 product for sale"))
+            #expect(page.contains(#"<a class="link" href="/?mine=1">My products</a>"#))
+        }
+    }
+
     @Test func aProductPageCarriesALinkPreviewAndACardReadsItsNameOnce() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp", price: 3000)

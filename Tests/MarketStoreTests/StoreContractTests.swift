@@ -60,6 +60,26 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func aVendorsProductsAreItsOwnNewestFirstWithoutHiddenOnes(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let papri = try await Self.vendor(store, "papri")
+            let judy = try await Self.vendor(store, "judy")
+            for number in 1...3 { try await Self.product(store, vendor: papri, name: "Cup \(number)") }
+            try await Self.product(store, vendor: judy, name: "Judy's lamp")
+            let hidden = try await Self.product(store, vendor: papri, name: "Poster")
+            _ = try await store.setProductHidden(true, id: hidden.id)
+            let first = try await store.products(PageRequest(number: 1, itemsPerPage: 2), ofVendor: papri.id)
+            #expect(first.totalCount == 3)
+            #expect(first.items.map(\.name) == ["Cup 3", "Cup 2"])
+            let second = try await store.products(PageRequest(number: 2, itemsPerPage: 2), ofVendor: papri.id)
+            #expect(second.items.map(\.name) == ["Cup 1"])
+            #expect(
+                try await store.products(PageRequest(number: 1, itemsPerPage: 20), ofVendor: judy.id).items.map(\.name)
+                    == ["Judy's lamp"])
+        }
+    }
+
     /// Some apps show their edit menus only for their team's number on the old server.
     @Test(arguments: StoreKind.allCases)
     func aVendorMayBeGivenItsIdAndTheNextIdsGoAroundIt(kind: StoreKind) async throws {
