@@ -259,6 +259,31 @@ class SellingTest(StorefrontTest):
         self.assertNotIn("Sending", page.text(), "Back never returns to the sent form")
         self.assertEqual(market.api("/api/products?page_no=1&items_per_page=1")["total_count"], count)
 
+    def test_a_register_that_fails_offline_says_so_beside_the_button(self):
+        page = self.page
+        self.sign_in()
+        page.open("/products/new")
+        page.fill("#name", "Offline lamp")
+        page.fill("#price", "9000")
+        page.fill("#description", "Sent without a network.")
+        page.find("#images").send_keys(self.picture_files(picture(120, 90, seed=5))[0])
+        page.wait(lambda: len(page.find_all("[data-previews] li")) == 1)
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        page.button("Register").click()
+        status = page.find("[data-status]")
+        page.wait(lambda: "Could not reach the market" in status.text)
+        self.assertTrue(self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", status),
+            "the message is on screen")
+        submit = page.find("[data-submit]")
+        self.assertLess(status.rect["y"], submit.rect["y"], "above the button the person just pressed")
+        page.screenshot("register-offline")
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        page.button("Register").click()
+        page.wait(lambda: page.find("h1").text == "Offline lamp")
+
     def test_edit_asks_a_visitor_for_the_secret_and_lets_the_owner_straight_in(self):
         page = self.page
         product = market.create_product("Edit me lamp", price=30000)
@@ -601,6 +626,20 @@ class DesktopTest(StorefrontTest):
         tops = page.card_tops(6)
         self.assertGreaterEqual(tops.count(tops[0]), 4)
         page.screenshot("desktop-grid")
+
+    def test_nothing_on_screen_moves_while_the_next_page_loads(self):
+        page = self.page
+        page.open("/?view=grid")
+        self.driver.execute_script("""
+            window.shifts = 0;
+            new PerformanceObserver(list => {
+                for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifts += entry.value;
+            }).observe({ type: 'layout-shift', buffered: true });""")
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight - innerHeight - 300)")
+        page.wait(lambda: len(page.cards()) >= 40)
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        page.wait(lambda: len(page.cards()) >= 60)
+        self.assertLess(self.driver.execute_script("return window.shifts"), 0.01, "cumulative layout shift")
 
 
 if __name__ == "__main__":

@@ -15,12 +15,14 @@ extension Storefront {
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map { InspectedRow(stored.at, $0) }
         }
         let faults = try await rehearsals.faults(of: vendor.id) ?? RehearsedFaults()
+        let words = visit.words
         return pages.page(
-            "inspector", title: "Inspector", visit: visit,
+            "inspector", title: words("inspector_title"), visit: visit,
             content: [
-                "vendor": vendor.name, "identifier": vendor.identifier, "requests": records.map(\.context),
-                "noRequests": records.isEmpty, "faults": FaultsForm(faults).context, "faultsOn": !faults.isOff,
-                "kept": Rehearsals.keptRequests,
+                "vendor": vendor.name, "identifier": vendor.identifier,
+                "requests": records.map { $0.context(words) }, "noRequests": records.isEmpty,
+                "faults": FaultsForm(faults).context, "faultsOn": !faults.isOff,
+                "explainAfter": words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)]),
             ])
     }
 
@@ -31,13 +33,13 @@ extension Storefront {
         guard let vendor = try await signedInVendor(visit) else { return signInAgain(&visit, next: "/inspector") }
         if !form["clear"].isEmpty {
             try await rehearsals.setFaults(nil, vendorID: vendor.id)
-            visit.leave(notice: "Faults are off: your requests are answered as anyone's.")
+            visit.leave(notice: visit.words("inspector_faultsOff"))
         } else {
             do {
                 try await rehearsals.setFaults(try FaultsForm.faults(from: form), vendorID: vendor.id)
-                visit.leave(notice: "Faults saved. They apply to requests with your identifier from the next second.")
+                visit.leave(notice: visit.words("inspector_faultsSaved"))
             } catch let error as MarketError where error.kind == .invalid {
-                visit.leave(notice: "Not saved: " + error.message(naming: \.description) + ".")
+                visit.leave(notice: visit.words("inspector_notSaved", ["reason": visit.words.refusal(error)]))
             }
         }
         return redirect(to: "/inspector", visit: visit)
@@ -51,9 +53,9 @@ extension Storefront {
         do {
             let deleted = try await service.deleteAllProducts(
                 of: VendorCredentials(identifier: vendor.identifier, secret: form["secret"]))
-            visit.leave(notice: "Deleted \(deleted) product\(deleted == 1 ? "" : "s"). Your market is empty again.")
+            visit.leave(notice: visit.words("inspector_deletedAll", ["count": visit.words.products(deleted)]))
         } catch let error as MarketError where error.kind == .unauthorized || error.kind == .invalid {
-            visit.leave(notice: "Nothing was deleted: that is not your secret.")
+            visit.leave(notice: visit.words("inspector_notYourSecret"))
         }
         return redirect(to: "/inspector", visit: visit)
     }
@@ -66,7 +68,14 @@ extension Storefront {
 
 /// One recorded request as the page lists it.
 struct InspectedRow {
-    let context: [String: Any]
+    private var values: [String: Any]
+
+    /// The row, with its body's size said in the page's words.
+    func context(_ words: Words) -> [String: Any] {
+        var context = values
+        context["bodyLine"] = words("inspector_body", ["bytes": Words.grouped(Int64(values["bodyBytes"] as? Int ?? 0))])
+        return context
+    }
 
     init(_ at: Date, _ request: InspectedRequest) {
         var context: [String: Any] = [
@@ -91,7 +100,7 @@ struct InspectedRow {
                 "rule": refusal.rule, "field": refusal.field ?? "", "correctShape": refusal.correctShape,
             ]
         }
-        self.context = context
+        values = context
     }
 
     static let time: DateFormatter = {

@@ -20,15 +20,15 @@ extension Storefront {
         do {
             let actor = try await service.authenticateOperator(name: form["name"], secret: form["secret"])
             visit.signIn(operator: actor)
-            visit.leave(notice: "Signed in to the console as \(actor.name).")
+            visit.leave(notice: visit.words("operator_signedIn", ["name": actor.name]))
             return redirect(to: "/operator", visit: visit)
         } catch let error as MarketError where error.kind == .unauthorized || error.kind == .throttled {
             let message =
                 error.kind == .throttled
-                ? "Too many wrong secrets. Wait \(error.retryAfter ?? 1) seconds, then try again."
-                : "That name and secret do not match an operator."
+                ? visit.words("throttled", ["seconds": String(error.retryAfter ?? 1)])
+                : visit.words("operator_wrongSecret")
             return pages.page(
-                "operator", title: "Operator console", visit: visit,
+                "operator", title: visit.words("operator_title"), visit: visit,
                 status: error.kind == .throttled ? .tooManyRequests : .unauthorized,
                 content: ["signInError": message, "name": form["name"]]
             ).retrying(after: error.retryAfter)
@@ -40,81 +40,86 @@ extension Storefront {
         var visit = context.visit
         _ = try await submission(&request, visit: visit)
         visit.signOutOperator()
-        visit.leave(notice: "You are signed out of the console.")
+        visit.leave(notice: visit.words("operator_signedOut"))
         return redirect(to: "/operator", visit: visit)
     }
 
     @Sendable func registerVendor(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form in
+        try await operatorAction(request, context) { actor, form, words in
             let vendorID = form["vendor_id"].trimmingCharacters(in: .whitespaces)
             guard vendorID.isEmpty || Int64(vendorID) != nil else {
-                throw MarketError(.invalid, "vendor_id must be a whole number")
+                throw MarketError(.invalid, words("operator_vendorIDNotNumber"))
             }
             let registered = try await service.registerVendor(name: form["name"], vendorID: Int64(vendorID), by: actor)
             return [
-                "heading": "Vendor \(registered.vendor.name) registered", "identifier": registered.vendor.identifier,
+                "heading": words("operator_registered", ["name": registered.vendor.name]),
+                "identifier": registered.vendor.identifier,
                 "vendorID": registered.vendor.id, "secret": registered.secret,
             ]
         }
     }
 
     @Sendable func rekeyVendor(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form in
+        try await operatorAction(request, context) { actor, form, words in
             let secret = try await service.replaceSecret(ofVendor: form["identifier"], by: actor)
-            return ["heading": "A new secret", "identifier": form["identifier"].lowercased(), "secret": secret]
+            return [
+                "heading": words("operator_rekeyed"), "identifier": form["identifier"].lowercased(), "secret": secret,
+            ]
         }
     }
 
     @Sendable func removeProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form in
-            let id = try Self.productID(form)
+        try await operatorAction(request, context) { actor, form, words in
+            let id = try Self.productID(form, words)
             let removed = try await service.removeProduct(id: id, by: actor)
-            return ["heading": "Product \(id) “\(removed.name)” is off the market"]
+            return ["heading": words("operator_removed", ["id": String(id), "name": removed.name])]
         }
     }
 
     @Sendable func hideProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form in
-            let id = try Self.productID(form)
-            return ["heading": "Product \(id) “\(try await service.hideProduct(id: id, by: actor))” is hidden"]
+        try await operatorAction(request, context) { actor, form, words in
+            let id = try Self.productID(form, words)
+            let name = try await service.hideProduct(id: id, by: actor)
+            return ["heading": words("operator_hidden", ["id": String(id), "name": name])]
         }
     }
 
     @Sendable func showProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form in
-            let id = try Self.productID(form)
-            return ["heading": "Product \(id) “\(try await service.showProduct(id: id, by: actor))” is shown again"]
+        try await operatorAction(request, context) { actor, form, words in
+            let id = try Self.productID(form, words)
+            let name = try await service.showProduct(id: id, by: actor)
+            return ["heading": words("operator_shown", ["id": String(id), "name": name])]
         }
     }
 
-    private static func productID(_ form: FormSubmission) throws -> Int64 {
+    private static func productID(_ form: FormSubmission, _ words: Words) throws -> Int64 {
         guard let id = Int64(form["product_id"].trimmingCharacters(in: .whitespaces)) else {
-            throw MarketError(.invalid, "the product's id must be a whole number")
+            throw MarketError(.invalid, words("operator_idNotNumber"))
         }
         return id
     }
 
     @Sendable func resetMarket(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, _ in
+        try await operatorAction(request, context) { actor, _, words in
             let (removed, added) = try await service.resetMarket(by: actor, restock: restock)
-            return ["heading": "The market is back to the demo catalogue: \(removed) products removed, \(added) added"]
+            return ["heading": words("operator_resetDone", ["removed": String(removed), "added": String(added)])]
         }
     }
 
     /// Runs an operator's form; the console shows what came of it (a secret only this once), or why not.
     private func operatorAction(
         _ request: Request, _ context: StorefrontContext,
-        _ act: (MarketOperator, FormSubmission) async throws -> [String: Any]
+        _ act: (MarketOperator, FormSubmission, Words) async throws -> [String: Any]
     ) async throws -> Response {
         var request = request
         let visit = context.visit
         let form = try await submission(&request, visit: visit)
         guard let actor = visit.signedInOperator() else { return try await consolePage(visit) }
         do {
-            return try await consolePage(visit, result: try await act(actor, form))
+            return try await consolePage(visit, result: try await act(actor, form, visit.words))
         } catch let error as MarketError where error.kind != .unavailable {
             return try await consolePage(
-                visit, result: ["heading": "Not done", "error": error.message(naming: \.description)],
+                visit, result: ["heading": visit.words("operator_notDone"), "error": visit.words.refusal(error)],
                 status: .unprocessableContent)
         }
     }
@@ -123,31 +128,38 @@ extension Storefront {
         _ visit: Visit, result: [String: Any]? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         guard let actor = visit.signedInOperator() else {
-            return pages.page("operator", title: "Operator console", visit: visit)
+            return pages.page("operator", title: visit.words("operator_title"), visit: visit)
         }
+        let words = visit.words
         let vendors = try await service.vendorOverview(for: actor).map { row in
             [
                 "id": row.vendor.id, "name": row.vendor.name, "identifier": row.vendor.identifier,
                 "products": row.productCount,
-                "lastRequest": row.lastRequestAt.map { InspectedRow.time.string(from: $0) } ?? "never",
+                "lastRequest": row.lastRequestAt.map { InspectedRow.time.string(from: $0) } ?? words("operator_never"),
             ] as [String: Any]
         }
         let log = try await service.operatorLog(for: actor).map { entry in
             ["who": entry.operatorName, "what": entry.action, "when": InspectedRow.time.string(from: entry.at)]
         }
         let hidden = try await service.hiddenProducts(for: actor).map { product in
-            ["id": product.id, "name": product.name, "vendor": product.vendorName] as [String: Any]
+            [
+                "id": product.id,
+                "label": words(
+                    "operator_hiddenItem",
+                    ["id": String(product.id), "name": product.name, "vendor": product.vendorName]),
+            ] as [String: Any]
         }
         let anonymous = rehearsals.anonymousRequests(limit: 50).compactMap { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
-                InspectedRow(stored.at, $0).context
+                InspectedRow(stored.at, $0).context(words)
             }
         }
         var content: [String: Any] = [
-            "operator": actor.name, "vendors": vendors, "log": log, "noLog": log.isEmpty, "hidden": hidden,
+            "operator": actor.name, "signedInAs": words("operator_signedInAs", ["name": actor.name]),
+            "vendors": vendors, "log": log, "noLog": log.isEmpty, "hidden": hidden,
             "anyHidden": !hidden.isEmpty, "anonymous": anonymous, "noAnonymous": anonymous.isEmpty,
         ]
         if let result { content["result"] = result }
-        return pages.page("operator", title: "Operator console", visit: visit, status: status, content: content)
+        return pages.page("operator", title: words("operator_title"), visit: visit, status: status, content: content)
     }
 }

@@ -8,8 +8,16 @@ extension Words {
     func refusal(_ error: MarketError) -> String {
         switch (error.explanation, error.field) {
         case (.rule(let broken), let field?): rule(broken, field: field)
-        case (.rule(let words), nil), (.sentence(let words), _): Self.sentence(words)
+        case (.rule(let words), nil), (.sentence(let words), _): sentence(words)
         }
+    }
+
+    /// One of the market's sentences in this language, where it is one the storefront shows.
+    private func sentence(_ english: String) -> String {
+        if let match = english.wholeMatch(of: #/no product has the id (\d+)/#) {
+            return self("noProductWithID", ["id": String(match.1)])
+        }
+        return Self.sentence(english)
     }
 
     /// What is wrong with `field`, as a sentence: "Discount must not be more than the price (15,000)".
@@ -41,6 +49,16 @@ extension Words {
         } else if let match = rule.wholeMatch(of: #/must hold at most (\d+) images?/#) {
             key = "rule.atMostImages"
             values["count"] = number(match.1)
+        } else if let match = rule.wholeMatch(of: #/must be from (\d+) to (\d+)( ms)?/#) {
+            key = "rule.range"
+            values["low"] = number(match.1)
+            values["high"] = number(match.2)
+            values["unit"] = match.3.map(String.init) ?? ""
+        } else if let match = rule.wholeMatch(of: #/must be from 0 to the latency \((\d+) ms\)/#) {
+            key = "rule.upToLatency"
+            values["latency"] = number(match.1)
+        } else if rule == "must be an error status, from 400 to 599" {
+            key = "rule.errorStatus"
         } else if rule == "must be a whole number" {
             key = "rule.wholeNumber"
         } else if let match = rule.wholeMatch(of: #/is (\d+) bytes; an image may be at most (\d+) bytes/#) {
@@ -73,6 +91,12 @@ extension Words {
         case .image(let index): self("field.image", ["number": String(index + 1)])
         case .thumbnail: self("field.thumbnail")
         case .secret, .productSecret: self("field.secret")
+        case .latency: self("field.latency")
+        case .jitter: self("field.jitter")
+        case .failPercent: self("field.failPercent")
+        case .failStatus: self("field.failStatus")
+        case .dropPercent: self("field.dropPercent")
+        case .slowBody: self("field.slowBody")
         default: field.description
         }
     }

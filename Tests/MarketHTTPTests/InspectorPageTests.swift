@@ -45,12 +45,12 @@ import Testing
             let refused = try await visitor.post("/inspector/rehearsal", ["fail": "120", "status": "503"])
             #expect(refused.status == 303)
             #expect(
-                try await visitor.get("/inspector").text.contains("Not saved: share of failures must be from 0 to 100.")
+                try await visitor.get("/inspector").text.contains("Not saved: Share of failures must be from 0 to 100.")
             )
             let saved = try await visitor.post("/inspector/rehearsal", ["fail": "100", "status": "502", "seed": "7"])
             #expect(saved.status == 303)
             let page = try await visitor.get("/inspector")
-            #expect(page.text.contains("they are on now"))
+            #expect(page.text.contains("They are on now."))
             #expect(page.text.contains(#"name="status" inputmode="numeric" value="502""#))
             let peer = MarketPeer(port: market.port)
             #expect(

@@ -33,7 +33,7 @@ import Testing
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
             let missing = try await visitor.post("/operator/products/remove", ["product_id": "999999"])
             #expect(missing.status == 422)
-            #expect(missing.text.contains("no product has the id 999999"))
+            #expect(missing.text.contains("No product has the id 999999"))
 
             let log = try await visitor.get("/operator").text
             #expect(log.contains("teacher removed product \(product.id) “Off-topic” of judy"))

@@ -171,6 +171,18 @@ import Testing
         }
     }
 
+    @Test func theInspectorAndTheConsoleSpeakKoreanToo() async throws {
+        try await TestMarket.withServer { market in
+            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await korean.signIn()
+            let inspector = try await korean.get("/inspector").text
+            #expect(inspector.contains("<h1>내 앱이 보낸 요청</h1>"))
+            #expect(inspector.contains("장애 설정 저장"))
+            let console = try await korean.get("/operator").text
+            #expect(console.contains("<h1>운영자 콘솔</h1>"))
+        }
+    }
+
     @Test func aProductPageCarriesALinkPreviewAndACardReadsItsNameOnce() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp", price: 3000)
