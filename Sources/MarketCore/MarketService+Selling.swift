@@ -58,7 +58,6 @@ extension MarketService {
             }
         }
         guard let replaced else { throw MarketError.productNotFound(id) }
-        if uploads != nil { prepareVariants(of: replaced.after.images) }
         return replaced.after
     }
 
@@ -153,14 +152,12 @@ extension MarketService {
     ) async throws -> Product {
         let draft = try validated(draft.validated())
         try validated(MarketRules.validImageCount(uploads.count, minimum: minimumImages))
-        let product = try await storeImages(uploads) { newImages in
+        return try await storeImages(uploads) { newImages in
             try await store.insertProduct(
                 NewProduct(
                     vendorID: vendorID, draft: draft, images: newImages ?? [], passwordHash: passwordHash,
                     createdAt: now()))
         }
-        prepareVariants(of: product.images)
-        return product
     }
 
     /// Processes and stores the uploads, then runs `write` with them. The blobs go in before any

@@ -58,19 +58,10 @@ public struct MarketService: Sendable {
         }
     }
 
-    /// Makes the smaller copies of new pictures in the background, after the answer has gone, so
-    /// that the first visitor of the product's page does not wait for them.
-    func prepareVariants(of images: [ProductImage]) {
-        let keys = images.flatMap(Self.variantKeys)
-        guard !keys.isEmpty else { return }
-        Task.detached(priority: .background) { [self] in
-            for key in keys { _ = try? await image(key: key) }
-        }
-    }
-
     /// A smaller copy of a stored image, made the first time a page asks for it and kept: pages ask
     /// for the width they show, in WebP where the browser takes it. Nil when the image it would be
-    /// made from is not stored.
+    /// made from is not stored. Made on request rather than with every upload: a create stays as
+    /// fast as it was, and no work is spent on sizes nobody's screen asks for.
     private func madeVariant(_ key: String) async throws -> ImageContent? {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
         for sourceKey in [hash + ".jpg", hash + ".png"] {

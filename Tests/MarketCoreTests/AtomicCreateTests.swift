@@ -25,6 +25,9 @@ struct InterceptingStore: MarketStore {
     func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await base.products(page, matching: search)
     }
+    func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
+        try await base.products(page, ofVendor: vendorID)
+    }
     func ownership(of productID: Int64) async throws -> ProductOwnership? { try await base.ownership(of: productID) }
     func updateProduct(
         id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
