@@ -63,7 +63,8 @@ struct ProductSheet {
     var id: Int64
     var name: String
     var vendor: String
-    var description: String
+    /// Nil when there is none, so that no empty box shows.
+    var description: String?
     var tag: PriceTag
     var photos: [Photo]
     var hasSeveralPhotos: Bool
@@ -76,7 +77,8 @@ struct ProductSheet {
         id = product.id
         name = product.name
         vendor = product.vendor.name
-        description = product.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = product.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.description = description.isEmpty ? nil : description
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
             words: words)

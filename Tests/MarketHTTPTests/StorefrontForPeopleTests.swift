@@ -171,6 +171,23 @@ import Testing
         }
     }
 
+    @Test func aProductListedWithoutADescriptionShowsNoEmptyBox() async throws {
+        try await TestMarket.withServer { market in
+            // Stored before descriptions were required: the store takes it as it was.
+            let vendor = try #require(try await market.store.allVendors().first)
+            let product = try await market.store.insertProduct(
+                NewProduct(
+                    vendorID: vendor.id,
+                    draft: ProductDraft(
+                        name: "Old lamp", description: "", currency: .krw, price: 1000, discount: 0, stock: 1),
+                    images: [], createdAt: Date()))
+            var visitor = StorefrontVisitor(port: market.port)
+            let page = try await visitor.get("/products/\(product.id)").text
+            #expect(page.contains("<h1>Old lamp</h1>"))
+            #expect(!page.contains(#"class="description""#))
+        }
+    }
+
     @Test func theInspectorAndTheConsoleSpeakKoreanToo() async throws {
         try await TestMarket.withServer { market in
             var korean = StorefrontVisitor(port: market.port, language: "ko")
