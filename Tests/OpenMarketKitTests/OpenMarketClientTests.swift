@@ -6,8 +6,11 @@ import Testing
 
 /// The client against the real server, started in-process on a free port.
 @Suite struct OpenMarketClientTests {
+    /// A client that waits as long as a loaded test machine may need (the whole suite hashes secrets
+    /// on two cores at once); how a client gives up is tested on its own.
     static func client(_ market: TestMarket, as vendor: VendorCredentials? = nil) -> OpenMarketClient {
-        OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(market.port)")!, credentials: vendor)
+        OpenMarketClient(
+            baseURL: URL(string: "http://127.0.0.1:\(market.port)")!, credentials: vendor, timeout: .seconds(120))
     }
 
     static let papri = VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)

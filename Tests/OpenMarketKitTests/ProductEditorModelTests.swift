@@ -9,7 +9,8 @@ import Testing
     static let papri = VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
 
     static func seller(_ market: TestMarket) -> OpenMarketClient {
-        OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:\(market.port)")!, credentials: papri)
+        OpenMarketClient(
+            baseURL: URL(string: "http://127.0.0.1:\(market.port)")!, credentials: papri, timeout: .seconds(120))
     }
 
     @Test func everyBrokenRuleIsNamedNextToItsField() {
