@@ -83,6 +83,11 @@ public enum ImageKey {
         return (String(match.1), width, format)
     }
 
+    /// The keys a copy may be made from: its photo as JPEG or as PNG.
+    public static func sourceKeys(ofVariant hash: String) -> [String] {
+        [hash + ".jpg", hash + ".png"]
+    }
+
     private static func isHash(_ text: Substring) -> Bool {
         text.count == 64 && text.allSatisfy(\.isHexDigit) && text == text.lowercased()
     }

@@ -25,6 +25,6 @@ extension MarketService {
     /// The keys whose image `key` is: itself, or for a smaller copy the image it was made from.
     private static func sourceKeys(_ key: String) -> [String] {
         guard let (hash, _, _) = ImageKey.variant(key) else { return [key] }
-        return [hash + ".jpg", hash + ".png"]
+        return ImageKey.sourceKeys(ofVariant: hash)
     }
 }

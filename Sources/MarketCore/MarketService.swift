@@ -64,7 +64,7 @@ public struct MarketService: Sendable {
     /// fast as it was, and no work is spent on sizes nobody's screen asks for.
     private func madeVariant(_ key: String) async throws -> ImageContent? {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
-        for sourceKey in [hash + ".jpg", hash + ".png"] {
+        for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
             guard case .bytes(let source)? = try await images.content(forKey: sourceKey) else { continue }
             let copy = try await imageProcessor.resize(source, toWidth: width, as: format)
             try await images.put(copy.data, key: key)

@@ -41,13 +41,7 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
 
     /// `gzip` named with a weight above zero (or `*`).
     static func acceptsGzip(_ header: String?) -> Bool {
-        for coding in (header ?? "").split(separator: ",") {
-            let parts = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let name = parts.first, name == "gzip" || name == "*" else { continue }
-            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return weight > 0
-        }
-        return false
+        weightedChoices(header).first { $0.name == "gzip" || $0.name == "*" }.map { $0.weight > 0 } ?? false
     }
 }
 
@@ -74,18 +68,20 @@ enum Gzip {
                 Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { return nil }
         defer { deflateEnd(&stream) }
-        var input = Array(bytes.readableBytesView)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))))
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
+        let bound = Int(deflateBound(&stream, UInt(bytes.readableBytes)))
+        var output = ByteBuffer()
+        var status = Z_STREAM_ERROR
+        bytes.withUnsafeReadableBytes { source in
+            _ = output.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { target in
+                // zlib reads the input without changing it, though its pointer is not const.
+                stream.next_in = UnsafeMutablePointer(mutating: source.bindMemory(to: Bytef.self).baseAddress)
                 stream.avail_in = UInt32(source.count)
-                stream.next_out = target.baseAddress
+                stream.next_out = target.bindMemory(to: Bytef.self).baseAddress
                 stream.avail_out = UInt32(target.count)
-                return deflate(&stream, Z_FINISH)
+                status = deflate(&stream, Z_FINISH)
+                return Int(stream.total_out)
             }
         }
-        guard status == Z_STREAM_END else { return nil }
-        return ByteBuffer(bytes: output.prefix(Int(stream.total_out)))
+        return status == Z_STREAM_END ? output : nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MarketHTTPShared
 
 /// The languages the storefront speaks. Korean comes first: most of the people who shop here, and
 /// the apps this market serves, are Korean.
@@ -10,12 +11,8 @@ enum Language: String, CaseIterable, Sendable {
     /// Korean when it names neither.
     static func preferred(by acceptLanguage: String?) -> Language {
         var best: (language: Language, weight: Double)?
-        for range in (acceptLanguage ?? "").split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            let tag = parts.first?.lowercased().split(separator: "-").first.map(String.init) ?? ""
-            guard let language = Language(rawValue: tag) else { continue }
-            let weight =
-                parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+        for (tag, weight) in weightedChoices(acceptLanguage) {
+            guard let language = Language(rawValue: String(tag.prefix { $0 != "-" })) else { continue }
             if weight > 0, weight > best?.weight ?? 0 { best = (language, weight) }
         }
         return best?.language ?? .ko

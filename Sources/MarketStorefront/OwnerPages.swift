@@ -65,8 +65,14 @@ extension Storefront {
     /// What lets this visitor change `product`: being signed in as its vendor, else an edit pass
     /// holding the secret they typed; nil when they have neither.
     private func proof(for product: Product, visit: Visit) -> OwnershipProof? {
-        if visit.owns(product), let session = visit.session { return OwnershipProof(signedInWith: session.token) }
-        return visit.editPass(for: product.id).map { OwnershipProof(secret: $0.secret) }
+        sellersProof(for: product, visit: visit)
+            ?? visit.editPass(for: product.id).map { OwnershipProof(secret: $0.secret) }
+    }
+
+    /// The sign-in of `product`'s seller, when that is who this visitor is.
+    private func sellersProof(for product: Product, visit: Visit) -> OwnershipProof? {
+        guard visit.owns(product), let session = visit.session else { return nil }
+        return OwnershipProof(signedInWith: session.token)
     }
 
     /// A form posted about one product: who sent it, the product as it is, and the form.
@@ -102,10 +108,9 @@ extension Storefront {
     @Sendable func deleteProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
         var visit = sender
-        let proof =
-            visit.owns(product) ? visit.session.map { OwnershipProof(signedInWith: $0.token) } : nil
+        let proof = sellersProof(for: product, visit: visit) ?? OwnershipProof(secret: form["secret"])
         do {
-            _ = try await service.deleteProduct(id: product.id, proof: proof ?? OwnershipProof(secret: form["secret"]))
+            _ = try await service.deleteProduct(id: product.id, proof: proof)
         } catch let error as MarketError where error == .sessionEnded {
             return signInAgain(&visit, next: "/products/\(product.id)")
         } catch let error as MarketError where error.isWrongSecret {

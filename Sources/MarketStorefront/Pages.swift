@@ -15,6 +15,8 @@ struct Pages: Sendable {
     let assets: Assets
     /// Every phrase in every language the storefront speaks.
     let books: [Language: Words]
+    /// The script's phrases in each language, ready to put in a page.
+    private let scriptWords: [Language: String]
     private let stylesheet: String
     private let script: String
 
@@ -30,6 +32,7 @@ struct Pages: Sendable {
         }
         library = MustacheLibrary(templates: templates)
         books = try Words.load(from: root.appendingPathComponent("words"))
+        scriptWords = books.mapValues(Self.scriptWords)
         assets = try Assets(folder: root.appendingPathComponent("assets"))
         stylesheet = assets.url(of: "storefront.css")
         script = assets.url(of: "storefront.js")
@@ -45,7 +48,7 @@ struct Pages: Sendable {
         context["w"] = visit.words
         context["lang"] = visit.language.rawValue
         context["otherLanguages"] = visit.otherLanguages
-        context["scriptWords"] = Self.scriptWords(visit.words)
+        context["scriptWords"] = scriptWords[visit.language]
         context["formToken"] = visit.formToken
         context["vendorName"] = visit.session?.name
         context["notice"] = visit.notice

@@ -10,17 +10,12 @@ struct PriceTag {
     var salePrice: String?
     var stock: String
     var soldOut: Bool
-    /// "was" and "now", said before the two prices of a discounted product.
-    var was: String
-    var now: String
 
     init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64, words: Words) {
         self.price = words.money(price, currency)
         self.salePrice = salePrice < price ? words.money(salePrice, currency) : nil
         soldOut = stock <= 0
         self.stock = soldOut ? words("soldOut") : words("inStock", ["count": Words.grouped(stock)])
-        was = words("was")
-        now = words("now")
     }
 }
 

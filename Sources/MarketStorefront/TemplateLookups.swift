@@ -12,8 +12,6 @@ extension PriceTag: MustacheParent {
         case "salePrice": salePrice
         case "stock": stock
         case "soldOut": soldOut
-        case "was": was
-        case "now": now
         default: nil
         }
     }
