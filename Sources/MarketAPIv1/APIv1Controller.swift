@@ -16,10 +16,12 @@ package struct APIv1Controller<Context: RequestContext> {
         self.service = service
     }
 
-    package func addRoutes(to router: Router<Context>) {
+    /// `answers` keeps the lists and details it gave until the catalogue changes.
+    package func addRoutes(to router: Router<Context>, answers: AnswerCache) {
         let router = router.group().add(middleware: FieldSpellingMiddleware(V1FieldNames.name))
-        router.get("items/{page}", use: list)
-        router.get("item/{id}", use: show)
+        let reading = router.keepingAnswers(in: answers, of: service)
+        reading.get("items/{page}", use: list)
+        reading.get("item/{id}", use: show)
         router.post("item", use: create)
         router.patch("item/{id}", use: update)
         router.delete("item/{id}", use: delete)

@@ -16,12 +16,14 @@ package struct APIv2Controller<Context: RequestContext> {
         self.defaultFlavor = defaultFlavor
     }
 
-    package func addRoutes(to router: Router<Context>) {
+    /// `answers` keeps the lists and details it gave until the catalogue changes.
+    package func addRoutes(to router: Router<Context>, answers: AnswerCache) {
         router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
         let products = router.group("api/products").add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
-        products.get(use: list)
+        let reading = products.keepingAnswers(in: answers, of: service)
+        reading.get(use: list)
         products.post(use: create)
-        products.get("{id}", use: show)
+        reading.get("{id}", use: show)
         products.patch("{id}", use: update)
         products.post("{id}/secret", use: issueDeleteSecret)
         products.post("{id}/archived", use: issueDeletePath)

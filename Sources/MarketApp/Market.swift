@@ -67,7 +67,7 @@ public struct Market: Sendable {
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),
                 bodies: BodyBudget(limit: configuration.bodyBytesInFlight),
-                idleTimeout: configuration.connectionIdleTimeout),
+                idleTimeout: configuration.connectionIdleTimeout, answerCacheBytes: configuration.answerCacheBytes),
             logger: logger, connections: connections)
     }
 

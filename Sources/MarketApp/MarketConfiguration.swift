@@ -26,6 +26,8 @@ public struct MarketConfiguration: Sendable {
     public var secretCost = SecretHasher.defaultCost
     /// Image bytes each server keeps in memory when they live in a database.
     public var imageCacheBytes = 64 << 20
+    /// Bytes of answers (lists, details, pages) each server keeps to give again until the catalogue changes.
+    public var answerCacheBytes = 64 << 20
     /// How often unused image blobs are looked for, and how long a blob must have gone unused.
     public var sweepInterval: Duration = .seconds(600)
     public var sweepGrace: Duration = .seconds(600)

@@ -11,6 +11,7 @@ public struct MarketService: Sendable {
     /// When on, an unknown identifier presented with a secret becomes a vendor on first use.
     let openRegistration: Bool
     let now: @Sendable () -> Date
+    private let versions: CatalogueVersionReader
 
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
@@ -23,9 +24,16 @@ public struct MarketService: Sendable {
         self.hasher = hasher
         self.openRegistration = openRegistration
         self.now = now
+        versions = CatalogueVersionReader(read: store.catalogueVersion)
     }
 
     // MARK: Browsing
+
+    /// The catalogue's version as read after this call began: an answer read after it reflects at
+    /// least this version, so it may be given again while the version stays the same.
+    public func catalogueVersion() async throws -> Int64 {
+        try await versions.current()
+    }
 
     public func products(_ page: PageRequest, search: String? = nil) async throws -> Page<ProductSummary> {
         let page = try validated(page.validated())

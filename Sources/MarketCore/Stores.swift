@@ -34,6 +34,10 @@ public protocol ProductStore: Sendable {
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>
     /// Returns when the store answers now; throws what stops it.
     func checkReachable() async throws
+    /// A number that grows with every committed change to what a product's answer shows (products,
+    /// their images, vendors), whichever server or tool made it: answers read after this was read
+    /// may be reused for as long as it stays the same.
+    func catalogueVersion() async throws -> Int64
 }
 
 /// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.

@@ -32,12 +32,13 @@ public enum MarketServer {
         router.add(middleware: InspectorMiddleware(rehearsals: rehearsals))
         router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
-        APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router)
-        APIv1Controller(service: service).addRoutes(to: router)
+        let answers = AnswerCache(capacity: limits.answerCacheBytes)
+        APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router, answers: answers)
+        APIv1Controller(service: service).addRoutes(to: router, answers: answers)
         ImageController(service: service).addRoutes(to: router)
         InspectorController(service: service, rehearsals: rehearsals).addRoutes(to: router)
         OperationsController(service: service, limits: limits, registry: metrics).addRoutes(to: router)
-        storefront.addRoutes(to: router)
+        storefront.addRoutes(to: router, answers: answers)
         methods.learn(router)
         return router
     }
@@ -68,15 +69,17 @@ public enum MarketServer {
 }
 
 /// What one server lets its clients hold: connections, request bodies in memory, and time to send
-/// a request head.
+/// a request head; and the memory it keeps answers in.
 public struct ServerLimits: Sendable {
     public var connections: ConnectionLimit
     public var bodies: BodyBudget
     public var idleTimeout: Duration
+    public var answerCacheBytes: Int
 
-    public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration) {
+    public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration, answerCacheBytes: Int) {
         self.connections = connections
         self.bodies = bodies
         self.idleTimeout = idleTimeout
+        self.answerCacheBytes = answerCacheBytes
     }
 }

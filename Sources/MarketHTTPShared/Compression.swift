@@ -24,10 +24,10 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
         guard request.method != .head, Self.acceptsGzip(request.headers[.acceptEncoding]),
             let length = response.body.contentLength, length >= Self.smallest
         else { return response }
-        let collector = BodyCollector()
-        try await response.body.write(collector)
-        guard let compressed = Gzip.compress(collector.buffer) else { return response }
+        guard let compressed = Gzip.compress(try await BodyCollector.bytes(of: response)) else { return response }
         response.headers[.contentEncoding] = "gzip"
+        // Another encoding of the same answer: the same validator, but no longer a byte-for-byte one.
+        if let tag = response.headers[.eTag], !tag.hasPrefix("W/") { response.headers[.eTag] = "W/" + tag }
         response.headers[.contentLength] = String(compressed.readableBytes)
         response.body = ResponseBody(byteBuffer: compressed)
         return response
@@ -46,8 +46,15 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
 }
 
 /// Keeps what a response body writes.
-private final class BodyCollector: ResponseBodyWriter {
-    var buffer = ByteBuffer()
+final class BodyCollector: ResponseBodyWriter {
+    private(set) var buffer = ByteBuffer()
+
+    /// The whole body of `response`.
+    static func bytes(of response: Response) async throws -> ByteBuffer {
+        let collector = BodyCollector()
+        try await response.body.write(collector)
+        return collector.buffer
+    }
 
     func write(_ buffer: ByteBuffer) async throws {
         var buffer = buffer

@@ -16,6 +16,12 @@ public final class PostgresMarketStore: MarketStore {
         try await database.checkWritable()
     }
 
+    public func catalogueVersion() async throws -> Int64 {
+        try await database.read { session in
+            try await session.single("SELECT version FROM catalogue_version", as: Int64.self)
+        }
+    }
+
     // MARK: Vendors
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {

@@ -151,6 +151,26 @@ enum PostgresSchema {
             ]
         ),
         (6, "products by vendor", ["CREATE INDEX product_by_vendor ON product (vendor_id, id) WHERE NOT hidden"]),
+        (
+            7, "catalogue version",
+            [
+                "CREATE TABLE catalogue_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)",
+                "INSERT INTO catalogue_version VALUES (1, 0)",
+                """
+                CREATE FUNCTION catalogue_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE catalogue_version SET version = version + 1;
+                    RETURN NULL;
+                END $$
+                """,
+            ]
+                + ["product", "product_image", "vendor"].map {
+                    """
+                    CREATE TRIGGER \($0)_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \($0)
+                        FOR EACH STATEMENT EXECUTE FUNCTION catalogue_changed()
+                    """
+                }
+        ),
     ]
 
     /// An arbitrary number that names "the market's migrations" among advisory locks.

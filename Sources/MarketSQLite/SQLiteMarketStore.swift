@@ -30,6 +30,10 @@ public final class SQLiteMarketStore: MarketStore {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
+    public func catalogueVersion() async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM catalogueVersion") ?? 0 }
+    }
+
     // MARK: Vendors
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {

@@ -35,7 +35,8 @@ struct ProblemPagesForBrowsers: ProblemPages {
     let sealer: CookieSealer
 
     func problem(_ status: HTTPResponse.Status, message: String?, for request: Request) -> Response {
-        pages.problem(status, message: message, visit: Visit(request, sealer: sealer, books: pages.books))
+        let visit = Visit(request, sealer: sealer, books: pages.books)
+        return visit.handOutFormToken(with: pages.problem(status, message: message, visit: visit))
     }
 }
 

@@ -57,10 +57,13 @@ struct Pages: Sendable {
         let html = library.render(context, withTemplate: template) ?? "<!doctype html><title>\(template)</title>"
         var visit = visit
         visit.clearNotice()
-        return visit.finish(
-            Response(
-                status: status, headers: Self.headers(contentType: "text/html; charset=utf-8"),
-                body: .init(byteBuffer: ByteBuffer(string: html))))
+        var headers = Self.headers(contentType: "text/html; charset=utf-8")
+        if let session = visit.session {
+            // The header shows the sign-in: a kept copy of this page must not outlive it.
+            headers[AnswerCache.expiresHeader] = String(
+                session.expires.timeIntervalSince1970)
+        }
+        return visit.finish(Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html))))
     }
 
     /// The phrases the script says itself.

@@ -35,15 +35,17 @@ package struct Storefront: Sendable {
         ProblemPagesForBrowsers(pages: pages, sealer: sealer)
     }
 
-    package func addRoutes(to router: Router<MarketRequestContext>) {
+    /// `answers` keeps the catalogue's and products' pages it gave until the catalogue changes.
+    package func addRoutes(to router: Router<MarketRequestContext>, answers: AnswerCache) {
         let group = router.group(context: StorefrontContext.self)
             .add(middleware: VisitMiddleware(sealer: sealer, books: pages.books))
             .add(middleware: RehearsalMiddleware(rehearsals: rehearsals, pages: pages))
             .add(middleware: PageErrorMiddleware(pages: pages))
-        group.get("/", use: catalogue)
+        let browsing = group.keepingAnswers(in: answers, of: service)
+        browsing.get("/", use: catalogue)
         group.get("products/new", use: newProduct)
         group.post("products/new", use: createProduct)
-        group.get("products/{id}", use: product)
+        browsing.get("products/{id}", use: product)
         group.get("products/{id}/edit", use: editProduct)
         group.post("products/{id}/edit", use: saveProduct)
         group.post("products/{id}/edit/unlock", use: unlockEditing)

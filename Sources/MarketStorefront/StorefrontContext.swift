@@ -66,7 +66,10 @@ struct VisitMiddleware: RouterMiddleware {
         _ request: Request, context: StorefrontContext, next: (Request, StorefrontContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.visit = Visit(request, sealer: sealer, books: books)
-        return try await next(request, context)
+        let visit = Visit(request, sealer: sealer, books: books)
+        context.visit = visit
+        var response = try await next(request, context)
+        response.headers[AnswerCache.expiresHeader] = nil
+        return visit.handOutFormToken(with: response)
     }
 }

@@ -28,6 +28,8 @@ struct Visit {
     /// The request came over HTTPS (directly or through a proxy): cookies then say Secure.
     let isSecure: Bool
     let formToken: String
+    /// The visitor came without a form token: `formToken` is new, and every answer hands it out.
+    let madeFormToken: Bool
     /// The storefront's script sent this request in the background and follows redirects itself.
     let isScripted: Bool
     /// The sign-in this browser holds; the market still checks it before acting on it.
@@ -55,11 +57,10 @@ struct Visit {
         otherLanguages = LanguageLink.others(than: language, request: request)
         if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
             formToken = token
+            madeFormToken = false
         } else {
-            formToken = SymmetricKey(size: .bits256).withUnsafeBytes { bytes in
-                bytes.map { String(format: "%02x", $0) }.joined()
-            }
-            set(CookieName.formToken, formToken, maxAge: nil)
+            formToken = SymmetricKey(size: .bits256).withUnsafeBytes(Self.hex)
+            madeFormToken = true
         }
         if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
     }
@@ -175,6 +176,29 @@ struct Visit {
         var response = response
         for cookie in cookiesToSet { response.setCookie(cookie) }
         return response
+    }
+
+    /// `response` with the form token this visit made, if it made one. Set outside the pages
+    /// themselves, so that a page without forms is the same for every new visitor and can be kept.
+    func handOutFormToken(with response: Response) -> Response {
+        guard madeFormToken else { return response }
+        var response = response
+        response.setCookie(
+            Cookie(
+                name: CookieName.formToken, value: formToken, path: "/", secure: isSecure, httpOnly: true,
+                sameSite: .lax))
+        return response
+    }
+
+    private static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = digits[Int(byte >> 4)]
+                text[2 * index + 1] = digits[Int(byte & 15)]
+            }
+            return bytes.count * 2
+        }
     }
 }
 

@@ -86,6 +86,7 @@ struct InterceptingStore: MarketStore {
     }
     func clearFailedAttempts(under key: String) async throws { try await base.clearFailedAttempts(under: key) }
     func checkReachable() async throws { try await base.checkReachable() }
+    func catalogueVersion() async throws -> Int64 { try await base.catalogueVersion() }
 }
 
 struct DiskFull: Error {}

@@ -1,0 +1,178 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import NIOCore
+import Synchronization
+
+/// Answers the catalogue's reads (lists, details, pages) already gave, kept with the catalogue
+/// version they were read at and given again while that version stands. The version is read
+/// after each request arrives, from the store every server writes to, so a change made through
+/// any server is seen by the next request to every server: nothing expires on a timer, and
+/// nothing is stale. Bounded by bytes; the least recently used answers go first.
+package final class AnswerCache: Sendable {
+    /// One kept answer. `expires` is set when the answer shows something that ends by itself (a
+    /// sign-in shown in a page's header).
+    struct Answer: Sendable {
+        var version: Int64
+        var headers: HTTPFields
+        var body: ByteBuffer
+        var expires: Date?
+
+        var size: Int { body.readableBytes + 512 }
+    }
+
+    /// Answers in two generations: new ones and those used lately go into `recent`; when it holds
+    /// half the capacity, it becomes `older` and the previous `older` is dropped. Constant time per
+    /// request, and what goes is what was not used for a generation.
+    private struct Generations {
+        var recent: [String: Answer] = [:]
+        var recentSize = 0
+        var older: [String: Answer] = [:]
+        var newestVersion: Int64 = .min
+    }
+
+    /// A route's answer may say until when it holds (seconds since 1970) in this header, which
+    /// the route's adapter removes before the answer leaves.
+    package static let expiresHeader = HTTPField.Name("Market-Answer-Expires")!
+
+    private let capacity: Int
+    private let generations = Mutex(Generations())
+
+    package init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func answer(for key: String, at version: Int64, now: Date) -> Answer? {
+        generations.withLock { kept in
+            forget(before: version, in: &kept)
+            if let answer = kept.recent[key] {
+                guard answer.version == version, answer.expires.map({ $0 > now }) ?? true else {
+                    kept.recentSize -= answer.size
+                    kept.recent[key] = nil
+                    return nil
+                }
+                return answer
+            }
+            guard let answer = kept.older.removeValue(forKey: key) else { return nil }
+            guard answer.version == version, answer.expires.map({ $0 > now }) ?? true else { return nil }
+            insert(answer, for: key, in: &kept)
+            return answer
+        }
+    }
+
+    func keep(_ answer: Answer, for key: String) {
+        guard answer.size * 2 <= capacity else { return }
+        generations.withLock { kept in
+            forget(before: answer.version, in: &kept)
+            guard answer.version == kept.newestVersion else { return }
+            if let previous = kept.recent.removeValue(forKey: key) { kept.recentSize -= previous.size }
+            insert(answer, for: key, in: &kept)
+        }
+    }
+
+    private func insert(_ answer: Answer, for key: String, in kept: inout Generations) {
+        if kept.recentSize + answer.size > capacity / 2 {
+            kept.older = kept.recent
+            kept.recent = [:]
+            kept.recentSize = 0
+        }
+        kept.recent[key] = answer
+        kept.recentSize += answer.size
+    }
+
+    /// Once a newer version is seen, every answer kept is of the past: none can be given again.
+    private func forget(before version: Int64, in kept: inout Generations) {
+        guard version > kept.newestVersion else { return }
+        kept = Generations(newestVersion: version)
+    }
+}
+
+/// Gives a kept answer when the catalogue has not changed since it was made, and keeps the
+/// successful answers of the routes it is added to. Every answer it passes carries an `ETag`; a
+/// client that revalidates with `If-None-Match` and still has the same bytes gets 304 without them.
+/// Added only to routes whose answer depends on nothing but the URL, the catalogue and the request
+/// headers named in `key(of:)`; an answer that sets a cookie is never kept.
+package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware {
+    let cache: AnswerCache
+    let version: @Sendable () async throws -> Int64
+
+    package init(cache: AnswerCache, version: @escaping @Sendable () async throws -> Int64) {
+        self.cache = cache
+        self.version = version
+    }
+
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .get || request.method == .head else { return try await next(request, context) }
+        let version = try await version()
+        let key = AnswerCache.key(of: request)
+        let now = Date()
+        if let answer = cache.answer(for: key, at: version, now: now) {
+            return AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
+        }
+        var response = try await next(request, context)
+        let expires = response.headers[AnswerCache.expiresHeader].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        response.headers[AnswerCache.expiresHeader] = nil
+        guard response.status == .ok, response.headers[.setCookie] == nil else { return response }
+        let body = try await BodyCollector.bytes(of: response)
+        var headers = response.headers
+        headers[.eTag] = AnswerCache.tag(of: body)
+        cache.keep(.init(version: version, headers: headers, body: body, expires: expires), for: key)
+        return AnswerCache.response(headers: headers, body: body, to: request)
+    }
+
+}
+
+extension AnswerCache {
+    /// Everything an answer of these routes depends on besides the catalogue: the URL, the host and
+    /// scheme its links are made for, the language and cookies of a page's visitor.
+    static func key(of request: Request) -> String {
+        let headers = request.headers
+        return [
+            request.uri.description, request.head.authority ?? "", headers[Self.forwardedProto] ?? "",
+            headers[Self.forwardedHost] ?? "", headers[.acceptLanguage] ?? "", headers[.cookie] ?? "",
+            headers[Self.requestedWith] ?? "",
+        ].joined(separator: "\n")
+    }
+
+    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    private static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
+    private static let requestedWith = HTTPField.Name("X-Requested-With")!
+
+    /// The bytes' own digest, so equal answers have equal tags on every server.
+    static func tag(of body: ByteBuffer) -> String {
+        let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
+        return "\"" + digest.prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// The answer, or 304 when the client holds these very bytes already.
+    static func response(headers: HTTPFields, body: ByteBuffer, to request: Request) -> Response {
+        guard let tag = headers[.eTag], let asked = request.headers[.ifNoneMatch], matches(asked, tag) else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
+        var unchanged = HTTPFields()
+        for name in [HTTPField.Name.eTag, .cacheControl, .vary, .contentLocation] {
+            if let value = headers[name] { unchanged[name] = value }
+        }
+        return Response(status: .notModified, headers: unchanged)
+    }
+
+    /// `If-None-Match` names this tag (compared weakly, as RFC 9110 asks), or is `*`.
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        let bare = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
+        return header.split(separator: ",").contains { candidate in
+            let candidate = candidate.trimmingCharacters(in: .whitespaces)
+            return candidate == "*" || bare(Substring(candidate)) == bare(Substring(tag))
+        }
+    }
+}
+
+extension RouterGroup {
+    /// A group for routes whose answers `cache` may keep and give again (see `AnswerCacheMiddleware`).
+    package func keepingAnswers(in cache: AnswerCache, of service: MarketService) -> RouterGroup<Context> {
+        group().add(middleware: AnswerCacheMiddleware(cache: cache, version: service.catalogueVersion))
+    }
+}
