@@ -114,7 +114,8 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
             return AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
         }
         var response = try await next(request, context)
-        let expires = response.headers[AnswerCache.expiresHeader].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let expires = response.headers[AnswerCache.expiresHeader].flatMap(Double.init).map(
+            Date.init(timeIntervalSince1970:))
         response.headers[AnswerCache.expiresHeader] = nil
         guard response.status == .ok, response.headers[.setCookie] == nil else { return response }
         let body = try await BodyCollector.bytes(of: response)

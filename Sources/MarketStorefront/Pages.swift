@@ -63,7 +63,8 @@ struct Pages: Sendable {
             headers[AnswerCache.expiresHeader] = String(
                 session.expires.timeIntervalSince1970)
         }
-        return visit.finish(Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html))))
+        return visit.finish(
+            Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html))))
     }
 
     /// The phrases the script says itself.

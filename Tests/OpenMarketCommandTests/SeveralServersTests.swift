@@ -39,6 +39,47 @@ import Testing
         }
     }
 
+    @Test func whatOneServerKeptIsNeverGivenAfterAChangeThroughTheOther() async throws {
+        try await ServerGroup.run { group in
+            let (a, b) = (group.peers[0], group.peers[1])
+            let made = try await a.create("Kept on B", by: Self.papri, images: [try TestImages.jpeg(dots: 2)])
+            let id = try #require(try made.json["id"] as? Int)
+            let reads = [
+                "/api/products?page_no=1&items_per_page=10", "/api/products/\(id)", "/items/1", "/item/\(id)", "/",
+                "/products/\(id)",
+            ]
+            var tags: [String: String] = [:]
+            for path in reads {
+                _ = try await b.send("GET", path)
+                let kept = try await b.send("GET", path)
+                #expect(kept.status == 200 && kept.text.contains("Kept on B"), "\(path)")
+                tags[path] = kept.header("ETag")
+                let unchanged = try await b.send("GET", path, headers: ["If-None-Match: \(tags[path] ?? "")"])
+                #expect(unchanged.status == 304, "\(path)")
+            }
+
+            let added = try await a.create("Added on A", by: Self.papri, images: [try TestImages.jpeg(dots: 3)])
+            let addedID = try #require(try added.json["id"] as? Int)
+            for path in ["/api/products?page_no=1&items_per_page=10", "/items/1", "/"] {
+                #expect(try await b.send("GET", path).text.contains("Added on A"), "\(path) right after the create")
+            }
+            #expect(
+                try await a.patch(id, #"{"name":"Edited on A","secret":"\#(Self.papri.secret)"}"#, by: Self.papri)
+                    .status == 202)
+            for path in reads {
+                let read = try await b.send("GET", path, headers: ["If-None-Match: \(tags[path] ?? "")"])
+                #expect(read.status == 200, "\(path): the old tag no longer matches")
+                #expect(
+                    read.text.contains("Edited on A") && !read.text.contains("Kept on B"),
+                    "\(path) right after the edit")
+            }
+            #expect(try await a.delete(addedID, by: Self.papri).status == 200)
+            #expect(try await b.send("GET", "/api/products/\(addedID)").status == 404)
+            #expect(try await b.send("GET", "/products/\(addedID)").status == 404)
+            #expect(!(try await b.send("GET", "/").text.contains("Added on A")), "right after the delete")
+        }
+    }
+
     @Test func aStorefrontSignInOnOneServerHoldsOnTheOther() async throws {
         try await ServerGroup.run { group in
             var visitor = StorefrontVisitor(port: group.ports[0])

@@ -1,0 +1,52 @@
+import Synchronization
+import Testing
+
+@testable import MarketCore
+
+/// Many requests share one read of the catalogue's version, but none is answered by a read that
+/// began before it asked: that is what keeps a kept answer from hiding a change just made.
+@Suite struct CatalogueVersionReaderTests {
+    /// A store whose version read can be held open, to let callers arrive while it runs.
+    final class HeldStore: Sendable {
+        let version = Atomic<Int64>(1)
+        let reads = Atomic<Int>(0)
+        let started: AsyncStream<Void>
+        private let startedContinuation: AsyncStream<Void>.Continuation
+        let release: AsyncStream<Void>
+        private let releaseContinuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (started, startedContinuation) = AsyncStream.makeStream()
+            (release, releaseContinuation) = AsyncStream.makeStream()
+        }
+
+        func read() async -> Int64 {
+            let seen = version.load(ordering: .sequentiallyConsistent)
+            reads.add(1, ordering: .sequentiallyConsistent)
+            startedContinuation.yield()
+            var releases = release.makeAsyncIterator()
+            _ = await releases.next()
+            return seen
+        }
+
+        func letOneReadFinish() { releaseContinuation.yield() }
+    }
+
+    @Test func aCallerWhoArrivesDuringAReadWaitsForTheNextOneAndSharesIt() async throws {
+        let store = HeldStore()
+        let reader = CatalogueVersionReader(read: { await store.read() })
+        var starts = store.started.makeAsyncIterator()
+
+        let early = Task { try await reader.current() }
+        _ = await starts.next()  // the first read has seen version 1 and is held
+        store.version.store(2, ordering: .sequentiallyConsistent)  // a write commits meanwhile
+        let late = (0..<5).map { _ in Task { try await reader.current() } }
+        // The late callers are queued once the first read lets go and the second begins.
+        store.letOneReadFinish()
+        #expect(try await early.value == 1)
+        _ = await starts.next()
+        store.letOneReadFinish()
+        for caller in late { #expect(try await caller.value == 2, "never the read that began before it asked") }
+        #expect(store.reads.load(ordering: .sequentiallyConsistent) == 2, "five callers, one read")
+    }
+}
