@@ -37,14 +37,15 @@ final class CatalogueVersionReader: Sendable {
                 return state.waiting
             }
             if batch.isEmpty { return }
-            let result = await Result(catching: read)
+            let result = await Result { try await read() }
             for waiter in batch { waiter.resume(with: result) }
         }
     }
 }
 
 extension Result where Failure == any Error {
-    init(catching body: () async throws -> Success) async {
+    /// What `body` returned or threw.
+    init(_ body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

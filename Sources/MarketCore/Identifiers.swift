@@ -76,11 +76,15 @@ public enum ImageKey {
 
     /// What a copy's key names: the hash of the image it is made from, its width and its format.
     public static func variant(_ key: String) -> (hash: String, width: Int, format: ImageFormat)? {
-        guard let match = key.wholeMatch(of: #/([0-9a-f]{64})-w(\d+)\.(jpg|png|webp)/#),
-            let width = Int(match.2), variantWidths.contains(width),
-            let format = ImageFormat(fileExtension: String(match.3))
+        // Read by hand: pages name several copies per photo, and a regex is compiled on every use.
+        let parts = key.split(separator: ".")
+        guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[1])) else { return nil }
+        let name = parts[0].split(separator: "-")
+        guard name.count == 2, isHash(name[0]), name[1].first == "w" else { return nil }
+        let digits = name[1].dropFirst()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let width = Int(digits), variantWidths.contains(width)
         else { return nil }
-        return (String(match.1), width, format)
+        return (String(name[0]), width, format)
     }
 
     /// The keys a copy may be made from: its photo as JPEG or as PNG.

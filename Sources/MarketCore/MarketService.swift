@@ -12,6 +12,8 @@ public struct MarketService: Sendable {
     let openRegistration: Bool
     let now: @Sendable () -> Date
     private let versions: CatalogueVersionReader
+    /// Every picture decoded or encoded for this market's requests goes through these slots.
+    let imageWork = ImageWork()
 
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
@@ -74,7 +76,7 @@ public struct MarketService: Sendable {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
         for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
             guard case .bytes(let source)? = try await images.content(forKey: sourceKey) else { continue }
-            let copy = try await imageProcessor.resize(source, toWidth: width, as: format)
+            let copy = try await imageWork.run { try await imageProcessor.resize(source, toWidth: width, as: format) }
             try await images.put(copy.data, key: key)
             return .bytes(copy.data)
         }

@@ -16,7 +16,8 @@ public final class Rehearsals: @unchecked Sendable {
     private let lock = NSLock()
     private var vendors: [String: Vendor] = [:]
     private var faults: [Int64: CachedFaults] = [:]
-    private var anonymous: [StoredRequestRecord] = []
+    /// Written out only when the operator looks: most are never read, and a read path must not pay for them.
+    private var anonymous: [(id: Int64, at: Date, detail: @Sendable () -> Data)] = []
     private var anonymousCount: Int64 = 0
 
     public init(store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init) {
@@ -42,17 +43,21 @@ public final class Rehearsals: @unchecked Sendable {
         try await store.requestRecords(vendorID: vendorID, limit: min(limit, Self.keptRequests))
     }
 
-    public func recordAnonymous(_ detail: Data) {
+    /// Keeps a request that named no vendor; `detail` writes its record when the operator asks.
+    public func recordAnonymous(_ detail: @escaping @Sendable () -> Data) {
+        let at = now()
         lock.withLock {
             anonymousCount += 1
-            anonymous.append(StoredRequestRecord(id: anonymousCount, at: now(), detail: detail))
+            anonymous.append((anonymousCount, at, detail))
             if anonymous.count > Self.keptRequests { anonymous.removeFirst(anonymous.count - Self.keptRequests) }
         }
     }
 
     /// The requests that named no vendor, newest first, as this server received them.
     public func anonymousRequests(limit: Int = keptRequests) -> [StoredRequestRecord] {
-        lock.withLock { Array(anonymous.suffix(limit).reversed()) }
+        lock.withLock { Array(anonymous.suffix(limit).reversed()) }.map {
+            StoredRequestRecord(id: $0.id, at: $0.at, detail: $0.detail())
+        }
     }
 
     public func faults(of vendorID: Int64) async throws -> RehearsedFaults? {

@@ -146,7 +146,11 @@ extension AnswerCache {
     /// The bytes' own digest, so equal answers have equal tags on every server.
     static func tag(of body: ByteBuffer) -> String {
         let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        return "\"" + digest.prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let digits = Array("0123456789abcdef".utf8)
+        return "\""
+            + String(
+                decoding: digest.prefix(12).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+            + "\""
     }
 
     /// The answer, or 304 when the client holds these very bytes already.

@@ -14,10 +14,9 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let tenths = (ContinuousClock.now - start) / .microseconds(100)
         context.logger.info(
-            "\(request.method) \(request.uri.path.maskingSecrets) \(response.status.code) \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
+            "\(request.method) \(request.uri.path.maskingSecrets) \(response.status.code) \(Int(tenths) / 10).\(Int(tenths) % 10)ms"
         )
         return response
     }
@@ -28,7 +27,9 @@ extension String {
     /// This path with every UUID-shaped segment (a delete secret, in any of its spellings) masked.
     package var maskingSecrets: String {
         split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) == nil ? String(segment) : "•••"
+            // A UUID has 36 characters; written with percent escapes, more.
+            segment.utf8.count < 36 || UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) == nil
+                ? String(segment) : "•••"
         }.joined(separator: "/")
     }
 }

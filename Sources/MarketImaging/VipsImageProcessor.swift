@@ -12,11 +12,7 @@ public struct VipsImageProcessor: ImageProcessor {
             throw ImageRejection("is not a JPEG, PNG or WebP image")
         }
         try Vips.ensureStarted()
-        return try await offload {
-            let original = try Self.normalize(upload, longEdge: MarketRules.originalLongEdge, kind: kind)
-            let thumbnail = try Self.normalize(original.data, longEdge: MarketRules.thumbnailLongEdge, kind: kind)
-            return ProcessedImage(original: original, thumbnail: thumbnail)
-        }
+        return try await offload { try Self.normalize(upload, kind: kind) }
     }
 
     public func resize(_ image: Data, toWidth width: Int, as format: ImageFormat) async throws -> EncodedImage {
@@ -32,17 +28,19 @@ public struct VipsImageProcessor: ImageProcessor {
         }
     }
 
-    private static func normalize(_ data: Data, longEdge: Int, kind: UploadKind) throws -> EncodedImage {
-        var encoded = omk_encoded()
+    private static func normalize(_ data: Data, kind: UploadKind) throws -> ProcessedImage {
+        var original = omk_encoded()
+        var thumbnail = omk_encoded()
         var error: UnsafeMutablePointer<CChar>?
         let status = data.withUnsafeBytes { bytes in
             omk_normalize(
-                bytes.baseAddress, bytes.count, Int32(longEdge), Int64(MarketRules.maximumImagePixels), &encoded, &error
-            )
+                bytes.baseAddress, bytes.count, Int32(MarketRules.originalLongEdge),
+                Int32(MarketRules.thumbnailLongEdge), Int64(MarketRules.maximumImagePixels), &original, &thumbnail,
+                &error)
         }
         switch status {
         case OMK_OK:
-            return Vips.take(encoded)
+            return ProcessedImage(original: Vips.take(original), thumbnail: Vips.take(thumbnail))
         case OMK_TOO_MANY_PIXELS:
             throw ImageRejection(
                 "\(Vips.message(error)); an image may have at most \(MarketRules.maximumImagePixels) pixels",

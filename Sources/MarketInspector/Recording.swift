@@ -40,14 +40,17 @@ struct Recording: Sendable {
     }
 
     func save(request: BodyCapture, answer: BodyCapture) async {
-        let record = inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)
-        do {
-            let detail = try JSONEncoder().encode(record)
-            if let vendorID {
-                try await rehearsals.record(detail, vendorID: vendorID)
-            } else {
-                rehearsals.recordAnonymous(detail)
+        let (body, bodyBytes, answer) = (request.bytes, request.count, answer.bytes)
+        guard let vendorID else {
+            rehearsals.recordAnonymous {
+                (try? JSONEncoder().encode(inspected(body: body, bodyBytes: bodyBytes, answer: answer))) ?? Data()
             }
+            return
+        }
+        do {
+            try await rehearsals.record(
+                try JSONEncoder().encode(inspected(body: body, bodyBytes: bodyBytes, answer: answer)),
+                vendorID: vendorID)
         } catch {
             logger.warning("the inspector could not keep a request", metadata: ["error": "\(error)"])
         }

@@ -31,7 +31,9 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func catalogueVersion() async throws -> Int64 {
-        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM catalogueVersion") ?? 0 }
+        try await pool.read { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
+        }
     }
 
     // MARK: Vendors
@@ -93,10 +95,7 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT hidden FROM product WHERE id = ?", arguments: [id]) == false
-                ? try Self.product(id: id, in: db) : nil
-        }
+        try await read { db in try Self.product(id: id, in: db, hidden: false) }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
@@ -106,7 +105,7 @@ public final class SQLiteMarketStore: MarketStore {
                 "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
             ]
             if let after = page.after { arguments += ["after": after] }
-            let total = try Int.fetchOne(db, sql: filter.countSQL, arguments: arguments) ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: arguments) ?? 0
             return Page(
                 request: page, totalCount: total,
                 items: try Self.summaries(db, ids: filter.idsSQL, direction: filter.direction, arguments: arguments))
@@ -132,20 +131,21 @@ public final class SQLiteMarketStore: MarketStore {
     private static func summaries(
         _ db: Database, ids: String, direction: String, arguments: StatementArguments
     ) throws -> [ProductSummary] {
+        // Cached statements: compiling (and GRDB's authorizer) cost more than running these.
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                WITH page AS (\(ids) LIMIT :limit OFFSET :offset)
-                SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
-                    i.thumbnailKey AS coverThumbnailKey,
-                    (SELECT group_concat(thumbnailKey, ' ') FROM (
-                        SELECT thumbnailKey FROM productImage WHERE productId = p.id ORDER BY position
-                    )) AS thumbnailKeys
-                FROM page JOIN product p ON p.id = page.id
-                JOIN vendor v ON v.id = p.vendorId
-                LEFT JOIN productImage i ON i.id = p.coverImageId
-                ORDER BY p.id \(direction)
-                """,
+            db.cachedStatement(
+                sql: """
+                    WITH page AS (\(ids) LIMIT :limit OFFSET :offset)
+                    SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
+                        i.thumbnailKey AS coverThumbnailKey,
+                        (SELECT group_concat(thumbnailKey, ' ') FROM (
+                            SELECT thumbnailKey FROM productImage WHERE productId = p.id ORDER BY position
+                        )) AS thumbnailKeys
+                    FROM page JOIN product p ON p.id = page.id
+                    JOIN vendor v ON v.id = p.vendorId
+                    LEFT JOIN productImage i ON i.id = p.coverImageId
+                    ORDER BY p.id \(direction)
+                    """),
             arguments: arguments)
         return try rows.map(summary(from:))
     }
@@ -255,18 +255,20 @@ public final class SQLiteMarketStore: MarketStore {
 
     // MARK: Rows to values
 
-    static func product(id: Int64, in db: Database) throws -> Product? {
+    /// The product with this id; with `hidden`, only if it is (or is not) hidden.
+    static func product(id: Int64, in db: Database, hidden: Bool? = nil) throws -> Product? {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt
-                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt
+                        FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
+                        """),
                 arguments: [id])
         else { return nil }
+        if let hidden, row["hidden"] != hidden { return nil }
         let images = try Row.fetchAll(
-            db, sql: "SELECT * FROM productImage WHERE productId = ? ORDER BY position", arguments: [id]
+            db.cachedStatement(sql: "SELECT * FROM productImage WHERE productId = ? ORDER BY position"), arguments: [id]
         ).map { row in
             ProductImage(
                 id: row["id"], originalKey: row["originalKey"], thumbnailKey: row["thumbnailKey"],

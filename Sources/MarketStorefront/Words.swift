@@ -28,9 +28,17 @@ struct Words: Sendable, MustacheParent {
     /// The phrase `key` with each `{name}` replaced by its value; the key itself when it is missing,
     /// which a test of the phrase books catches.
     func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
-        var phrase = phrases[key] ?? key
-        for (name, value) in values { phrase = phrase.replacingOccurrences(of: "{\(name)}", with: value) }
-        return phrase
+        let phrase = phrases[key] ?? key
+        guard !values.isEmpty else { return phrase }
+        var said = ""
+        var rest = phrase[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            said += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            said += values[name] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return said + rest
     }
 
     /// Every phrase's key.

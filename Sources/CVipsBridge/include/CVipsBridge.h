@@ -30,12 +30,13 @@ typedef struct {
 /// Starts libvips once per process; returns 0 on success.
 int omk_start(void);
 
-/// Decodes `input`, refuses it when its header announces more than `max_pixels`, turns it
-/// upright by its EXIF orientation, shrinks it to fit `long_edge` (never enlarges), converts it to
-/// sRGB and re-encodes it without any metadata: JPEG, or PNG when it has transparency.
+/// Decodes `input` once, refuses it when its header announces more than `max_pixels`, turns it
+/// upright by its EXIF orientation, shrinks it to fit `long_edge` while loading (never enlarges),
+/// converts it to sRGB and re-encodes it without any metadata as `original`: JPEG, or PNG when it
+/// has transparency; then shrinks that decoded picture to fit `thumbnail_edge` as `thumbnail`.
 /// On failure `*error` receives a message to free with omk_free.
-omk_status omk_normalize(const void *input, size_t length, int long_edge, long long max_pixels,
-                         omk_encoded *out, char **error);
+omk_status omk_normalize(const void *input, size_t length, int long_edge, int thumbnail_edge, long long max_pixels,
+                         omk_encoded *original, omk_encoded *thumbnail, char **error);
 
 /// A stored image shrunk to `width` pixels wide (never enlarged) and encoded as `format`, for the
 /// smaller copies pages ask for. The image was normalized when it was stored: upright, sRGB, plain.
