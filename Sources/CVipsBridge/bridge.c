@@ -22,6 +22,8 @@ int omk_start(void) {
     if (VIPS_INIT("openmarket") != 0) return -1;
     // Every upload is different: caching operations would only hold memory.
     vips_cache_set_max(0);
+    // One thread per picture: the market runs pictures side by side in its own slots, one per core.
+    vips_concurrency_set(1);
     return 0;
 }
 

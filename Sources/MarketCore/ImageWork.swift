@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Bounds the pictures being decoded and encoded at once across all requests: as many as there are
-/// cores, and a queue behind them of 16 per core (a few seconds of work; the pictures waiting are
+/// Bounds the pictures being decoded and encoded at once across all requests: one per core, and
+/// a queue behind them of 16 per core (a few seconds of work; the pictures waiting are
 /// already in memory, within the server's body budget). Beyond that a request is refused with 503
 /// and Retry-After at once, instead of piling up threads while reads wait for the cores.
 final class ImageWork: Sendable {

@@ -60,7 +60,7 @@ public enum MarketServer {
                 metrics: metrics, restock: restock),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [connections.gate()],
+                    additionalChannelHandlers: [connections.gate(), ExpectContinue()],
                     idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1))))),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },

@@ -29,9 +29,16 @@ package struct MultipartForm {
     }
 
     package init(body: Data, boundary: String) throws(MarketError) {
-        let bytes = [UInt8](body)
+        let read = body.withUnsafeBytes { bytes in
+            Result { () throws(MarketError) in try Self.parts(of: bytes, boundary: boundary) }
+        }
+        parts = try read.get()
+    }
+
+    /// Read in place: a body of photos is not copied to be read, only each part's bytes once.
+    private static func parts(of bytes: UnsafeRawBufferPointer, boundary: String) throws(MarketError) -> [Part] {
         let delimiter = Array("--\(boundary)".utf8)
-        guard var start = Self.find(delimiter, in: body, from: 0) else {
+        guard var start = Self.find(delimiter, in: bytes, from: 0) else {
             throw MarketError(.invalid, "the multipart body never mentions its boundary \"\(boundary)\"")
         }
         var parts: [Part] = []
@@ -41,7 +48,7 @@ package struct MultipartForm {
                 .trimmingCharacters(in: .whitespaces)
             if rest.hasSuffix("--") || lineEnd.next >= bytes.count { break }
             let (headers, head, bodyStart) = Self.headers(in: bytes, from: lineEnd.next)
-            let next = Self.find([0x0A] + delimiter, in: body, from: bodyStart)
+            let next = Self.find([0x0A] + delimiter, in: bytes, from: bodyStart)
             var bodyEnd = next ?? bytes.count
             if next != nil, bodyEnd > bodyStart, bytes[bodyEnd - 1] == 0x0D { bodyEnd -= 1 }
             if let part = Self.part(
@@ -52,7 +59,7 @@ package struct MultipartForm {
             guard let next else { break }
             start = next + 1
         }
-        self.parts = parts
+        return parts
     }
 
     package func parts(named names: String...) -> [Part] {
@@ -69,7 +76,7 @@ package struct MultipartForm {
     }
 
     /// The header lines of a part up to the blank line, read and as sent, and where its body starts.
-    private static func headers(in bytes: [UInt8], from start: Int) -> ([String: String], [String], Int) {
+    private static func headers(in bytes: UnsafeRawBufferPointer, from start: Int) -> ([String: String], [String], Int) {
         var headers: [String: String] = [:]
         var lines: [String] = []
         var position = start
@@ -87,18 +94,29 @@ package struct MultipartForm {
     }
 
     /// Where the line starting at `start` ends (before CR LF or LF) and where the next one begins.
-    private static func lineEnd(in bytes: [UInt8], from start: Int) -> (content: Int, next: Int) {
+    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> (content: Int, next: Int) {
         guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return (bytes.count, bytes.count) }
         let content = newline > start && bytes[newline - 1] == 0x0D ? newline - 1 : newline
         return (content, newline + 1)
     }
 
-    /// Where `needle` first occurs at or after `start`. Foundation's search, built optimised, since
-    /// a body may be 50 MB of pictures and this runs once per boundary.
-    private static func find(_ needle: [UInt8], in bytes: Data, from start: Int) -> Int? {
-        guard start <= bytes.count else { return nil }
-        let base = bytes.startIndex
-        return bytes.range(of: Data(needle), in: (base + start)..<bytes.endIndex).map { $0.lowerBound - base }
+    /// Where `needle` first occurs at or after `start`: the C library's `memchr` finds each
+    /// candidate first byte and `memcmp` checks the rest, since a body may be 50 MB of pictures and
+    /// this runs once per boundary.
+    private static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let first = needle.first, start <= haystack.count else { return nil }
+        return needle.withUnsafeBytes { needle in
+                guard let base = haystack.baseAddress else { return nil }
+                var position = start
+                while haystack.count - position >= needle.count,
+                    let found = memchr(base + position, Int32(first), haystack.count - position - needle.count + 1)
+                {
+                    let offset = UnsafeRawPointer(found) - base
+                    if memcmp(found, needle.baseAddress!, needle.count) == 0 { return offset }
+                    position = offset + 1
+                }
+                return nil
+        }
     }
 }
 

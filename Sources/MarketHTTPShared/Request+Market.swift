@@ -42,7 +42,9 @@ extension Request {
     {
         let body = try await collectAPIBody()
         guard let boundary = MultipartForm.boundary(in: headers[.contentType]) else { throw refusal() }
-        return try MultipartForm(body: body, boundary: boundary)
+        // Photos make bodies of megabytes, whose reading would hold a thread the reads need.
+        guard body.count > 256 * 1024 else { return try MultipartForm(body: body, boundary: boundary) }
+        return try await offload { try MultipartForm(body: body, boundary: boundary) }
     }
 
     /// The body, up to the largest the market reads; a longer one is refused by its declared
