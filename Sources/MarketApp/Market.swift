@@ -42,7 +42,9 @@ public struct Market: Sendable {
         case .folder(let folder):
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             store = try SQLiteMarketStore(path: folder.appendingPathComponent("market.sqlite").path)
-            images = try FileImageStore(root: folder.appendingPathComponent("images", isDirectory: true))
+            images = CachedImageStore(
+                try FileImageStore(root: folder.appendingPathComponent("images", isDirectory: true)),
+                capacity: configuration.imageCacheBytes)
             storedKey = try SessionKey(storedAt: folder.appendingPathComponent("session.key"))
         case .postgres(let url):
             let postgres = try await PostgresMarket.open(

@@ -24,7 +24,7 @@ public struct MarketConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// bcrypt's cost for new secrets; tests lower it.
     public var secretCost = SecretHasher.defaultCost
-    /// Image bytes each server keeps in memory when they live in a database.
+    /// Image bytes each server keeps in memory, read from its folder or its database.
     public var imageCacheBytes = 64 << 20
     /// Bytes of answers (lists, details, pages) each server keeps to give again until the catalogue changes.
     public var answerCacheBytes = 64 << 20

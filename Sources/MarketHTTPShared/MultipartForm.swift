@@ -76,7 +76,8 @@ package struct MultipartForm {
     }
 
     /// The header lines of a part up to the blank line, read and as sent, and where its body starts.
-    private static func headers(in bytes: UnsafeRawBufferPointer, from start: Int) -> ([String: String], [String], Int) {
+    private static func headers(in bytes: UnsafeRawBufferPointer, from start: Int) -> ([String: String], [String], Int)
+    {
         var headers: [String: String] = [:]
         var lines: [String] = []
         var position = start
@@ -106,16 +107,16 @@ package struct MultipartForm {
     private static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard let first = needle.first, start <= haystack.count else { return nil }
         return needle.withUnsafeBytes { needle in
-                guard let base = haystack.baseAddress else { return nil }
-                var position = start
-                while haystack.count - position >= needle.count,
-                    let found = memchr(base + position, Int32(first), haystack.count - position - needle.count + 1)
-                {
-                    let offset = UnsafeRawPointer(found) - base
-                    if memcmp(found, needle.baseAddress!, needle.count) == 0 { return offset }
-                    position = offset + 1
-                }
-                return nil
+            guard let base = haystack.baseAddress else { return nil }
+            var position = start
+            while haystack.count - position >= needle.count,
+                let found = memchr(base + position, Int32(first), haystack.count - position - needle.count + 1)
+            {
+                let offset = UnsafeRawPointer(found) - base
+                if memcmp(found, needle.baseAddress!, needle.count) == 0 { return offset }
+                position = offset + 1
+            }
+            return nil
         }
     }
 }

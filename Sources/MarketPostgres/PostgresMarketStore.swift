@@ -100,10 +100,7 @@ public final class PostgresMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await database.read { session in
-            try await session.first("SELECT hidden FROM product WHERE id = \(id)", as: Bool.self) == false
-                ? try await Self.product(id: id, in: session) : nil
-        }
+        try await database.read { session in try await Self.product(id: id, in: session, visibleOnly: true) }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
@@ -248,12 +245,13 @@ public final class PostgresMarketStore: MarketStore {
         return try await product(id: id, in: session)
     }
 
-    static func product(id: Int64, in session: DatabaseSession) async throws -> Product? {
+    /// The product with this id; with `visibleOnly`, nil when it is hidden.
+    static func product(id: Int64, in session: DatabaseSession, visibleOnly: Bool = false) async throws -> Product? {
         guard
             let row = try await session.query(
                 """
                 SELECT \(unescaped: productColumns) FROM product p JOIN vendor v ON v.id = p.vendor_id
-                WHERE p.id = \(id)
+                WHERE p.id = \(id) \(unescaped: visibleOnly ? "AND NOT p.hidden" : "")
                 """
             ).first(where: { _ in true })
         else { return nil }

@@ -177,34 +177,17 @@ enum SQLiteSchema {
                 sql: """
                     CREATE TABLE catalogueVersion (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
                     INSERT INTO catalogueVersion VALUES (1, 0);
-                    CREATE TRIGGER productInsertVersion AFTER INSERT ON product BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER productUpdateVersion AFTER UPDATE ON product BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER productDeleteVersion AFTER DELETE ON product BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER productImageInsertVersion AFTER INSERT ON productImage BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER productImageUpdateVersion AFTER UPDATE ON productImage BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER productImageDeleteVersion AFTER DELETE ON productImage BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER vendorInsertVersion AFTER INSERT ON vendor BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER vendorUpdateVersion AFTER UPDATE ON vendor BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
-                    CREATE TRIGGER vendorDeleteVersion AFTER DELETE ON vendor BEGIN
-                        UPDATE catalogueVersion SET version = version + 1;
-                    END;
                     """)
+            for table in ["product", "productImage", "vendor"] {
+                for change in ["INSERT", "UPDATE", "DELETE"] {
+                    try db.execute(
+                        sql: """
+                            CREATE TRIGGER \(table)\(change.capitalized)Version AFTER \(change) ON \(table) BEGIN
+                                UPDATE catalogueVersion SET version = version + 1;
+                            END
+                            """)
+                }
+            }
         }
         return migrator
     }

@@ -155,7 +155,7 @@ extension RawHTTP {
         if let length = response.header("Content-Length").flatMap(Int.init) {
             guard body.count >= length else { return nil }
             response.body = Data(body.prefix(length))
-        } else if status == 304 || status == 204 {
+        } else if status == 304 || status == 204 || (100..<200).contains(status) {
             return response
         } else {
             guard closed else { return nil }
