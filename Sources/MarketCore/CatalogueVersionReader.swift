@@ -42,10 +42,3 @@ final class CatalogueVersionReader: Sendable {
         }
     }
 }
-
-extension Result where Failure == any Error {
-    /// What `body` returned or threw.
-    init(_ body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
-    }
-}

@@ -9,3 +9,10 @@ public func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
         }
     }
 }
+
+extension Result where Failure == any Error {
+    /// What `body` returned or threw.
+    init(_ body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

@@ -39,6 +39,12 @@ public struct SecretHasher: Sendable {
 /// Fast hashes for things that are already random and long: delete secrets and image contents.
 public enum Digest {
     public static func sha256Hex(_ data: some DataProtocol) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: data))
+    }
+
+    /// Bytes as lowercase hexadecimal, two digits each.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 }

@@ -109,8 +109,7 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
         guard request.method == .get || request.method == .head else { return try await next(request, context) }
         let version = try await version()
         let key = AnswerCache.key(of: request)
-        let now = Date()
-        if let answer = cache.answer(for: key, at: version, now: now) {
+        if let answer = cache.answer(for: key, at: version, now: Date()) {
             return AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
         }
         var response = try await next(request, context)
@@ -124,7 +123,6 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
         cache.keep(.init(version: version, headers: headers, body: body, expires: expires), for: key)
         return AnswerCache.response(headers: headers, body: body, to: request)
     }
-
 }
 
 extension AnswerCache {
@@ -133,24 +131,19 @@ extension AnswerCache {
     static func key(of request: Request) -> String {
         let headers = request.headers
         return [
-            request.uri.description, request.head.authority ?? "", headers[Self.forwardedProto] ?? "",
+            request.uri.description, request.head.authority ?? "", request.scheme,
             headers[Self.forwardedHost] ?? "", headers[.acceptLanguage] ?? "", headers[.cookie] ?? "",
             headers[Self.requestedWith] ?? "",
         ].joined(separator: "\n")
     }
 
-    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     private static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
     private static let requestedWith = HTTPField.Name("X-Requested-With")!
 
     /// The bytes' own digest, so equal answers have equal tags on every server.
     static func tag(of body: ByteBuffer) -> String {
         let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        let digits = Array("0123456789abcdef".utf8)
-        return "\""
-            + String(
-                decoding: digest.prefix(12).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-            + "\""
+        return "\"" + Digest.hex(digest.prefix(12)) + "\""
     }
 
     /// The answer, or 304 when the client holds these very bytes already.

@@ -95,7 +95,7 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await read { db in try Self.product(id: id, in: db, hidden: false) }
+        try await read { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
@@ -255,8 +255,8 @@ public final class SQLiteMarketStore: MarketStore {
 
     // MARK: Rows to values
 
-    /// The product with this id; with `hidden`, only if it is (or is not) hidden.
-    static func product(id: Int64, in db: Database, hidden: Bool? = nil) throws -> Product? {
+    /// The product with this id; with `visibleOnly`, nil when it is hidden.
+    static func product(id: Int64, in db: Database, visibleOnly: Bool = false) throws -> Product? {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
@@ -266,7 +266,7 @@ public final class SQLiteMarketStore: MarketStore {
                         """),
                 arguments: [id])
         else { return nil }
-        if let hidden, row["hidden"] != hidden { return nil }
+        if visibleOnly, row["hidden"] == true { return nil }
         let images = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM productImage WHERE productId = ? ORDER BY position"), arguments: [id]
         ).map { row in

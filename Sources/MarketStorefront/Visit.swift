@@ -59,7 +59,7 @@ struct Visit {
             formToken = token
             madeFormToken = false
         } else {
-            formToken = SymmetricKey(size: .bits256).withUnsafeBytes(Self.hex)
+            formToken = SymmetricKey(size: .bits256).withUnsafeBytes { Digest.hex($0) }
             madeFormToken = true
         }
         if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
@@ -188,17 +188,6 @@ struct Visit {
                 name: CookieName.formToken, value: formToken, path: "/", secure: isSecure, httpOnly: true,
                 sameSite: .lax))
         return response
-    }
-
-    private static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            for (index, byte) in bytes.enumerated() {
-                text[2 * index] = digits[Int(byte >> 4)]
-                text[2 * index + 1] = digits[Int(byte & 15)]
-            }
-            return bytes.count * 2
-        }
     }
 }
 
