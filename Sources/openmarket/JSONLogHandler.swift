@@ -21,11 +21,10 @@ struct JSONLogHandler: LogHandler {
         fields["label"] = label
         fields["message"] = "\(event.message)"
         guard
-            var line = try? JSONSerialization.data(
+            let line = try? JSONSerialization.data(
                 withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return }
-        line.append(0x0A)
-        FileHandle.standardError.write(line)
+        LogOutput.standardError.write(String(decoding: line, as: UTF8.self) + "\n")
     }
 }
 
@@ -35,7 +34,14 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case json
 
     func bootstrap() {
-        guard self == .json else { return }
-        LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        switch self {
+        case .text: LoggingSystem.bootstrap { TextLogHandler(label: $0) }
+        case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        }
+    }
+
+    /// Waits until every line logged so far is written.
+    func flush() {
+        (self == .text ? LogOutput.standardOutput : LogOutput.standardError).flush()
     }
 }

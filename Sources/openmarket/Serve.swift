@@ -58,6 +58,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         logFormat.bootstrap()
+        defer { logFormat.flush() }
         FileDescriptors.raiseLimit()
         Memory.returnLargeBlocks()
         MarketMetrics.bootstrap()
@@ -84,9 +85,9 @@ struct Serve: AsyncParsableCommand {
             let application = try market.application(host: host, port: port) { port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
                 if lan {
-                    // Straight to the terminal, not the log, and at once even when stdout is a pipe.
-                    let text = LANInvitation.text(addresses: LANInvitation.addresses(), port: port) + "\n"
-                    FileHandle.standardOutput.write(Data(text.utf8))
+                    // To the terminal as it is, not as a log line, and at once even when stdout is a pipe.
+                    LogOutput.standardOutput.write(
+                        LANInvitation.text(addresses: LANInvitation.addresses(), port: port) + "\n")
                 }
             }
             let services = ServiceGroup(
