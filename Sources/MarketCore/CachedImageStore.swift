@@ -1,14 +1,19 @@
 import Foundation
+import Synchronization
 
 /// Keeps recently served image bytes in memory, up to `capacity` bytes, least recently used out
 /// first, so serving an image does not ask a database each time. Keys are content hashes: a cached
 /// copy is never stale, and no other server needs to be told about it.
-public actor CachedImageStore: ImageStore {
+public final class CachedImageStore: ImageStore {
+    private struct Entries {
+        var byKey: [String: (data: Data, lastUse: UInt64)] = [:]
+        var size = 0
+        var clock: UInt64 = 0
+    }
+
     private let base: any ImageStore
     private let capacity: Int
-    private var entries: [String: (data: Data, lastUse: UInt64)] = [:]
-    private var size = 0
-    private var clock: UInt64 = 0
+    private let entries = Mutex(Entries())
 
     public init(_ base: any ImageStore, capacity: Int) {
         self.base = base
@@ -20,14 +25,19 @@ public actor CachedImageStore: ImageStore {
     }
 
     public func content(forKey key: String) async throws -> ImageContent? {
-        clock += 1
-        if let entry = entries[key] {
-            entries[key]?.lastUse = clock
-            return .bytes(entry.data)
-        }
+        if let data = bytesAtHand(forKey: key) { return .bytes(data) }
         let content = try await base.content(forKey: key)
         if case .bytes(let data)? = content { remember(data, key: key) }
         return content
+    }
+
+    public func bytesAtHand(forKey key: String) -> Data? {
+        entries.withLock { entries in
+            entries.clock += 1
+            guard let data = entries.byKey[key]?.data else { return nil }
+            entries.byKey[key]?.lastUse = entries.clock
+            return data
+        }
     }
 
     public func keys(unusedFor interval: Duration) async throws -> [String] {
@@ -36,7 +46,9 @@ public actor CachedImageStore: ImageStore {
 
     public func remove(key: String, ifUnusedFor interval: Duration) async throws -> Bool {
         guard try await base.remove(key: key, ifUnusedFor: interval) else { return false }
-        if let removed = entries.removeValue(forKey: key) { size -= removed.data.count }
+        entries.withLock { entries in
+            if let removed = entries.byKey.removeValue(forKey: key) { entries.size -= removed.data.count }
+        }
         return true
     }
 
@@ -45,12 +57,15 @@ public actor CachedImageStore: ImageStore {
     }
 
     private func remember(_ data: Data, key: String) {
-        guard data.count <= capacity, entries[key] == nil else { return }
-        entries[key] = (data, clock)
-        size += data.count
-        while size > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            entries[oldest.key] = nil
-            size -= oldest.value.data.count
+        guard data.count <= capacity else { return }
+        entries.withLock { entries in
+            guard entries.byKey[key] == nil else { return }
+            entries.byKey[key] = (data, entries.clock)
+            entries.size += data.count
+            while entries.size > capacity, let oldest = entries.byKey.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                entries.byKey[oldest.key] = nil
+                entries.size -= oldest.value.data.count
+            }
         }
     }
 }

@@ -5,9 +5,11 @@ import Synchronization
 /// caller that arrived while one read ran shares the read that follows. Under load one query
 /// answers a whole batch of requests; alone, a request pays for exactly one.
 final class CatalogueVersionReader: Sendable {
+    typealias Delivery = @Sendable (Result<Int64, any Error>) -> Void
+
     private struct State {
         var reading = false
-        var waiting: [CheckedContinuation<Int64, any Error>] = []
+        var waiting: [Delivery] = []
     }
 
     private let read: @Sendable () async throws -> Int64
@@ -19,13 +21,19 @@ final class CatalogueVersionReader: Sendable {
 
     func current() async throws -> Int64 {
         try await withCheckedThrowingContinuation { continuation in
-            let start = state.withLock { state in
-                state.waiting.append(continuation)
-                defer { state.reading = true }
-                return !state.reading
-            }
-            if start { Task { await readForWaiting() } }
+            current { continuation.resume(with: $0) }
         }
+    }
+
+    /// The same, for a caller that cannot wait in a task (a network event loop): `deliver` is
+    /// called once, on whichever thread the read finished.
+    func current(_ deliver: @escaping Delivery) {
+        let start = state.withLock { state in
+            state.waiting.append(deliver)
+            defer { state.reading = true }
+            return !state.reading
+        }
+        if start { Task { await readForWaiting() } }
     }
 
     /// Reads once for everyone waiting, and again while more arrive.
@@ -38,7 +46,7 @@ final class CatalogueVersionReader: Sendable {
             }
             if batch.isEmpty { return }
             let result = await Result { try await read() }
-            for waiter in batch { waiter.resume(with: result) }
+            for deliver in batch { deliver(result) }
         }
     }
 }

@@ -37,6 +37,11 @@ public struct MarketService: Sendable {
         try await versions.current()
     }
 
+    /// The same, delivered to a caller that cannot wait in a task; see `catalogueVersion()`.
+    public func catalogueVersion(_ deliver: @escaping @Sendable (Result<Int64, any Error>) -> Void) {
+        versions.current(deliver)
+    }
+
     public func products(_ page: PageRequest, search: String? = nil) async throws -> Page<ProductSummary> {
         let page = try validated(page.validated())
         let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -50,6 +55,11 @@ public struct MarketService: Sendable {
     public func product(id: Int64) async throws -> Product {
         guard let product = try await store.product(id: id) else { throw MarketError.productNotFound(id) }
         return product
+    }
+
+    /// An image's bytes if they are in memory now, without waiting for anything.
+    public func imageAtHand(key: String) -> Data? {
+        images.bytesAtHand(forKey: key)
     }
 
     /// A stored image, or nil when no image has that key.

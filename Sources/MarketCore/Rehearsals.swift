@@ -49,7 +49,8 @@ public final class Rehearsals: @unchecked Sendable {
         lock.withLock {
             anonymousCount += 1
             anonymous.append((anonymousCount, at, detail))
-            if anonymous.count > Self.keptRequests { anonymous.removeFirst(anonymous.count - Self.keptRequests) }
+            // Trimmed now and then rather than on every request: the list is read from its end.
+            if anonymous.count >= 2 * Self.keptRequests { anonymous.removeFirst(anonymous.count - Self.keptRequests) }
         }
     }
 

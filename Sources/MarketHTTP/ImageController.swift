@@ -25,16 +25,28 @@ struct ImageController<Context: RequestContext> {
         case .bytes(let bytes): data = bytes
         case .redirect(let url): return Response(status: .found, headers: [.location: url.absoluteString])
         }
-        let etag = "\"\(key.prefix { $0 != "." })\""
-        var headers: HTTPFields = [
-            .contentType: format.mediaType,
-            .eTag: etag,
-            .cacheControl: "public, max-age=31536000, immutable",
-        ]
-        if request.headers[.ifNoneMatch]?.contains(etag) == true {
+        var headers = ImageAnswer.headers(key: key, format: format)
+        if ImageAnswer.isUnchanged(headers, for: request.head) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// What an image's answer says besides its bytes, wherever it is given.
+enum ImageAnswer {
+    static func headers(key: String, format: ImageFormat) -> HTTPFields {
+        [
+            .contentType: format.mediaType,
+            .eTag: "\"\(key.prefix { $0 != "." })\"",
+            .cacheControl: "public, max-age=31536000, immutable",
+        ]
+    }
+
+    /// The client holds these bytes already.
+    static func isUnchanged(_ headers: HTTPFields, for request: HTTPRequest) -> Bool {
+        guard let tag = headers[.eTag] else { return false }
+        return request.headerFields[.ifNoneMatch]?.contains(tag) == true
     }
 }

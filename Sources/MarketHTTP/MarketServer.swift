@@ -17,6 +17,15 @@ public enum MarketServer {
         service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey,
         limits: ServerLimits, metrics: PrometheusCollectorRegistry, restock: @escaping @Sendable () async throws -> Int
     ) throws -> Router<MarketRequestContext> {
+        try router(
+            service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,
+            metrics: metrics, answers: AnswerCache(capacity: limits.answerCacheBytes), restock: restock)
+    }
+
+    static func router(
+        service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor, sessionKey: SessionKey, limits: ServerLimits,
+        metrics: PrometheusCollectorRegistry, answers: AnswerCache, restock: @escaping @Sendable () async throws -> Int
+    ) throws -> Router<MarketRequestContext> {
         let storefront = try Storefront(
             service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
@@ -32,7 +41,6 @@ public enum MarketServer {
         router.add(middleware: InspectorMiddleware(rehearsals: rehearsals))
         router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
-        let answers = AnswerCache(capacity: limits.answerCacheBytes)
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router, answers: answers)
         APIv1Controller(service: service).addRoutes(to: router, answers: answers)
         ImageController(service: service).addRoutes(to: router)
@@ -44,9 +52,9 @@ public enum MarketServer {
     }
 
     /// The application on `host`:`port` (0 picks a free port); `onListening` learns the port.
-    /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. A connection
-    /// that has not sent a whole request head within `limits.idleTimeout` of opening or of its last
-    /// answer is closed, so slow or silent clients cannot hold the server's connections.
+    /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. Each connection
+    /// passes the connection limit, the idle timeout, `100 Continue` and the front desk (which
+    /// answers what it can without the router) before the router.
     public static func application(
         service: MarketService, rehearsals: Rehearsals, host: String, port: Int, flavor: V2Flavor = .marketTraining,
         sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry, logger: Logger,
@@ -54,15 +62,22 @@ public enum MarketServer {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
+        let idle = TimeAmount.nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))
+        let answers = AnswerCache(capacity: limits.answerCacheBytes)
+        let serverName = "OpenMarket"
+        let desk = FrontDesk(
+            service: service, answers: answers, rehearsals: rehearsals, logger: logger, serverName: serverName)
         return Application(
             router: try router(
                 service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,
-                metrics: metrics, restock: restock),
+                metrics: metrics, answers: answers, restock: restock),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [connections.gate(), ExpectContinue()],
-                    idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1))))),
-            configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
+                    additionalChannelHandlers: [
+                        connections.gate(), IdleConnection(timeout: idle), ExpectContinue(), desk.handler(),
+                    ],
+                    idleTimeout: nil)),
+            configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
     }

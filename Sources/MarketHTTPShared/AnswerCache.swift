@@ -14,11 +14,21 @@ import Synchronization
 package final class AnswerCache: Sendable {
     /// One kept answer. `expires` is set when the answer shows something that ends by itself (a
     /// sign-in shown in a page's header).
-    struct Answer: Sendable {
-        var version: Int64
-        var headers: HTTPFields
-        var body: ByteBuffer
-        var expires: Date?
+    package struct Answer: Sendable {
+        package var version: Int64
+        package var headers: HTTPFields
+        package var body: ByteBuffer
+        package var expires: Date?
+        /// The route that gave it, for the front desk's metrics.
+        package var route = ""
+
+        package init(version: Int64, headers: HTTPFields, body: ByteBuffer, expires: Date? = nil, route: String = "") {
+            self.version = version
+            self.headers = headers
+            self.body = body
+            self.expires = expires
+            self.route = route
+        }
 
         var size: Int { body.readableBytes + 512 }
     }
@@ -36,6 +46,9 @@ package final class AnswerCache: Sendable {
     /// A route's answer may say until when it holds (seconds since 1970) in this header, which
     /// the route's adapter removes before the answer leaves.
     package static let expiresHeader = HTTPField.Name("Market-Answer-Expires")!
+    /// Says that the answer may be given again by the front desk, at which catalogue version and
+    /// for which route (`1234 /api/products`); the front desk removes it before the answer leaves.
+    package static let deskHeader = HTTPField.Name("Market-Desk")!
 
     private let capacity: Int
     private let generations = Mutex(Generations())
@@ -44,7 +57,7 @@ package final class AnswerCache: Sendable {
         self.capacity = capacity
     }
 
-    func answer(for key: String, at version: Int64, now: Date) -> Answer? {
+    package func answer(for key: String, at version: Int64, now: Date) -> Answer? {
         generations.withLock { kept in
             forget(before: version, in: &kept)
             if let answer = kept.recent[key] {
@@ -62,7 +75,12 @@ package final class AnswerCache: Sendable {
         }
     }
 
-    func keep(_ answer: Answer, for key: String) {
+    /// Some answer is kept for `key`, of whatever version: worth reading the version to find out.
+    package func holds(_ key: String) -> Bool {
+        generations.withLock { $0.recent[key] != nil || $0.older[key] != nil }
+    }
+
+    package func keep(_ answer: Answer, for key: String) {
         guard answer.size * 2 <= capacity else { return }
         generations.withLock { kept in
             forget(before: answer.version, in: &kept)
@@ -108,30 +126,46 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
     ) async throws -> Response {
         guard request.method == .get || request.method == .head else { return try await next(request, context) }
         let version = try await version()
-        let key = AnswerCache.key(of: request)
+        let key = AnswerCache.key(of: request.head)
         if let answer = cache.answer(for: key, at: version, now: Date()) {
-            return AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
+            return given(answer, to: request, context: context)
         }
-        var response = try await next(request, context)
+        let response = try await next(request, context)
         let expires = response.headers[AnswerCache.expiresHeader].flatMap(Double.init).map(
             Date.init(timeIntervalSince1970:))
-        response.headers[AnswerCache.expiresHeader] = nil
-        guard response.status == .ok, response.headers[.setCookie] == nil else { return response }
+        guard response.status == .ok, response.headers[.setCookie] == nil else {
+            var response = response
+            response.headers[AnswerCache.expiresHeader] = nil
+            return response
+        }
         let body = try await BodyCollector.bytes(of: response)
         var headers = response.headers
+        headers[AnswerCache.expiresHeader] = nil
         headers[.eTag] = AnswerCache.tag(of: body)
-        cache.keep(.init(version: version, headers: headers, body: body, expires: expires), for: key)
-        return AnswerCache.response(headers: headers, body: body, to: request)
+        let answer = AnswerCache.Answer(version: version, headers: headers, body: body, expires: expires)
+        cache.keep(answer, for: key)
+        return given(answer, to: request, context: context)
+    }
+
+    /// The answer, marked for the front desk when it may give it again without the routes: it
+    /// holds for everyone who sends this request until the catalogue changes, and the request
+    /// named no vendor whose failures could be rehearsed.
+    private func given(_ answer: AnswerCache.Answer, to request: Request, context: Context) -> Response {
+        var response = AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
+        if response.status == .ok, answer.expires == nil, request.identifier == nil {
+            response.headers[AnswerCache.deskHeader] = "\(answer.version) \(context.endpointPath ?? "")"
+        }
+        return response
     }
 }
 
 extension AnswerCache {
     /// Everything an answer of these routes depends on besides the catalogue: the URL, the host and
     /// scheme its links are made for, the language and cookies of a page's visitor.
-    static func key(of request: Request) -> String {
-        let headers = request.headers
+    package static func key(of request: HTTPRequest) -> String {
+        let headers = request.headerFields
         return [
-            request.uri.description, request.head.authority ?? "", request.scheme,
+            request.path ?? "", request.authority ?? "", request.clientScheme,
             headers[Self.forwardedHost] ?? "", headers[.acceptLanguage] ?? "", headers[.cookie] ?? "",
             headers[Self.requestedWith] ?? "",
         ].joined(separator: "\n")
@@ -151,15 +185,20 @@ extension AnswerCache {
         guard let tag = headers[.eTag], let asked = request.headers[.ifNoneMatch], matches(asked, tag) else {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
         }
+        return Response(status: .notModified, headers: unchanged(headers))
+    }
+
+    /// What a 304 says of the answer it stands for.
+    package static func unchanged(_ headers: HTTPFields) -> HTTPFields {
         var unchanged = HTTPFields()
-        for name in [HTTPField.Name.eTag, .cacheControl, .vary, .contentLocation] {
+        for name in [HTTPField.Name.eTag, .cacheControl, .vary, .contentLocation, .xContentTypeOptions, .server] {
             if let value = headers[name] { unchanged[name] = value }
         }
-        return Response(status: .notModified, headers: unchanged)
+        return unchanged
     }
 
     /// `If-None-Match` names this tag (compared weakly, as RFC 9110 asks), or is `*`.
-    static func matches(_ header: String, _ tag: String) -> Bool {
+    package static func matches(_ header: String, _ tag: String) -> Bool {
         let bare = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
         return header.split(separator: ",").contains { candidate in
             let candidate = candidate.trimmingCharacters(in: .whitespaces)

@@ -40,7 +40,7 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
     }
 
     /// `gzip` named with a weight above zero (or `*`).
-    static func acceptsGzip(_ header: String?) -> Bool {
+    package static func acceptsGzip(_ header: String?) -> Bool {
         weightedChoices(header).first { $0.name == "gzip" || $0.name == "*" }.map { $0.weight > 0 } ?? false
     }
 }

@@ -4,14 +4,22 @@ import Hummingbird
 import MarketCore
 import MarketModel
 
+extension HTTPRequest {
+    package var identifier: String? {
+        headerFields[HTTPField.Name("identifier")!]
+    }
+
+    package var clientScheme: String {
+        headerFields[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() ?? "http"
+    }
+}
+
 extension Request {
     /// The largest request body the API reads: five images of the largest size, and the rest.
     package static let maximumAPIBodyBytes = 5 * MarketRules.maximumImageBytes + 4 * 1024 * 1024
 
     /// The vendor identifier header. HTTP header names are matched case-insensitively.
-    package var identifier: String? {
-        headers[HTTPField.Name("identifier")!]
-    }
+    package var identifier: String? { head.identifier }
 
     /// Query parameters by name; the first occurrence wins.
     package var queryFields: [String: String] {
@@ -28,9 +36,7 @@ extension Request {
     }
 
     /// The scheme the client used: a proxy in front says so in `X-Forwarded-Proto`.
-    package var scheme: String {
-        headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() ?? "http"
-    }
+    package var scheme: String { head.clientScheme }
 
     /// Image URLs on the scheme and host this request came to.
     package var imageURLs: ImageURLs {
@@ -62,9 +68,11 @@ extension Request {
 }
 
 package enum JSONResponse {
+    /// Keys in a fixed order: the same answer is the same bytes on every server and every time,
+    /// so its ETag is too.
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -14,22 +15,36 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let tenths = (ContinuousClock.now - start) / .microseconds(100)
-        context.logger.info(
-            "\(request.method) \(request.uri.path.maskingSecrets) \(response.status.code) \(Int(tenths) / 10).\(Int(tenths) % 10)ms"
-        )
+        context.logger.info(Self.line(request.method, request.uri.path, response.status, since: start))
         return response
     }
 
+    /// The line for a request to `path` (without its query) answered with `status`.
+    package static func line(
+        _ method: HTTPRequest.Method, _ path: String, _ status: HTTPResponse.Status,
+        since start: ContinuousClock.Instant
+    ) -> Logger.Message {
+        let tenths = Int((ContinuousClock.now - start) / .microseconds(100))
+        return "\(method) \(path.maskingSecrets) \(status.code) \(tenths / 10).\(tenths % 10)ms"
+    }
 }
 
 extension String {
     /// This path with every UUID-shaped segment (a delete secret, in any of its spellings) masked.
     package var maskingSecrets: String {
-        split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            // A UUID has 36 characters; written with percent escapes, more.
-            segment.utf8.count < 36 || UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) == nil
-                ? String(segment) : "•••"
+        let segments = split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.contains(where: \.mayBeUUID) else { return self }
+        return segments.map { segment in
+            segment.mayBeUUID && UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil
+                ? "•••" : String(segment)
         }.joined(separator: "/")
+    }
+}
+
+extension Substring {
+    /// A UUID has 36 characters; written with percent escapes, more (and a `%`).
+    fileprivate var mayBeUUID: Bool {
+        let length = utf8.count
+        return length == 36 || (length > 36 && utf8.contains(UInt8(ascii: "%")))
     }
 }

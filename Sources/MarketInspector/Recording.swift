@@ -75,3 +75,26 @@ struct Recording: Sendable {
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
     }
 }
+
+/// API requests that named no vendor, kept for the operator.
+package enum AnonymousReads {
+    static func isAPI(_ route: Substring) -> Bool {
+        ["api", "item", "items"].contains(route)
+    }
+
+    /// Keeps a read the front desk answered without the routes, as the middleware keeps those it
+    /// sees: what was asked and the status, written out only when the operator looks.
+    package static func note(
+        _ head: HTTPRequest, status: Int, started: ContinuousClock.Instant, rehearsals: Rehearsals, logger: Logger
+    ) {
+        let first = (head.path ?? "").drop { $0 == "/" }.prefix { $0 != "/" && $0 != "?" }
+        guard first.utf8.count <= 5, isAPI(Substring(first.lowercased())) else { return }
+        let record = Recording(
+            rehearsals: rehearsals, vendorID: nil, head: head, scheme: head.clientScheme, started: started, fault: nil,
+            logger: logger
+        ).answered(status)
+        rehearsals.recordAnonymous {
+            (try? JSONEncoder().encode(record.inspected(body: Data(), bodyBytes: 0, answer: Data()))) ?? Data()
+        }
+    }
+}

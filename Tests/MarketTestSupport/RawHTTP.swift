@@ -111,6 +111,30 @@ public final class RawConnection: Sendable {
         }
     }
 
+    /// Reads until `count` whole responses have arrived one after the other (for requests sent
+    /// at once, pipelined), in the order they came.
+    public func responses(_ count: Int) async throws -> [RawResponse] {
+        let socket = socket
+        return try await Self.onThread {
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var received = Data()
+            var responses: [RawResponse] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while responses.count < count {
+                if let (response, length) = try RawHTTP.parseFirst(received) {
+                    responses.append(response)
+                    received = Data(received.dropFirst(length))
+                    continue
+                }
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else { throw RawHTTPError("the connection ended after \(responses.count) responses") }
+                received.append(contentsOf: buffer[0..<count])
+            }
+            return responses
+        }
+    }
+
     private static func connect(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw RawHTTPError("socket() failed") }
@@ -140,6 +164,11 @@ public final class RawConnection: Sendable {
 extension RawHTTP {
     /// A whole response from `data`, or nil while more bytes are needed.
     static func parse(_ data: Data, closed: Bool = false) throws -> RawResponse? {
+        try parseFirst(data, closed: closed)?.response
+    }
+
+    /// The first whole response in `data` and how many bytes it took, or nil while more are needed.
+    static func parseFirst(_ data: Data, closed: Bool = false) throws -> (response: RawResponse, length: Int)? {
         guard let headEnd = data.firstRange(of: Data("\r\n\r\n".utf8)) else { return nil }
         let lines = String(decoding: data[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
@@ -156,12 +185,12 @@ extension RawHTTP {
             guard body.count >= length else { return nil }
             response.body = Data(body.prefix(length))
         } else if status == 304 || status == 204 || (100..<200).contains(status) {
-            return response
+            return (response, headEnd.upperBound - data.startIndex)
         } else {
             guard closed else { return nil }
             response.body = Data(body)
         }
-        return response
+        return (response, headEnd.upperBound - data.startIndex + response.body.count)
     }
 }
 

@@ -1,0 +1,125 @@
+import Foundation
+import MarketCore
+import MarketTestSupport
+import Testing
+
+/// Kept answers and images in memory are given again by the front desk, without the router: the
+/// same bytes the router gave, in the order the requests came, recorded and timed out as before.
+@Suite struct FrontDeskTests {
+    static let visitor = "Cookie: market_form_token=" + String(repeating: "a", count: 64)
+
+    /// The head's lines but the date, which moves on every second.
+    static func lines(_ response: RawResponse) -> [String] {
+        response.headers.map { "\($0.name.lowercased()): \($0.value)" }.filter { !$0.hasPrefix("date:") }
+    }
+
+    static func date(of response: RawResponse) -> Date? {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return response.header("Date").flatMap(format.date(from:))
+    }
+
+    static func thumbnail(of id: Int64, in market: TestMarket) async throws -> String {
+        let detail = try await market.send("GET", "/api/products/\(id)").json
+        let url = try #require(detail["thumbnail"] as? String)
+        return String(url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
+    }
+
+    /// The first answer to each request is the router's; those after it are the desk's.
+    @Test func whatIsGivenAgainIsExactlyWhatTheRouterGave() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Desk lamp")
+            let image = try await Self.thumbnail(of: product.id, in: market)
+            for path in KeptAnswersTests.reads(of: product.id) + [image] {
+                for encoding in [[], ["Accept-Encoding: gzip"]] {
+                    let headers = [Self.visitor] + encoding
+                    let first = try await market.send("GET", path, headers: headers)
+                    #expect(first.status == 200, "\(path)")
+                    for _ in 0..<2 {
+                        let again = try await market.send("GET", path, headers: headers)
+                        #expect(Self.lines(again) == Self.lines(first), "\(path) \(encoding)")
+                        #expect(again.body == first.body, "\(path) \(encoding)")
+                        let (given, made) = try (#require(Self.date(of: again)), #require(Self.date(of: first)))
+                        #expect(given >= made && given.timeIntervalSince(made) < 60, "a date of now, not a kept one")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func requestsSentTogetherAreAnsweredInTheOrderTheyCame() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Pipelined chair")
+            let image = try await Self.thumbnail(of: product.id, in: market)
+            let list = "/api/products?page_no=1&items_per_page=10"
+            let detail = "/api/products/\(product.id)"
+            var expected: [String: RawResponse] = [:]
+            for path in [list, detail, image, "/healthChecker", "/api/products/99999"] {
+                _ = try await market.send("GET", path)
+                expected[path] = try await market.send("GET", path)
+            }
+            let paths = [list, "/healthChecker", image, detail, "/api/products/99999", list, image, detail]
+            let connection = try await RawConnection(port: market.port)
+            try await connection.send(
+                Data(paths.map { "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1:\(market.port)\r\n\r\n" }.joined().utf8))
+            let answers = try await connection.responses(paths.count)
+            for (path, answer) in zip(paths, answers) {
+                #expect(answer.status == expected[path]?.status, "\(path)")
+                #expect(answer.body == expected[path]?.body, "\(path): \(answer.text) \(expected[path]?.text ?? "")")
+            }
+        }
+    }
+
+    @Test func readsGivenAgainAreStillRecordedForTheOperatorAndForTheirVendor() async throws {
+        try await TestMarket.withServer { market in
+            _ = try await market.addProduct("Recorded table")
+            let list = "/api/products?page_no=1&items_per_page=7"
+            for _ in 0..<3 { #expect(try await market.send("GET", list).status == 200) }
+            let anonymous = try await Self.records(count: 3) {
+                market.market.rehearsals.anonymousRequests().filter {
+                    String(decoding: $0.detail, as: UTF8.self).contains("items_per_page=7")
+                }
+            }
+            #expect(anonymous.count == 3, "the operator sees every anonymous read")
+
+            let named = "/api/products?page_no=1&items_per_page=8"
+            let identifier = "identifier: \(TestMarket.papri.identifier)"
+            for _ in 0..<3 { #expect(try await market.send("GET", named, headers: [identifier]).status == 200) }
+            let papri = try #require(
+                try await market.market.rehearsals.vendor(identifiedBy: TestMarket.papri.identifier))
+            let recorded = try await Self.records(count: 3) {
+                try await market.market.rehearsals.requests(of: papri.id).filter {
+                    String(decoding: $0.detail, as: UTF8.self).contains("items_per_page=8")
+                }
+            }
+            #expect(recorded.count == 3, "a vendor's inspector sees every request naming them")
+        }
+    }
+
+    /// Records are written after the answer leaves: read them until `count` are there, or for ten
+    /// seconds.
+    static func records(
+        count: Int, _ read: () async throws -> [StoredRequestRecord]
+    ) async throws -> [StoredRequestRecord] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let records = try await read()
+            if records.count >= count || ContinuousClock.now > deadline { return records }
+            await Task.yield()
+        }
+    }
+
+    @Test func aConnectionOnlyTheDeskAnsweredIsStillClosedWhenIdle() async throws {
+        try await TestMarket.withServer(configure: { $0.connectionIdleTimeout = .seconds(5) }) { market in
+            let list = "/api/products?page_no=1&items_per_page=10"
+            for _ in 0..<2 { _ = try await market.send("GET", list) }
+            let connection = try await RawConnection(port: market.port)
+            for _ in 0..<3 {
+                try await connection.send(Data("GET \(list) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                #expect(try await connection.response().status == 200)
+            }
+            #expect(try await connection.closedByServer(within: .seconds(30)))
+        }
+    }
+}
