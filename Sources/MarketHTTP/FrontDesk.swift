@@ -4,6 +4,7 @@ import Logging
 import MarketCore
 import MarketHTTPShared
 import MarketInspector
+import MarketStorefront
 import Metrics
 import NIOCore
 import NIOHTTPTypes
@@ -84,10 +85,21 @@ final class FrontDesk: Sendable {
     func response(_ answer: AnswerCache.Answer, for head: HTTPRequest) -> (HTTPResponse, ByteBuffer?) {
         var fields = answer.headers
         fields[.date] = date.now()
+        if answer.newToken { fields = Self.withNewToken(fields) }
         if let tag = fields[.eTag], let asked = head.headerFields[.ifNoneMatch], AnswerCache.matches(asked, tag) {
             return (HTTPResponse(status: .notModified, headerFields: AnswerCache.unchanged(fields)), nil)
         }
         return (HTTPResponse(status: .ok, headerFields: fields), answer.body)
+    }
+
+    /// The same fields, the form token they hand out made anew.
+    static func withNewToken(_ fields: HTTPFields) -> HTTPFields {
+        let prefix = FormToken.cookieName + "="
+        return HTTPFields(
+            fields.map { field in
+                guard field.name == .setCookie, field.value.hasPrefix(prefix) else { return field }
+                return HTTPField(name: .setCookie, value: prefix + FormToken.make() + field.value.drop { $0 != ";" })
+            })
     }
 
     /// Logs, counts and notes an answer the desk gave, as the router's middleware would have.
@@ -252,18 +264,24 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(var head):
             guard let mark = head.headerFields[AnswerCache.deskHeader] else { break }
             head.headerFields[AnswerCache.deskHeader] = nil
-            let (version, route) = (Int64(mark.prefix { $0 != " " }), mark.drop { $0 != " " }.dropFirst())
-            if let key = withRouter.first ?? nil, let version, head.status == .ok, head.headerFields[.setCookie] == nil
+            let marks = mark.split(separator: " ")
+            let newToken = marks.contains { $0 == AnswerCache.newTokenMark }
+            if let key = withRouter.first ?? nil, let version = marks.first.flatMap({ Int64($0) }), marks.count > 1,
+                head.status == .ok, newToken || head.headerFields[.setCookie] == nil
             {
-                copying = (
-                    key,
-                    AnswerCache.Answer(
-                        version: version, headers: head.headerFields, body: ByteBuffer(), route: String(route))
-                )
+                let answer = AnswerCache.Answer(
+                    version: version, headers: head.headerFields, body: ByteBuffer(), route: String(marks[1]),
+                    newToken: newToken)
+                copying = (key, answer)
             }
             return context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .body(var body):
-            copying?.answer.body.writeBuffer(&body)
+            // Most answers are one buffer, often the very one the router keeps: shared, not copied.
+            if copying?.answer.body.readableBytes == 0 {
+                copying?.answer.body = body
+            } else {
+                copying?.answer.body.writeBuffer(&body)
+            }
         case .end:
             if let copying { desk.answers.keep(copying.answer, for: copying.key) }
             copying = nil

@@ -21,13 +21,19 @@ package final class AnswerCache: Sendable {
         package var expires: Date?
         /// The route that gave it, for the front desk's metrics.
         package var route = ""
+        /// It hands a new visitor a form token, which the front desk makes anew each time.
+        package var newToken = false
 
-        package init(version: Int64, headers: HTTPFields, body: ByteBuffer, expires: Date? = nil, route: String = "") {
+        package init(
+            version: Int64, headers: HTTPFields, body: ByteBuffer, expires: Date? = nil, route: String = "",
+            newToken: Bool = false
+        ) {
             self.version = version
             self.headers = headers
             self.body = body
             self.expires = expires
             self.route = route
+            self.newToken = newToken
         }
 
         var size: Int { body.readableBytes + 512 }
@@ -49,6 +55,9 @@ package final class AnswerCache: Sendable {
     /// Says that the answer may be given again by the front desk, at which catalogue version and
     /// for which route (`1234 /api/products`); the front desk removes it before the answer leaves.
     package static let deskHeader = HTTPField.Name("Market-Desk")!
+    /// Added to `deskHeader` when the answer hands a new visitor a form token: the front desk gives
+    /// each visitor a new one.
+    package static let newTokenMark = "new-token"
 
     private let capacity: Int
     private let generations = Mutex(Generations())

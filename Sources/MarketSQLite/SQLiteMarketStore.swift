@@ -7,6 +7,7 @@ import MarketModel
 /// for the writer.
 public final class SQLiteMarketStore: MarketStore {
     let pool: DatabasePool
+    private let visible = VisibleProducts()
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -99,8 +100,22 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        try await read { db in
+        let visible = visible
+        return try await read { db in
             let filter = SearchFilter(search, order: page.order, after: page.after)
+            if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
+                let (bounds, total) = try visible.page(
+                    db, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
+                guard let bounds else { return Page(request: page, totalCount: total, items: []) }
+                let arguments: StatementArguments = [
+                    "low": bounds.lowerBound, "high": bounds.upperBound, "limit": page.itemsPerPage, "offset": 0,
+                ]
+                let ids =
+                    "SELECT id FROM product WHERE hidden = 0 AND id BETWEEN :low AND :high ORDER BY id \(filter.direction)"
+                return Page(
+                    request: page, totalCount: total,
+                    items: try Self.summaries(db, ids: ids, direction: filter.direction, arguments: arguments))
+            }
             var arguments: StatementArguments = [
                 "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
             ]
@@ -136,11 +151,10 @@ public final class SQLiteMarketStore: MarketStore {
             db.cachedStatement(
                 sql: """
                     WITH page AS (\(ids) LIMIT :limit OFFSET :offset)
-                    SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt,
-                        i.thumbnailKey AS coverThumbnailKey,
+                    SELECT \(productColumns), i.thumbnailKey,
                         (SELECT group_concat(thumbnailKey, ' ') FROM (
                             SELECT thumbnailKey FROM productImage WHERE productId = p.id ORDER BY position
-                        )) AS thumbnailKeys
+                        ))
                     FROM page JOIN product p ON p.id = page.id
                     JOIN vendor v ON v.id = p.vendorId
                     LEFT JOIN productImage i ON i.id = p.coverImageId
@@ -261,47 +275,58 @@ public final class SQLiteMarketStore: MarketStore {
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT p.*, v.name AS vendorName, v.createdAt AS vendorCreatedAt
+                        SELECT \(productColumns), p.updatedAt, p.coverImageId, p.hidden
                         FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
                         """),
                 arguments: [id])
         else { return nil }
-        if visibleOnly, row["hidden"] == true { return nil }
+        if visibleOnly, row[13] == true { return nil }
         let images = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM productImage WHERE productId = ? ORDER BY position"), arguments: [id]
+            db.cachedStatement(
+                sql: """
+                    SELECT id, originalKey, thumbnailKey, width, height, createdAt
+                    FROM productImage WHERE productId = ? ORDER BY position
+                    """),
+            arguments: [id]
         ).map { row in
             ProductImage(
-                id: row["id"], originalKey: row["originalKey"], thumbnailKey: row["thumbnailKey"],
-                width: row["width"], height: row["height"], createdAt: row["createdAt"])
+                id: row[0], originalKey: row[1], thumbnailKey: row[2], width: row[3], height: row[4], createdAt: row[5])
         }
         return Product(
-            id: row["id"], vendor: vendorSummary(from: row), name: row["name"], description: row["description"],
-            currency: try currency(from: row), price: row["price"], discount: row["discount"], stock: row["stock"],
-            images: images, coverImageID: row["coverImageId"],
-            createdAt: row["createdAt"], updatedAt: row["updatedAt"])
+            id: row[0], vendor: VendorSummary(id: row[1], name: row[2], createdAt: row[3]), name: row[4],
+            description: row[5], currency: try currency(row[6], of: row[0]), price: row[7], discount: row[8],
+            stock: row[9], images: images, coverImageID: row[12], createdAt: row[10], updatedAt: row[11])
     }
 
+    /// What a product's summary and its whole read both begin with, read by position: GRDB's
+    /// lookups by name lowercased every column's name for every row.
+    private static let productColumns = """
+        p.id, p.vendorId, v.name, v.createdAt, p.name, p.description, p.currency, p.price, p.discount, p.stock, \
+        p.createdAt
+        """
+
+    /// A row of `productColumns`, the cover's thumbnail and all thumbnails separated by spaces.
     private static func summary(from row: Row) throws -> ProductSummary {
         ProductSummary(
-            id: row["id"], vendor: vendorSummary(from: row), name: row["name"], description: row["description"],
-            currency: try currency(from: row), price: row["price"], discount: row["discount"], stock: row["stock"],
-            thumbnailKey: row["coverThumbnailKey"] ?? "",
-            thumbnailKeys: (row["thumbnailKeys"] as String?)?.split(separator: " ").map(String.init) ?? [],
-            createdAt: row["createdAt"])
+            id: row[0], vendor: VendorSummary(id: row[1], name: row[2], createdAt: row[3]), name: row[4],
+            description: row[5], currency: try currency(row[6], of: row[0]), price: row[7], discount: row[8],
+            stock: row[9], thumbnailKey: row[11] ?? "",
+            thumbnailKeys: thumbnailKeys(row[12]), createdAt: row[10])
     }
 
-    private static func vendorSummary(from row: Row) -> VendorSummary {
-        VendorSummary(id: row["vendorId"], name: row["vendorName"], createdAt: row["vendorCreatedAt"])
+    /// Keys are plain ASCII: split as bytes, not as characters.
+    private static func thumbnailKeys(_ joined: String?) -> [String] {
+        guard let joined else { return [] }
+        return joined.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) }
     }
 
     static func vendor(from row: Row) -> Vendor {
         Vendor(id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"])
     }
 
-    private static func currency(from row: Row) throws -> Currency {
-        let code: String = row["currency"]
+    private static func currency(_ code: String, of id: Int64) throws -> Currency {
         guard let currency = Currency(rawValue: code) else {
-            throw DatabaseError(message: "unknown currency \(code) in product \(row["id"] as Int64)")
+            throw DatabaseError(message: "unknown currency \(code) in product \(id)")
         }
         return currency
     }

@@ -70,6 +70,11 @@ struct VisitMiddleware: RouterMiddleware {
         context.visit = visit
         var response = try await next(request, context)
         response.headers[AnswerCache.expiresHeader] = nil
-        return visit.handOutFormToken(with: response)
+        response = visit.handOutFormToken(with: response)
+        // The front desk may give this page to other new visitors, each with a token of their own.
+        if visit.madeFormToken, let mark = response.headers[AnswerCache.deskHeader] {
+            response.headers[AnswerCache.deskHeader] = mark + " " + AnswerCache.newTokenMark
+        }
+        return response
     }
 }

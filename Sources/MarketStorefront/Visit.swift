@@ -11,7 +11,7 @@ import MarketModel
 struct Visit {
     enum CookieName {
         static let session = "market_session"
-        static let formToken = "market_form_token"
+        static let formToken = FormToken.cookieName
         static let notice = "market_notice"
         static let editPass = "market_edit_pass"
         static let view = "market_view"
@@ -59,7 +59,7 @@ struct Visit {
             formToken = token
             madeFormToken = false
         } else {
-            formToken = SymmetricKey(size: .bits256).withUnsafeBytes { Digest.hex($0) }
+            formToken = FormToken.make()
             madeFormToken = true
         }
         if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
@@ -188,6 +188,16 @@ struct Visit {
                 name: CookieName.formToken, value: formToken, path: "/", secure: isSecure, httpOnly: true,
                 sameSite: .lax))
         return response
+    }
+}
+
+/// The token a visitor's forms carry, against forms posted from other sites in their name.
+package enum FormToken {
+    package static let cookieName = "market_form_token"
+
+    /// A new visitor's token: 32 random bytes in hex.
+    package static func make() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Digest.hex($0) }
     }
 }
 

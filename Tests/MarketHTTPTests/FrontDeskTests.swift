@@ -48,6 +48,25 @@ import Testing
         }
     }
 
+    @Test func newVisitorsGivenAKeptPageEachGetATokenOfTheirOwn() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Welcoming sofa")
+            for path in ["/", "/products/\(product.id)"] {
+                var answers: [RawResponse] = []
+                for _ in 0..<4 { answers.append(try await market.send("GET", path)) }
+                let cookies = answers.compactMap { $0.header("Set-Cookie") }
+                #expect(cookies.count == 4 && Set(cookies).count == 4, "\(path): \(cookies)")
+                for cookie in cookies {
+                    let parts = Set(
+                        cookie.replacing(/market_form_token=[0-9a-f]{64}/, with: "token").split(separator: "; "))
+                    #expect(parts == ["token", "Path=/", "HttpOnly", "SameSite=Lax"], "\(path): \(cookie)")
+                }
+                let rest = Set(answers.map { Self.lines($0).filter { !$0.hasPrefix("set-cookie:") } })
+                #expect(rest.count == 1 && Set(answers.map(\.body)).count == 1, "\(path)")
+            }
+        }
+    }
+
     @Test func requestsSentTogetherAreAnsweredInTheOrderTheyCame() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Pipelined chair")

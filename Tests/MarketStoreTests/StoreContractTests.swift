@@ -352,3 +352,41 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 }
+
+extension StoreContractTests {
+    /// A page far down the catalogue (SQLite finds those by position, not by stepping over every
+    /// product before them) holds what walking the whole list gives, before and after a change.
+    @Test(arguments: StoreKind.allCases)
+    func pagesDeepInTheCatalogueHoldWhatTheWholeListHolds(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            var ids: [Int64] = []
+            for number in 0..<2_130 {
+                ids.append(try await Self.product(store, vendor: vendor, name: "p\(number)", images: 0).id)
+            }
+            _ = try await store.setProductHidden(true, id: ids[100])
+            _ = try await store.deleteProduct(id: ids[7]) { _ in }
+            var shown = ids.filter { $0 != ids[100] && $0 != ids[7] }
+
+            func check(_ label: String) async throws {
+                for order in [ListOrder.newestFirst, .oldestFirst] {
+                    let listed = order == .newestFirst ? Array(shown.reversed()) : shown
+                    for number in [100, 101, 106, 107, 108] {
+                        let page = try await store.products(
+                            PageRequest(number: number, itemsPerPage: 20, order: order), matching: nil)
+                        let start = min((number - 1) * 20, listed.count)
+                        #expect(page.totalCount == shown.count, "\(label) \(order) page \(number)")
+                        #expect(
+                            page.items.map(\.id) == Array(listed[start..<min(start + 20, listed.count)]),
+                            "\(label) \(order) page \(number)")
+                    }
+                }
+            }
+            try await check("before")
+            _ = try await store.deleteProduct(id: ids[5]) { _ in }
+            _ = try await store.setProductHidden(true, id: ids[2_129])
+            shown.removeAll { $0 == ids[5] || $0 == ids[2_129] }
+            try await check("after")
+        }
+    }
+}
