@@ -147,8 +147,17 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let desk: FrontDesk
     /// A request the desk may answer, whose end has not come yet.
     private var pending: Request?
-    /// For each request with the router, oldest first: the key its answer may be kept under.
-    private var withRouter: [String?] = []
+    /// A request with the router: the key its answer may be kept under, and the `If-None-Match` the
+    /// desk took off it, so that the router answers in full and the desk can keep the answer.
+    private struct Forwarded {
+        var key: String?
+        var asked: String?
+    }
+
+    /// The requests with the router, oldest first.
+    private var withRouter: [Forwarded] = []
+    /// The router's answer goes out as 304: its body is dropped.
+    private var dropsBody = false
     /// The router's answer being copied for the desk.
     private var copying: (key: String, answer: AnswerCache.Answer)?
     /// What arrived while the desk waited for the version; nil while it waits for nothing.
@@ -241,7 +250,10 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func toRouter(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
-        withRouter.append(key)
+        var head = head
+        let asked = key == nil ? nil : head.headerFields[.ifNoneMatch]
+        if asked != nil { head.headerFields[.ifNoneMatch] = nil }
+        withRouter.append(Forwarded(key: key, asked: asked))
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
@@ -262,17 +274,16 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head):
-            guard let mark = head.headerFields[AnswerCache.deskHeader] else { break }
-            head.headerFields[AnswerCache.deskHeader] = nil
-            let marks = mark.split(separator: " ")
-            let newToken = marks.contains { $0 == AnswerCache.newTokenMark }
-            if let key = withRouter.first ?? nil, let version = marks.first.flatMap({ Int64($0) }), marks.count > 1,
-                head.status == .ok, newToken || head.headerFields[.setCookie] == nil
+            let forwarded = withRouter.first
+            if let mark = head.headerFields[AnswerCache.deskHeader] {
+                head.headerFields[AnswerCache.deskHeader] = nil
+                copying = Self.copy(of: head, marked: mark, as: forwarded?.key)
+            }
+            if let asked = forwarded?.asked, head.status == .ok, let tag = head.headerFields[.eTag],
+                AnswerCache.matches(asked, tag)
             {
-                let answer = AnswerCache.Answer(
-                    version: version, headers: head.headerFields, body: ByteBuffer(), route: String(marks[1]),
-                    newToken: newToken)
-                copying = (key, answer)
+                head = HTTPResponse(status: .notModified, headerFields: AnswerCache.unchanged(head.headerFields))
+                dropsBody = true
             }
             return context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .body(var body):
@@ -282,12 +293,29 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
             } else {
                 copying?.answer.body.writeBuffer(&body)
             }
+            if dropsBody { return promise?.succeed(()) ?? () }
         case .end:
+            dropsBody = false
             if let copying { desk.answers.keep(copying.answer, for: copying.key) }
             copying = nil
             if !withRouter.isEmpty { withRouter.removeFirst() }
         }
         context.write(data, promise: promise)
+    }
+
+    /// What the desk keeps of a marked answer (`AnswerCache.deskHeader`) to a request it may keep.
+    private static func copy(
+        of head: HTTPResponse, marked mark: String, as key: String?
+    ) -> (key: String, answer: AnswerCache.Answer)? {
+        let marks = mark.split(separator: " ")
+        let newToken = marks.contains { $0 == AnswerCache.newTokenMark }
+        guard let key, let version = marks.first.flatMap({ Int64($0) }), marks.count > 1, head.status == .ok,
+            newToken || head.headerFields[.setCookie] == nil
+        else { return nil }
+        let answer = AnswerCache.Answer(
+            version: version, headers: head.headerFields, body: ByteBuffer(), route: String(marks[1]),
+            newToken: newToken)
+        return (key, answer)
     }
 
     func read(context: ChannelHandlerContext) {

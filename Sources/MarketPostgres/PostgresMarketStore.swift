@@ -7,6 +7,7 @@ import PostgresNIO
 /// server that is given its URL. Each method is one transaction; changes lock the product's row.
 public final class PostgresMarketStore: MarketStore {
     let database: MarketDatabase
+    private let visible = VisibleProducts()
 
     init(database: MarketDatabase) {
         self.database = database
@@ -104,7 +105,17 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        try await database.read { session in
+        let visible = visible
+        return try await database.read { session in
+            if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
+                let (bounds, total) = VisibleProducts.page(
+                    of: try await Self.visibleIDs(session, kept: visible), offset: page.offset,
+                    limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
+                guard let bounds else { return Page(request: page, totalCount: total, items: []) }
+                let first = PageRequest(number: 1, itemsPerPage: page.itemsPerPage, order: page.order)
+                let items = try await Self.summaries(session, first, pattern: nil, vendorID: nil, between: bounds)
+                return Page(request: page, totalCount: total, items: items)
+            }
             let pattern = search.map(Self.likePattern)
             let total = try await session.single(
                 pattern.map { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \($0)" }
@@ -128,8 +139,25 @@ public final class PostgresMarketStore: MarketStore {
     /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
     /// come from an index alone; only those rows are joined. Each query is planned for its values,
     /// so the NULL tests cost nothing and a term or a vendor uses its index.
+    /// The ids on show now, oldest first: those kept, when the catalogue has not changed since.
+    private static func visibleIDs(_ session: DatabaseSession, kept: VisibleProducts) async throws -> [Int64] {
+        let version = try await session.single("SELECT version FROM catalogue_version", as: Int64.self)
+        if let ids = kept.ids(at: version) { return ids }
+        // The version again in the same statement, so the ids are exactly that version's.
+        var (ids, read): ([Int64], Int64) = ([], version)
+        for try await (id, version) in try await session.query(
+            "SELECT id, (SELECT version FROM catalogue_version) FROM product WHERE NOT hidden ORDER BY id"
+        ).decode((Int64, Int64).self) {
+            ids.append(id)
+            read = version
+        }
+        kept.keep(ids, at: read)
+        return ids
+    }
+
     private static func summaries(
-        _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?
+        _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?,
+        between bounds: ClosedRange<Int64>? = nil
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
         let rows = try await session.query(
@@ -138,6 +166,7 @@ public final class PostgresMarketStore: MarketStore {
                 SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
                     AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
+                    AND (\(bounds?.lowerBound)::bigint IS NULL OR id BETWEEN \(bounds?.lowerBound) AND \(bounds?.upperBound))
                 ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
             SELECT \(unescaped: productColumns), cover.thumbnail_key,
                 ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)

@@ -104,8 +104,9 @@ public final class SQLiteMarketStore: MarketStore {
         return try await read { db in
             let filter = SearchFilter(search, order: page.order, after: page.after)
             if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-                let (bounds, total) = try visible.page(
-                    db, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
+                let (bounds, total) = VisibleProducts.page(
+                    of: try Self.visibleIDs(db, kept: visible), offset: page.offset, limit: page.itemsPerPage,
+                    newestFirst: page.order == .newestFirst)
                 guard let bounds else { return Page(request: page, totalCount: total, items: []) }
                 let arguments: StatementArguments = [
                     "low": bounds.lowerBound, "high": bounds.upperBound, "limit": page.itemsPerPage, "offset": 0,
@@ -139,6 +140,16 @@ public final class SQLiteMarketStore: MarketStore {
                 items: try Self.summaries(
                     db, ids: "SELECT id \(visible) ORDER BY id DESC", direction: "DESC", arguments: arguments))
         }
+    }
+
+    /// The ids on show as this transaction sees them, oldest first: those kept, when the catalogue
+    /// has not changed since.
+    private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
+        if let ids = kept.ids(at: version) { return ids }
+        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
+        kept.keep(ids, at: version)
+        return ids
     }
 
     /// The summaries of a page of products whose ids, in order, `ids` selects (the caller's

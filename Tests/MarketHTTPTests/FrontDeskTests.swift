@@ -142,3 +142,24 @@ import Testing
         }
     }
 }
+
+extension FrontDeskTests {
+    /// After a change elsewhere the desk asks the router again, which answers in full; a client that
+    /// still holds those bytes gets 304 all the same, and then from the desk.
+    @Test func aRevalidationAfterAChangeElsewhereIsStillA304() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Unchanged stool")
+            let path = "/api/products/\(product.id)"
+            let first = try await market.send("GET", path)
+            let tag = try #require(first.header("ETag"))
+            try await market.addProduct("Another product")
+            for _ in 0..<2 {
+                let unchanged = try await market.send("GET", path, headers: ["If-None-Match: \(tag)"])
+                #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.header("ETag") == tag)
+                #expect(unchanged.header("Content-Length") == nil)
+            }
+            let other = try await market.send("GET", path, headers: ["If-None-Match: \"other\""])
+            #expect(other.status == 200 && other.body == first.body)
+        }
+    }
+}
