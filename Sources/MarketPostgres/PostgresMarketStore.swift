@@ -274,29 +274,23 @@ public final class PostgresMarketStore: MarketStore {
         return try await product(id: id, in: session)
     }
 
-    /// The product with this id; with `visibleOnly`, nil when it is hidden.
+    /// The product with this id; with `visibleOnly`, nil when it is hidden. One query: a row per
+    /// image (or one without), each with the product's columns, in the images' order.
     static func product(id: Int64, in session: DatabaseSession, visibleOnly: Bool = false) async throws -> Product? {
-        guard
-            let row = try await session.query(
-                """
-                SELECT \(unescaped: productColumns) FROM product p JOIN vendor v ON v.id = p.vendor_id
-                WHERE p.id = \(id) \(unescaped: visibleOnly ? "AND NOT p.hidden" : "")
-                """
-            ).first(where: { _ in true })
-        else { return nil }
+        var product: ProductRow?
         var images: [ProductImage] = []
-        for try await (imageID, original, thumbnail, width, height, createdAt) in try await session.query(
+        for try await row in try await session.query(
             """
-            SELECT id, original_key, thumbnail_key, width, height, created_at
-            FROM product_image WHERE product_id = \(id) ORDER BY position
-            """
-        ).decode((Int64, String, String, Int, Int, Date).self) {
-            images.append(
-                ProductImage(
-                    id: imageID, originalKey: original, thumbnailKey: thumbnail, width: width, height: height,
-                    createdAt: createdAt))
+            SELECT \(unescaped: productColumns), i.id, i.original_key, i.thumbnail_key, i.width, i.height, i.created_at
+            FROM product p JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image i ON i.product_id = p.id
+            WHERE p.id = \(id) \(unescaped: visibleOnly ? "AND NOT p.hidden" : "") ORDER BY i.position
+            """)
+        {
+            let cells = ProductRow(row)
+            if product == nil { product = cells }
+            if let image = try cells.image() { images.append(image) }
         }
-        return try ProductRow(row).product(images: images)
+        return try product?.product(images: images)
     }
 
     /// Adds image rows in order and makes the first one the cover.

@@ -3,7 +3,8 @@ import MarketModel
 import PostgresNIO
 
 /// A product's columns as `PostgresMarketStore.productColumns` selects them, in that order; a
-/// list adds the cover's thumbnail key and all thumbnail keys after them.
+/// list adds the cover's thumbnail key and all thumbnail keys after them, a product's read one
+/// image's columns (or NULLs).
 struct ProductRow {
     let cells: PostgresRandomAccessRow
 
@@ -31,6 +32,14 @@ struct ProductRow {
             id: try value(0), vendor: try vendor(), name: try value(4), description: try value(5),
             currency: try currency(), price: try value(7), discount: try value(8), stock: try value(9),
             images: images, coverImageID: try value(10), createdAt: try value(11), updatedAt: try value(12))
+    }
+
+    /// The image after the product's columns, if the row has one.
+    func image() throws -> ProductImage? {
+        guard let id = try value(13, Int64?.self) else { return nil }
+        return ProductImage(
+            id: id, originalKey: try value(14), thumbnailKey: try value(15), width: try value(16),
+            height: try value(17), createdAt: try value(18))
     }
 
     func summary() throws -> ProductSummary {
