@@ -9,6 +9,7 @@ public final class VisibleProducts: Sendable {
     public static let deepOffset = 2000
 
     private let kept = Mutex<(version: Int64, ids: [Int64])?>(nil)
+    private let loads = Mutex<[Int64: Task<[Int64], any Error>]>([:])
 
     public init() {}
 
@@ -19,6 +20,24 @@ public final class VisibleProducts: Sendable {
 
     public func keep(_ ids: [Int64], at version: Int64) {
         kept.withLock { $0 = (version, ids) }
+    }
+
+    /// The ids at `version`: those kept, or what `read` gives, read once for every caller that
+    /// asks for the same version meanwhile (the first pages after a change come many at once).
+    public func ids(
+        at version: Int64, reading read: @escaping @Sendable () async throws -> [Int64]
+    ) async throws -> [Int64] {
+        if let ids = ids(at: version) { return ids }
+        let load = loads.withLock { loads in
+            if let load = loads[version] { return load }
+            let load = Task { try await read() }
+            loads[version] = load
+            return load
+        }
+        defer { loads.withLock { $0[version] = nil } }
+        let ids = try await load.value
+        keep(ids, at: version)
+        return ids
     }
 
     /// The first and last id of the page at `offset` of `limit` products among `ids` (oldest

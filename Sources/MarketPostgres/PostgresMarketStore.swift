@@ -142,17 +142,15 @@ public final class PostgresMarketStore: MarketStore {
     /// The ids on show now, oldest first: those kept, when the catalogue has not changed since.
     private static func visibleIDs(_ session: DatabaseSession, kept: VisibleProducts) async throws -> [Int64] {
         let version = try await session.single("SELECT version FROM catalogue_version", as: Int64.self)
-        if let ids = kept.ids(at: version) { return ids }
-        // The version again in the same statement, so the ids are exactly that version's.
-        var (ids, read): ([Int64], Int64) = ([], version)
-        for try await (id, version) in try await session.query(
-            "SELECT id, (SELECT version FROM catalogue_version) FROM product WHERE NOT hidden ORDER BY id"
-        ).decode((Int64, Int64).self) {
-            ids.append(id)
-            read = version
+        return try await kept.ids(at: version) {
+            var ids: [Int64] = []
+            for try await id in try await session.query("SELECT id FROM product WHERE NOT hidden ORDER BY id")
+                .decode(Int64.self)
+            {
+                ids.append(id)
+            }
+            return ids
         }
-        kept.keep(ids, at: read)
-        return ids
     }
 
     private static func summaries(

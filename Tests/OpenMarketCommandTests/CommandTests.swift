@@ -227,6 +227,26 @@ import Testing
     }
 }
 
+extension LogFormatTests {
+    /// Lines are written from a queue: none is lost, whether the router or the front desk answered,
+    /// and the last is written before the server exits.
+    @Test func theTextLogHasEveryRequestAndItsLastLineBeforeTheServerExits() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("om-text-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let peer = MarketPeer(port: try await server.listeningPort())
+        for number in 0..<30 {
+            let answer = try await peer.send("GET", "/api/products?page_no=1&items_per_page=\(number % 3 + 1)")
+            #expect(answer.status == 200)
+        }
+        #expect(try await server.terminate() == 0)
+        let lines = server.logText.split(separator: "\n")
+        let requests = lines.filter { $0.contains(" info openmarket:") && $0.contains("] GET /api/products 200 ") }
+        #expect(requests.count == 30, "\(server.logText)")
+        #expect(lines.last?.hasSuffix("Open Market is closed") == true, "\(lines.suffix(3))")
+    }
+}
+
 @Suite struct ShutdownTests {
     let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-stop-\(UUID().uuidString)")
         .path
