@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// How `serve` writes its log: as text on standard output, one line per event the way swift-log's
+/// own stream handler writes it (time, level, label, metadata, source, message); or one JSON object
+/// per line on standard error, for log shippers (time, level, label, message and the metadata as
+/// strings). Both go through `LogOutput`, off the request threads.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+
+    func bootstrap() {
+        LoggingSystem.bootstrap { ServeLogHandler(label: $0, format: self) }
+    }
+
+    /// Waits until every line logged so far is written.
+    func flush() {
+        output.flush()
+    }
+
+    var output: LogOutput { self == .text ? .standardOutput : .standardError }
+}
+
+struct ServeLogHandler: LogHandler {
+    let label: String
+    let format: LogFormat
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
+        switch format {
+        case .text:
+            let shown = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+            format.output.write(
+                "\(LogClock.shared.now()) \(event.level) \(label):\(shown) [\(event.source)] \(event.message)\n")
+        case .json:
+            var object = fields.mapValues { "\($0)" }
+            object["time"] = Date().formatted(.iso8601)
+            object["level"] = event.level.rawValue
+            object["label"] = label
+            object["message"] = "\(event.message)"
+            guard
+                let line = try? JSONSerialization.data(
+                    withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            else { return }
+            format.output.write(String(decoding: line, as: UTF8.self) + "\n")
+        }
+    }
+}
