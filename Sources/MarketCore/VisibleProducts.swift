@@ -8,18 +8,17 @@ public final class VisibleProducts: Sendable {
     /// Pages that begin before this many products are found by `OFFSET`, as cheaply.
     public static let deepOffset = 2000
 
-    private let kept = Mutex<(version: Int64, ids: [Int64])?>(nil)
+    private let stored = Mutex<(version: Int64, ids: [Int64])?>(nil)
     private let loads = Mutex<[Int64: Task<[Int64], any Error>]>([:])
 
     public init() {}
 
-    /// The ids kept for `version`, if they are.
-    public func ids(at version: Int64) -> [Int64]? {
-        kept.withLock { kept in kept?.version == version ? kept?.ids : nil }
-    }
-
-    public func keep(_ ids: [Int64], at version: Int64) {
-        kept.withLock { $0 = (version, ids) }
+    /// The ids at `version`: those kept, or what `read` gives (in the caller's transaction).
+    public func ids(at version: Int64, reading read: () throws -> [Int64]) rethrows -> [Int64] {
+        if let ids = kept(at: version) { return ids }
+        let ids = try read()
+        keep(ids, at: version)
+        return ids
     }
 
     /// The ids at `version`: those kept, or what `read` gives, read once for every caller that
@@ -27,7 +26,7 @@ public final class VisibleProducts: Sendable {
     public func ids(
         at version: Int64, reading read: @escaping @Sendable () async throws -> [Int64]
     ) async throws -> [Int64] {
-        if let ids = ids(at: version) { return ids }
+        if let ids = kept(at: version) { return ids }
         let load = loads.withLock { loads in
             if let load = loads[version] { return load }
             let load = Task { try await read() }
@@ -49,5 +48,13 @@ public final class VisibleProducts: Sendable {
         let end = min(offset + limit, ids.count) - 1
         let bounds = newestFirst ? ids[ids.count - 1 - end]...ids[ids.count - 1 - offset] : ids[offset]...ids[end]
         return (bounds, ids.count)
+    }
+
+    private func kept(at version: Int64) -> [Int64]? {
+        stored.withLock { stored in stored?.version == version ? stored?.ids : nil }
+    }
+
+    private func keep(_ ids: [Int64], at version: Int64) {
+        stored.withLock { $0 = (version, ids) }
     }
 }

@@ -52,12 +52,33 @@ package final class AnswerCache: Sendable {
     /// A route's answer may say until when it holds (seconds since 1970) in this header, which
     /// the route's adapter removes before the answer leaves.
     package static let expiresHeader = HTTPField.Name("Market-Answer-Expires")!
-    /// Says that the answer may be given again by the front desk, at which catalogue version and
-    /// for which route (`1234 /api/products`); the front desk removes it before the answer leaves.
+    /// Says that the answer may be given again by the front desk (`DeskMark`); the front desk
+    /// removes it before the answer leaves.
     package static let deskHeader = HTTPField.Name("Market-Desk")!
-    /// Added to `deskHeader` when the answer hands a new visitor a form token: the front desk gives
-    /// each visitor a new one.
-    package static let newTokenMark = "new-token"
+
+    /// What `deskHeader` says: at which catalogue version the answer holds, which route gave it,
+    /// and whether it hands a new visitor a form token (the front desk makes each visitor a new
+    /// one): `1234 /api/products`, `1234 / new-token`.
+    package struct DeskMark {
+        package var version: Int64
+        package var route: String
+        package var newToken = false
+
+        init(version: Int64, route: String) {
+            self.version = version
+            self.route = route
+        }
+
+        package init?(_ text: String) {
+            let words = text.split(separator: " ")
+            guard words.count > 1, let version = Int64(words[0]) else { return nil }
+            self.version = version
+            route = String(words[1])
+            newToken = words.dropFirst(2).contains("new-token")
+        }
+
+        package var text: String { "\(version) \(route)" + (newToken ? " new-token" : "") }
+    }
 
     private let capacity: Int
     private let generations = Mutex(Generations())
@@ -162,7 +183,8 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
     private func given(_ answer: AnswerCache.Answer, to request: Request, context: Context) -> Response {
         var response = AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
         if response.status == .ok, answer.expires == nil, request.identifier == nil {
-            response.headers[AnswerCache.deskHeader] = "\(answer.version) \(context.endpointPath ?? "")"
+            let mark = AnswerCache.DeskMark(version: answer.version, route: context.endpointPath ?? "")
+            response.headers[AnswerCache.deskHeader] = mark.text
         }
         return response
     }
@@ -191,14 +213,16 @@ extension AnswerCache {
 
     /// The answer, or 304 when the client holds these very bytes already.
     static func response(headers: HTTPFields, body: ByteBuffer, to request: Request) -> Response {
-        guard let tag = headers[.eTag], let asked = request.headers[.ifNoneMatch], matches(asked, tag) else {
+        guard let unchanged = unchanged(headers, asked: request.headers[.ifNoneMatch]) else {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
         }
-        return Response(status: .notModified, headers: unchanged(headers))
+        return Response(status: .notModified, headers: unchanged)
     }
 
-    /// What a 304 says of the answer it stands for.
-    package static func unchanged(_ headers: HTTPFields) -> HTTPFields {
+    /// What a 304 says of an answer with these headers, when `asked` (`If-None-Match`) names its
+    /// tag; nil when the client must have the answer itself.
+    package static func unchanged(_ headers: HTTPFields, asked: String?) -> HTTPFields? {
+        guard let tag = headers[.eTag], let asked, matches(asked, tag) else { return nil }
         var unchanged = HTTPFields()
         for name in [HTTPField.Name.eTag, .cacheControl, .vary, .contentLocation, .xContentTypeOptions, .server] {
             if let value = headers[name] { unchanged[name] = value }
@@ -207,7 +231,7 @@ extension AnswerCache {
     }
 
     /// `If-None-Match` names this tag (compared weakly, as RFC 9110 asks), or is `*`.
-    package static func matches(_ header: String, _ tag: String) -> Bool {
+    static func matches(_ header: String, _ tag: String) -> Bool {
         let bare = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
         return header.split(separator: ",").contains { candidate in
             let candidate = candidate.trimmingCharacters(in: .whitespaces)

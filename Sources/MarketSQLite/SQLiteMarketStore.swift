@@ -146,10 +146,9 @@ public final class SQLiteMarketStore: MarketStore {
     /// has not changed since.
     private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
-        if let ids = kept.ids(at: version) { return ids }
-        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
-        kept.keep(ids, at: version)
-        return ids
+        return try kept.ids(at: version) {
+            try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
+        }
     }
 
     /// The summaries of a page of products whose ids, in order, `ids` selects (the caller's

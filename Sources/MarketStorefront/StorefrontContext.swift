@@ -72,8 +72,9 @@ struct VisitMiddleware: RouterMiddleware {
         response.headers[AnswerCache.expiresHeader] = nil
         response = visit.handOutFormToken(with: response)
         // The front desk may give this page to other new visitors, each with a token of their own.
-        if visit.madeFormToken, let mark = response.headers[AnswerCache.deskHeader] {
-            response.headers[AnswerCache.deskHeader] = mark + " " + AnswerCache.newTokenMark
+        if visit.madeFormToken, var mark = response.headers[AnswerCache.deskHeader].flatMap(AnswerCache.DeskMark.init) {
+            mark.newToken = true
+            response.headers[AnswerCache.deskHeader] = mark.text
         }
         return response
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MarketCore
 import Synchronization
 
 /// Writes log lines to a file descriptor from a queue of its own, everything that came within a
@@ -55,21 +56,14 @@ final class LogOutput: Sendable {
     }
 }
 
-/// The time as log lines show it (local, `2026-11-22T23:58:43+0000`), worked out once a second.
-final class LogClock: Sendable {
-    static let shared = LogClock()
-    private let written = Mutex((second: 0, text: ""))
-
-    func now() -> String {
-        var second = time(nil)
-        return written.withLock { written in
-            guard written.second != Int(second) else { return written.text }
-            var local = tm()
-            localtime_r(&second, &local)
-            var buffer = [CChar](repeating: 0, count: 64)
-            strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
-            written = (Int(second), String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
-            return written.text
-        }
+extension TextOfTheSecond {
+    /// The time as log lines show it: local, `2026-11-22T23:58:43+0000`.
+    static let logTime = TextOfTheSecond { second in
+        var time = second
+        var local = tm()
+        localtime_r(&time, &local)
+        var buffer = [CChar](repeating: 0, count: 64)
+        strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+        return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MarketCore
 
 /// How `serve` writes its log: as text on standard output, one line per event the way swift-log's
 /// own stream handler writes it (time, level, label, metadata, source, message); or one JSON object
@@ -39,7 +40,8 @@ struct ServeLogHandler: LogHandler {
         case .text:
             let shown = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
             format.output.write(
-                "\(LogClock.shared.now()) \(event.level) \(label):\(shown) [\(event.source)] \(event.message)\n")
+                "\(TextOfTheSecond.logTime.now()) \(event.level) \(label):\(shown) [\(event.source)] \(event.message)\n"
+            )
         case .json:
             var object = fields.mapValues { "\($0)" }
             object["time"] = Date().formatted(.iso8601)

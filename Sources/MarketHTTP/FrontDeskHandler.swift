@@ -1,0 +1,201 @@
+import Foundation
+import HTTPTypes
+import MarketHTTPShared
+import NIOCore
+import NIOHTTPTypes
+
+/// The front desk on one connection. It answers a request only when the router has nothing of
+/// this connection's in hand, so answers leave in the order the requests came; while it waits for
+/// the catalogue's version it holds what else arrives, and reads nothing more.
+final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private struct Request {
+        var head: HTTPRequest
+        var plan: FrontDesk.Plan
+        var started: ContinuousClock.Instant
+    }
+
+    private let desk: FrontDesk
+    /// A request the desk may answer, whose end has not come yet.
+    private var pending: Request?
+    /// A request with the router: the key its answer may be kept under, and the `If-None-Match` the
+    /// desk took off it, so that the router answers in full and the desk can keep the answer.
+    private struct Forwarded {
+        var key: String?
+        var asked: String?
+    }
+
+    /// The requests with the router, oldest first.
+    private var withRouter: [Forwarded] = []
+    /// The router's answer goes out as 304: its body is dropped.
+    private var dropsBody = false
+    /// The router's answer being copied for the desk.
+    private var copying: (key: String, answer: AnswerCache.Answer)?
+    /// What arrived while the desk waited for the version; nil while it waits for nothing.
+    private var held: [HTTPRequestPart]?
+    private var readWanted = false
+    private var closeWanted: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
+
+    init(desk: FrontDesk) {
+        self.desk = desk
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if held != nil { return held!.append(part) }
+        take(part, context: context)
+    }
+
+    private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        switch part {
+        case .head(let head):
+            if withRouter.isEmpty, let plan = desk.plan(for: head) {
+                pending = Request(head: head, plan: plan, started: .now)
+            } else {
+                toRouter(head, keepingAs: nil, context: context)
+            }
+        case .body:
+            // A GET with a body after all: the router's.
+            if let request = pending {
+                pending = nil
+                toRouter(request.head, keepingAs: nil, context: context)
+            }
+            context.fireChannelRead(wrapInboundOut(part))
+        case .end:
+            guard let request = pending else { return context.fireChannelRead(wrapInboundOut(part)) }
+            pending = nil
+            answer(request, context: context)
+        }
+    }
+
+    private func answer(_ request: Request, context: ChannelHandlerContext) {
+        switch request.plan {
+        case .image(let key):
+            guard let (head, body, route) = desk.image(key, for: request.head) else {
+                return toRouterWhole(request.head, keepingAs: nil, context: context)
+            }
+            write(head, body, context: context)
+            desk.answered(request.head, head.status, route: route, since: request.started)
+        case .kept(let key):
+            guard desk.answers.holds(key) else { return toRouterWhole(request.head, keepingAs: key, context: context) }
+            held = []
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            desk.service.catalogueVersion { version in
+                loop.execute {
+                    let (handler, context) = bound.value
+                    handler.answer(request, key: key, at: version, context: context)
+                }
+            }
+        }
+    }
+
+    private func answer(
+        _ request: Request, key: String, at version: Result<Int64, any Error>, context: ChannelHandlerContext
+    ) {
+        guard context.channel.isActive else { return held = nil }
+        if case .success(let version) = version, let kept = desk.answers.answer(for: key, at: version, now: Date()) {
+            let (head, body) = desk.response(kept, for: request.head)
+            write(head, body, context: context)
+            desk.answered(request.head, head.status, route: kept.route, since: request.started)
+        } else {
+            // Changed, gone, or the version could not be read: the router says which.
+            toRouter(request.head, keepingAs: key, context: context)
+            context.fireChannelRead(wrapInboundOut(.end(nil)))
+        }
+        let parts = held ?? []
+        held = nil
+        for part in parts {
+            if held != nil { held!.append(part) } else { take(part, context: context) }
+        }
+        context.fireChannelReadComplete()
+        guard held == nil else { return }
+        if readWanted {
+            readWanted = false
+            context.read()
+        }
+        if let close = closeWanted {
+            closeWanted = nil
+            context.close(mode: close.mode, promise: close.promise)
+        }
+    }
+
+    private func toRouter(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
+        var head = head
+        let asked = key == nil ? nil : head.headerFields[.ifNoneMatch]
+        if asked != nil { head.headerFields[.ifNoneMatch] = nil }
+        withRouter.append(Forwarded(key: key, asked: asked))
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    /// A whole bodiless request for the router, outside the read that brought it.
+    private func toRouterWhole(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
+        toRouter(head, keepingAs: key, context: context)
+        context.fireChannelRead(wrapInboundOut(.end(nil)))
+    }
+
+    private func write(_ head: HTTPResponse, _ body: ByteBuffer?, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    // MARK: The router's answers
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            let forwarded = withRouter.first
+            if let mark = head.headerFields[AnswerCache.deskHeader] {
+                head.headerFields[AnswerCache.deskHeader] = nil
+                copying = Self.copy(of: head, marked: mark, as: forwarded?.key)
+            }
+            if head.status == .ok, let unchanged = AnswerCache.unchanged(head.headerFields, asked: forwarded?.asked) {
+                head = HTTPResponse(status: .notModified, headerFields: unchanged)
+                dropsBody = true
+            }
+            return context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body(var body):
+            // Most answers are one buffer, often the very one the router keeps: shared, not copied.
+            if copying?.answer.body.readableBytes == 0 {
+                copying?.answer.body = body
+            } else {
+                copying?.answer.body.writeBuffer(&body)
+            }
+            if dropsBody { return promise?.succeed(()) ?? () }
+        case .end:
+            dropsBody = false
+            if let copying { desk.answers.keep(copying.answer, for: copying.key) }
+            copying = nil
+            if !withRouter.isEmpty { withRouter.removeFirst() }
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// What the desk keeps of a marked answer (`AnswerCache.deskHeader`) to a request it may keep.
+    private static func copy(
+        of head: HTTPResponse, marked mark: String, as key: String?
+    ) -> (key: String, answer: AnswerCache.Answer)? {
+        guard let key, let mark = AnswerCache.DeskMark(mark), head.status == .ok,
+            mark.newToken || head.headerFields[.setCookie] == nil
+        else { return nil }
+        let answer = AnswerCache.Answer(
+            version: mark.version, headers: head.headerFields, body: ByteBuffer(), route: mark.route,
+            newToken: mark.newToken)
+        return (key, answer)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard held == nil else { return readWanted = true }
+        context.read()
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard held == nil else { return closeWanted = (mode, promise) }
+        context.close(mode: mode, promise: promise)
+    }
+}
