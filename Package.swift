@@ -140,7 +140,7 @@ let package = Package(
         ),
         .testTarget(name: "MarketModelTests", dependencies: ["MarketModel"]),
         .testTarget(name: "MarketImagingTests", dependencies: ["MarketTestSupport"]),
-        .testTarget(name: "MarketStoreTests", dependencies: ["MarketTestSupport"]),
+        .testTarget(name: "MarketStoreTests", dependencies: ["MarketSQLite", "MarketTestSupport"]),
         .target(
             name: "MarketTestSupport",
             dependencies: [

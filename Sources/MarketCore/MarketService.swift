@@ -34,12 +34,18 @@ public struct MarketService: Sendable {
     /// The catalogue's version as read after this call began: an answer read after it reflects at
     /// least this version, so it may be given again while the version stays the same.
     public func catalogueVersion() async throws -> Int64 {
-        try await versions.current()
+        if let version = store.catalogueVersionAtHand() { return version }
+        return try await versions.current()
     }
 
     /// The same, delivered to a caller that cannot wait in a task; see `catalogueVersion()`.
     public func catalogueVersion(_ deliver: @escaping @Sendable (Result<Int64, any Error>) -> Void) {
         versions.current(deliver)
+    }
+
+    /// The same, read on the caller's thread, or nil when that would mean waiting.
+    public func catalogueVersionAtHand() -> Int64? {
+        store.catalogueVersionAtHand()
     }
 
     public func products(_ page: PageRequest, search: String? = nil) async throws -> Page<ProductSummary> {

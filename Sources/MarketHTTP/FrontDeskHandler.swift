@@ -82,6 +82,9 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
             desk.answered(request.head, head.status, route: route, since: request.started)
         case .kept(let key):
             guard desk.answers.holds(key) else { return toRouterWhole(request.head, keepingAs: key, context: context) }
+            if let version = desk.service.catalogueVersionAtHand() {
+                return give(request, key: key, at: .success(version), context: context)
+            }
             held = []
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
@@ -98,15 +101,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         _ request: Request, key: String, at version: Result<Int64, any Error>, context: ChannelHandlerContext
     ) {
         guard context.channel.isActive else { return held = nil }
-        if case .success(let version) = version, let kept = desk.answers.answer(for: key, at: version, now: Date()) {
-            let (head, body) = desk.response(kept, for: request.head)
-            write(head, body, context: context)
-            desk.answered(request.head, head.status, route: kept.route, since: request.started)
-        } else {
-            // Changed, gone, or the version could not be read: the router says which.
-            toRouter(request.head, keepingAs: key, context: context)
-            context.fireChannelRead(wrapInboundOut(.end(nil)))
-        }
+        give(request, key: key, at: version, context: context)
         let parts = held ?? []
         held = nil
         for part in parts {
@@ -121,6 +116,20 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let close = closeWanted {
             closeWanted = nil
             context.close(mode: close.mode, promise: close.promise)
+        }
+    }
+
+    /// The kept answer when it still holds at `version`; otherwise the router's.
+    private func give(
+        _ request: Request, key: String, at version: Result<Int64, any Error>, context: ChannelHandlerContext
+    ) {
+        if case .success(let version) = version, let kept = desk.answers.answer(for: key, at: version, now: Date()) {
+            let (head, body) = desk.response(kept, for: request.head)
+            write(head, body, context: context)
+            desk.answered(request.head, head.status, route: kept.route, since: request.started)
+        } else {
+            // Changed, gone, or the version could not be read: the router says which.
+            toRouterWhole(request.head, keepingAs: key, context: context)
         }
     }
 

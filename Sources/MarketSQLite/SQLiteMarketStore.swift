@@ -8,6 +8,8 @@ import MarketModel
 public final class SQLiteMarketStore: MarketStore {
     let pool: DatabasePool
     private let visible = VisibleProducts()
+    private let version: CatalogueVersionConnection?
+    let readersAtHand: ReadersAtHand
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -15,11 +17,21 @@ public final class SQLiteMarketStore: MarketStore {
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
+        version = CatalogueVersionConnection(path: path)
+        readersAtHand = ReadersAtHand(path: path)
     }
 
     /// Reads through the pool, timed.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await MarketTimers.measure(MarketTimers.databaseReads) { try await pool.read(body) }
+    }
+
+    /// A short read (a product, a page without a search, a session) on this thread when a reader at hand
+    /// is free, else through the pool.
+    func readAtOnce<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard let reader = readersAtHand.take() else { return try await read(body) }
+        defer { readersAtHand.giveBack(reader) }
+        return try ReadersAtHand.read(reader, body)
     }
 
     /// Writes in one transaction through the pool, timed.
@@ -29,6 +41,10 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func checkReachable() async throws {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func catalogueVersionAtHand() -> Int64? {
+        version?.read()
     }
 
     public func catalogueVersion() async throws -> Int64 {
@@ -59,7 +75,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await read { db in
+        try await readAtOnce { db in
             try Row.fetchOne(db, sql: "SELECT * FROM vendor WHERE identifier = ?", arguments: [identifier])
                 .map { StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"]) }
         }
@@ -96,12 +112,12 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await read { db in try Self.product(id: id, in: db, visibleOnly: true) }
+        try await readAtOnce { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         let visible = visible
-        return try await read { db in
+        let read: @Sendable (Database) throws -> Page<ProductSummary> = { db in
             let filter = SearchFilter(search, order: page.order, after: page.after)
             if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
                 let (bounds, total) = VisibleProducts.page(
@@ -126,10 +142,11 @@ public final class SQLiteMarketStore: MarketStore {
                 request: page, totalCount: total,
                 items: try Self.summaries(db, ids: filter.idsSQL, direction: filter.direction, arguments: arguments))
         }
+        return try await search == nil ? readAtOnce(read) : self.read(read)
     }
 
     public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
-        try await read { db in
+        try await readAtOnce { db in
             let arguments: StatementArguments = [
                 "vendor": vendorID, "limit": page.itemsPerPage, "offset": page.offset,
             ]
@@ -175,7 +192,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await read { db in
+        try await readAtOnce { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -256,7 +273,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func productID(forDeleteToken hash: String) async throws -> Int64? {
-        try await read { db in
+        try await readAtOnce { db in
             try Int64.fetchOne(db, sql: "SELECT productId FROM deleteToken WHERE tokenHash = ?", arguments: [hash])
         }
     }

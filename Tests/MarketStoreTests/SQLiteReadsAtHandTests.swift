@@ -1,0 +1,92 @@
+import Foundation
+import MarketCore
+import MarketModel
+import Testing
+
+@testable import MarketSQLite
+
+/// SQLite's short reads and the catalogue version are read on the caller's thread, through
+/// connections of the store's own; they must see every committed change, whoever made it, and
+/// never leave a reader waiting for ever.
+@Suite struct SQLiteReadsAtHandTests {
+    /// Two stores on one new file, as two servers or a server and a tool would have it.
+    static func withTwoStores(_ body: (SQLiteMarketStore, SQLiteMarketStore) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-test-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("market.sqlite").path
+        try await body(try SQLiteMarketStore(path: path), try SQLiteMarketStore(path: path))
+    }
+
+    @Test func theVersionAtHandIsTheCommittedOneWhoeverCommittedIt() async throws {
+        try await Self.withTwoStores { server, tool in
+            let start = try #require(server.catalogueVersionAtHand())
+            #expect(try await server.catalogueVersion() == start)
+
+            let vendor = try await StoreContractTests.vendor(server)
+            let product = try await StoreContractTests.product(server, vendor: vendor, name: "Lamp")
+            let afterCreate = try #require(server.catalogueVersionAtHand())
+            #expect(afterCreate > start)
+            #expect(try await server.catalogueVersion() == afterCreate)
+
+            // The other store hides it: this one's version and reads show that at once.
+            #expect(try await tool.setProductHidden(true, id: product.id) == "Lamp")
+            let afterHide = try #require(server.catalogueVersionAtHand())
+            #expect(afterHide > afterCreate)
+            #expect(try await server.product(id: product.id) == nil)
+            #expect(try await server.products(PageRequest(number: 1, itemsPerPage: 20), matching: nil).totalCount == 0)
+            #expect(tool.catalogueVersionAtHand() == afterHide)
+        }
+    }
+
+    /// Searches read through the pool, which hands its readers back only when a task thread
+    /// resumes; lists, products and sessions read at hand, on task threads. Hundreds of each at
+    /// once must all be answered, and rightly.
+    @Test(.timeLimit(.minutes(1))) func hundredsOfReadsAtOnceAllAnswer() async throws {
+        try await Self.withTwoStores { store, _ in
+            let vendor = try await StoreContractTests.vendor(store)
+            var products: [Product] = []
+            for number in 1...30 {
+                products.append(try await StoreContractTests.product(store, vendor: vendor, name: "Cup \(number)"))
+            }
+            let later = StoreContractTests.now.addingTimeInterval(3600)
+            try await store.insertSession(
+                tokenHash: "token", vendorID: vendor.id, expiresAt: later, now: StoreContractTests.now)
+            let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for round in 0..<100 {
+                    let product = products[round % products.count]
+                    group.addTask { try await store.product(id: product.id) == product }
+                    group.addTask {
+                        try await store.products(PageRequest(number: 2, itemsPerPage: 10), matching: "cup").items
+                            .count == 10
+                    }
+                    group.addTask {
+                        try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount
+                            == 30
+                    }
+                    group.addTask {
+                        try await store.vendor(forSession: "token", at: StoreContractTests.now)?.id == vendor.id
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(answered.count == 400)
+            #expect(answered.allSatisfy { $0 })
+        }
+    }
+
+    @Test func readersAtHandAreBoundedAndReused() async throws {
+        try await Self.withTwoStores { store, _ in
+            let readers = ReadersAtHand(path: store.pool.path, limit: 1)
+            let reader = try #require(readers.take())
+            #expect(readers.take() == nil, "the only one is taken")
+            readers.giveBack(reader)
+            let again = try #require(readers.take())
+            #expect(again === reader, "given back, it is used again rather than another opened")
+            let version = try ReadersAtHand.read(again) { db in
+                try Int64.fetchOne(db, sql: "SELECT version FROM catalogueVersion")
+            }
+            #expect(version == store.catalogueVersionAtHand())
+        }
+    }
+}
