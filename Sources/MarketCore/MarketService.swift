@@ -77,10 +77,10 @@ public struct MarketService: Sendable {
 
     /// The smaller copies a page may ask for of `image`: each width below its own, in its own format
     /// and in WebP.
-    public static func variantKeys(of image: ProductImage) -> [String] {
+    public static func variants(of image: ProductImage) -> [(key: String, width: Int, format: ImageFormat)] {
         guard let format = ImageKey.format(of: image.originalKey) else { return [] }
         return ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
-            [format, .webp].map { ImageKey.variant(of: image.originalKey, width: width, format: $0) }
+            [format, .webp].map { (ImageKey.variant(of: image.originalKey, width: width, format: $0), width, $0) }
         }
     }
 

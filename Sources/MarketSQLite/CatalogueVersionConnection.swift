@@ -36,11 +36,11 @@ final class CatalogueVersionConnection: @unchecked Sendable {  // the handles ar
     /// The version committed now, or nil when another thread is reading it or SQLite cannot answer
     /// at once (busy, or any error): the caller then reads through the pool, which waits or says why.
     func read() -> Int64? {
-        lock.withLockIfAvailable { _ -> Int64? in
+        lock.withLock { _ -> Int64? in
             // Reset before returning, so that no read transaction stays open between calls.
             defer { sqlite3_reset(statement) }
             guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
             return sqlite3_column_int64(statement, 0)
-        } ?? nil
+        }
     }
 }

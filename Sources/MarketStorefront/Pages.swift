@@ -26,9 +26,10 @@ struct Pages: Sendable {
         }
         let folder = root.appendingPathComponent("templates")
         var templates: [String: MustacheTemplate] = [:]
+        MarketHTML.register()
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".mustache") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            templates[String(file.dropLast(".mustache".count))] = try MustacheTemplate(string: text)
+            templates[String(file.dropLast(".mustache".count))] = try MustacheTemplate(string: MarketHTML.pragma + text)
         }
         library = MustacheLibrary(templates: templates)
         books = try Words.load(from: root.appendingPathComponent("words"))
@@ -76,7 +77,10 @@ struct Pages: Sendable {
     /// The script's phrases as JSON that cannot end the `<script>` element it sits in.
     private static func scriptWords(_ words: Words) -> String {
         let phrases = Dictionary(uniqueKeysWithValues: scriptPhrases.map { ($0, words($0)) })
-        let data = (try? JSONEncoder().encode(phrases)) ?? Data("{}".utf8)
+        // In a fixed order: the same page has the same bytes (and tag) on every server.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(phrases)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 

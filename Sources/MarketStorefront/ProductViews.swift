@@ -77,19 +77,20 @@ struct ProductSheet {
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
             words: words)
-        let images: [(url: String, width: Int, height: Int, copies: [String])] =
+        typealias Copy = (key: String, width: Int, format: ImageFormat)
+        let images: [(url: String, width: Int, height: Int, copies: [Copy])] =
             product.images.isEmpty
             ? [("/images/\(Placeholder.key)", 400, 400, [])]
             : product.images.map {
-                ("/images/\($0.originalKey)", $0.width, $0.height, MarketService.variantKeys(of: $0))
+                ("/images/\($0.originalKey)", $0.width, $0.height, MarketService.variants(of: $0))
             }
         photos = images.enumerated().map { index, image in
             let values = ["number": String(index + 1), "count": String(images.count), "name": product.name]
-            func candidates(_ keys: [String]) -> [String] {
-                keys.compactMap { key in ImageKey.variant(key).map { "/images/\(key) \($0.width)w" } }
+            func candidates(_ copies: [Copy]) -> [String] {
+                copies.map { "/images/\($0.key) \($0.width)w" }
             }
-            let webp = image.copies.filter { $0.hasSuffix(".webp") }
-            let own = image.copies.filter { !$0.hasSuffix(".webp") }
+            let webp = image.copies.filter { $0.format == .webp }
+            let own = image.copies.filter { $0.format != .webp }
             return Photo(
                 number: index + 1, count: images.count, url: image.url, width: image.width, height: image.height,
                 isFirst: index == 0,

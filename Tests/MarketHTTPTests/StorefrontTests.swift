@@ -21,6 +21,23 @@ import Testing
             }
             let detail = try await visitor.get("/products/\(product.id)")
             #expect(detail.text.contains("Line one\n&lt;b&gt;bold?&lt;/b&gt;"))
+
+            // Every character HTML gives a meaning, also one a combining mark follows.
+            let quoted = try await market.addProduct("Tom & Jerry's \"best\" <\u{301}3 >")
+            let page = try await visitor.get("/products/\(quoted.id)")
+            #expect(page.text.contains("Tom &amp; Jerry&#39;s &quot;best&quot; &lt;\u{301}3 &gt;"))
+        }
+    }
+
+    /// The same page has the same bytes on every server: a phrase book's order is not the process's.
+    @Test func theScriptsPhrasesComeInAFixedOrder() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            let page = try await visitor.get("/?lang=en")
+            let words = try #require(page.text.firstMatch(of: #/id="market-words">(\{[^<]*\})</#)?.1)
+            let keys = words.matches(of: #/"(\w+)":"/#).map { String($0.1) }
+            #expect(keys.count == 11)
+            #expect(keys == keys.sorted())
         }
     }
 
