@@ -33,8 +33,9 @@ final class CatalogueVersionConnection: @unchecked Sendable {  // the handles ar
         sqlite3_close(connection)
     }
 
-    /// The version committed now, or nil when another thread is reading it or SQLite cannot answer
-    /// at once (busy, or any error): the caller then reads through the pool, which waits or says why.
+    /// The version committed now, or nil when SQLite cannot answer at once (busy, or any error): the
+    /// caller then reads through the pool, which waits or says why. The lock is only ever held for
+    /// one such read, so waiting for it is waiting a few microseconds.
     func read() -> Int64? {
         lock.withLock { _ -> Int64? in
             // Reset before returning, so that no read transaction stays open between calls.
