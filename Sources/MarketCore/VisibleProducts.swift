@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The ids of every product on show, oldest first, as of one catalogue version: a page deep in the
-/// whole catalogue is then found by position, two ids and a range read, instead of the database
+/// whole catalogue is then found by position and read by its ids, instead of the database
 /// stepping over every product before it (page 4,000 of 20 stepped over 80,000). A store reads the
 /// version in the same read as the page, and the ids again after a change.
 public final class VisibleProducts: Sendable {
@@ -39,15 +39,16 @@ public final class VisibleProducts: Sendable {
         return ids
     }
 
-    /// The first and last id of the page at `offset` of `limit` products among `ids` (oldest
-    /// first), in either order, or nil beyond the last page; and how many products are on show.
+    /// The ids of the page at `offset` of `limit` products among `ids` (oldest first), in the
+    /// page's order (none beyond the last page); and how many products are on show.
     public static func page(
         of ids: [Int64], offset: Int, limit: Int, newestFirst: Bool
-    ) -> (bounds: ClosedRange<Int64>?, total: Int) {
-        guard offset < ids.count else { return (nil, ids.count) }
-        let end = min(offset + limit, ids.count) - 1
-        let bounds = newestFirst ? ids[ids.count - 1 - end]...ids[ids.count - 1 - offset] : ids[offset]...ids[end]
-        return (bounds, ids.count)
+    ) -> (ids: [Int64], total: Int) {
+        guard offset < ids.count else { return ([], ids.count) }
+        let end = min(offset + limit, ids.count)
+        let page =
+            newestFirst ? Array(ids[(ids.count - end)..<(ids.count - offset)].reversed()) : Array(ids[offset..<end])
+        return (page, ids.count)
     }
 
     private func kept(at version: Int64) -> [Int64]? {

@@ -10,6 +10,13 @@ struct DatabaseSession: Sendable {
         try await connection.query(query, logger: logger)
     }
 
+    /// The rows of a statement prepared on this connection (prepared now if it is the first time).
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        var rows: [Statement.Row] = []
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+
     /// Runs a statement for its effect, reading whatever it returns.
     func execute(_ query: PostgresQuery) async throws {
         for try await _ in try await self.query(query) {}

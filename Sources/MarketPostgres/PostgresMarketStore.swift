@@ -18,9 +18,14 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func catalogueVersion() async throws -> Int64 {
-        try await database.read { session in
-            try await session.single("SELECT version FROM catalogue_version", as: Int64.self)
+        try await database.read { session in try await Self.catalogueVersion(session) }
+    }
+
+    static func catalogueVersion(_ session: DatabaseSession) async throws -> Int64 {
+        guard let version = try await session.rows(CatalogueVersionQuery()).first else {
+            throw UnexpectedAnswer(description: "the database has no catalogue version")
         }
+        return version
     }
 
     // MARK: Vendors
@@ -108,13 +113,15 @@ public final class PostgresMarketStore: MarketStore {
         let visible = visible
         return try await database.read { session in
             if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-                let (bounds, total) = VisibleProducts.page(
+                let (ids, total) = VisibleProducts.page(
                     of: try await Self.visibleIDs(session, kept: visible), offset: page.offset,
                     limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
-                guard let bounds else { return Page(request: page, totalCount: total, items: []) }
-                let first = PageRequest(number: 1, itemsPerPage: page.itemsPerPage, order: page.order)
-                let items = try await Self.summaries(session, first, pattern: nil, vendorID: nil, between: bounds)
-                return Page(request: page, totalCount: total, items: items)
+                guard !ids.isEmpty else { return Page(request: page, totalCount: total, items: []) }
+                let rows =
+                    page.order == .newestFirst
+                    ? try await session.rows(ProductsQuery<NewestFirst>(ids: ids))
+                    : try await session.rows(ProductsQuery<OldestFirst>(ids: ids))
+                return Page(request: page, totalCount: total, items: try rows.map { try ProductRow($0).summary() })
             }
             let pattern = search.map(Self.likePattern)
             let total = try await session.single(
@@ -141,8 +148,7 @@ public final class PostgresMarketStore: MarketStore {
     /// so the NULL tests cost nothing and a term or a vendor uses its index.
     /// The ids on show now, oldest first: those kept, when the catalogue has not changed since.
     private static func visibleIDs(_ session: DatabaseSession, kept: VisibleProducts) async throws -> [Int64] {
-        let version = try await session.single("SELECT version FROM catalogue_version", as: Int64.self)
-        return try await kept.ids(at: version) {
+        return try await kept.ids(at: try await catalogueVersion(session)) {
             var ids: [Int64] = []
             for try await id in try await session.query("SELECT id FROM product WHERE NOT hidden ORDER BY id")
                 .decode(Int64.self)
@@ -154,8 +160,7 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     private static func summaries(
-        _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?,
-        between bounds: ClosedRange<Int64>? = nil
+        _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
         let rows = try await session.query(
@@ -164,7 +169,6 @@ public final class PostgresMarketStore: MarketStore {
                 SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
                     AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
-                    AND (\(bounds?.lowerBound)::bigint IS NULL OR id BETWEEN \(bounds?.lowerBound) AND \(bounds?.upperBound))
                 ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
             SELECT \(unescaped: productColumns), cover.thumbnail_key,
                 ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
@@ -277,13 +281,7 @@ public final class PostgresMarketStore: MarketStore {
     static func product(id: Int64, in session: DatabaseSession, visibleOnly: Bool = false) async throws -> Product? {
         var product: ProductRow?
         var images: [ProductImage] = []
-        for try await row in try await session.query(
-            """
-            SELECT \(unescaped: productColumns), i.id, i.original_key, i.thumbnail_key, i.width, i.height, i.created_at
-            FROM product p JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image i ON i.product_id = p.id
-            WHERE p.id = \(id) \(unescaped: visibleOnly ? "AND NOT p.hidden" : "") ORDER BY i.position
-            """)
-        {
+        for row in try await session.rows(ProductQuery(id: id, visibleOnly: visibleOnly)) {
             let cells = ProductRow(row)
             if product == nil { product = cells }
             if let image = try cells.image() { images.append(image) }

@@ -120,12 +120,14 @@ public final class SQLiteMarketStore: MarketStore {
         let read: @Sendable (Database) throws -> Page<ProductSummary> = { db in
             let filter = SearchFilter(search, order: page.order, after: page.after)
             if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-                let (bounds, total) = VisibleProducts.page(
+                let (onPage, total) = VisibleProducts.page(
                     of: try Self.visibleIDs(db, kept: visible), offset: page.offset, limit: page.itemsPerPage,
                     newestFirst: page.order == .newestFirst)
-                guard let bounds else { return Page(request: page, totalCount: total, items: []) }
+                guard let low = onPage.min(), let high = onPage.max() else {
+                    return Page(request: page, totalCount: total, items: [])
+                }
                 let arguments: StatementArguments = [
-                    "low": bounds.lowerBound, "high": bounds.upperBound, "limit": page.itemsPerPage, "offset": 0,
+                    "low": low, "high": high, "limit": page.itemsPerPage, "offset": 0,
                 ]
                 let ids =
                     "SELECT id FROM product WHERE hidden = 0 AND id BETWEEN :low AND :high ORDER BY id \(filter.direction)"

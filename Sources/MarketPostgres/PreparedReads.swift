@@ -1,0 +1,78 @@
+import PostgresNIO
+
+// The reads that browsing makes for every request the front desk cannot answer, prepared once per
+// connection: parsing and planning them again each time was most of what the database did for a
+// random product or a deep page. Reads whose best plan depends on their values (a search, a
+// vendor's products) stay unprepared.
+
+/// The catalogue's version; see `MarketStore.catalogueVersion()`.
+struct CatalogueVersionQuery: PostgresPreparedStatement {
+    typealias Row = Int64
+    static let sql = "SELECT version FROM catalogue_version"
+
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// A product with one of its images per row (or NULLs), in the images' order: see `ProductRow`.
+struct ProductQuery: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static let sql = """
+        SELECT \(PostgresMarketStore.productColumns), i.id, i.original_key, i.thumbnail_key, i.width, i.height,
+            i.created_at
+        FROM product p JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image i ON i.product_id = p.id
+        WHERE p.id = $1 AND (NOT p.hidden OR NOT $2) ORDER BY i.position
+        """
+
+    var id: Int64
+    var visibleOnly: Bool
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(id)
+        bindings.append(visibleOnly)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
+/// Which way a page runs.
+protocol PageOrder: Sendable {
+    static var direction: String { get }
+}
+
+enum OldestFirst: PageOrder {
+    static let direction = "ASC"
+}
+
+enum NewestFirst: PageOrder {
+    static let direction = "DESC"
+}
+
+/// Those of `ids` on show, as a list shows them: see `ProductRow.summary()`. A page deep in the
+/// catalogue is read this way (`VisibleProducts`). By their ids rather than between two: the
+/// database then keeps one plan for every page instead of planning each one anew.
+struct ProductsQuery<Order: PageOrder>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static var sql: String {
+        """
+        SELECT \(PostgresMarketStore.productColumns), cover.thumbnail_key,
+            ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
+        FROM product p JOIN vendor v ON v.id = p.vendor_id
+        LEFT JOIN product_image cover ON cover.id = p.cover_image_id
+        WHERE p.id = ANY($1) AND NOT p.hidden
+        ORDER BY p.id \(Order.direction)
+        """
+    }
+
+    var ids: [Int64]
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ids)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
