@@ -7,6 +7,7 @@ import random
 import re
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import urllib.request
@@ -47,6 +48,10 @@ class Market:
             self.log.append(line)
 
     def stop(self):
+        if self.process.poll() is not None:
+            # It ended before the tests were done: what it said last is why.
+            print(f"\nthe market ended early (exit status {self.process.returncode}); its last lines:\n"
+                  + "".join(self.log[-60:]), file=sys.stderr)
         self.process.terminate()
         self.process.wait(timeout=30)
         subprocess.run(["rm", "-rf", self.directory], check=False)
