@@ -29,11 +29,18 @@ struct DatabaseSession: Sendable {
 
     /// The first row's value, which the query always returns.
     func single<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T {
-        guard let value = try await first(query, as: T.self) else {
-            throw UnexpectedAnswer(description: "the database returned no row for a query that always returns one")
-        }
+        guard let value = try await first(query, as: T.self) else { throw Self.noRow }
         return value
     }
+
+    /// The first row of a prepared statement that always returns one.
+    func single<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> Statement.Row {
+        guard let row = try await rows(statement).first else { throw Self.noRow }
+        return row
+    }
+
+    private static let noRow = UnexpectedAnswer(
+        description: "the database returned no row for a query that always returns one")
 
     func all<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] {
         var values: [T] = []

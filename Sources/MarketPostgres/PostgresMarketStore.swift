@@ -22,10 +22,7 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     static func catalogueVersion(_ session: DatabaseSession) async throws -> Int64 {
-        guard let version = try await session.rows(CatalogueVersionQuery()).first else {
-            throw UnexpectedAnswer(description: "the database has no catalogue version")
-        }
-        return version
+        try await session.single(CatalogueVersionQuery())
     }
 
     // MARK: Vendors
@@ -170,11 +167,8 @@ public final class PostgresMarketStore: MarketStore {
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
                     AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
                 ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
-            SELECT \(unescaped: productColumns), cover.thumbnail_key,
-                ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
-            FROM page JOIN product p ON p.id = page.id
-            JOIN vendor v ON v.id = p.vendor_id
-            LEFT JOIN product_image cover ON cover.id = p.cover_image_id
+            SELECT \(unescaped: summaryColumns)
+            FROM page JOIN product p ON p.id = page.id \(unescaped: summaryJoins)
             ORDER BY p.id \(unescaped: direction)
             """)
         var items: [ProductSummary] = []
@@ -261,6 +255,14 @@ public final class PostgresMarketStore: MarketStore {
     static let productColumns = """
         p.id, p.vendor_id, v.name, v.created_at, p.name, p.description, p.currency, p.price, p.discount, p.stock,
         p.cover_image_id, p.created_at, p.updated_at
+        """
+    /// A list's columns (`ProductRow.summary()`) of products `p`, with `summaryJoins`.
+    static let summaryColumns = """
+        \(productColumns), cover.thumbnail_key,
+            ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
+        """
+    static let summaryJoins = """
+        JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image cover ON cover.id = p.cover_image_id
         """
 
     /// `%term%` for LIKE, with LIKE's own wildcards in the term taken literally.

@@ -57,10 +57,8 @@ struct ProductsQuery<Order: PageOrder>: PostgresPreparedStatement {
     typealias Row = PostgresRow
     static var sql: String {
         """
-        SELECT \(PostgresMarketStore.productColumns), cover.thumbnail_key,
-            ARRAY(SELECT thumbnail_key FROM product_image WHERE product_id = p.id ORDER BY position)
-        FROM product p JOIN vendor v ON v.id = p.vendor_id
-        LEFT JOIN product_image cover ON cover.id = p.cover_image_id
+        SELECT \(PostgresMarketStore.summaryColumns)
+        FROM product p \(PostgresMarketStore.summaryJoins)
         WHERE p.id = ANY($1) AND NOT p.hidden
         ORDER BY p.id \(Order.direction)
         """
