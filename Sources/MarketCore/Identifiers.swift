@@ -61,7 +61,8 @@ public enum ImageKey {
 
     /// The format a key's name ends in.
     public static func format(of key: String) -> ImageFormat? {
-        key.split(separator: ".").last.flatMap { ImageFormat(fileExtension: String($0)) }
+        let name = key.utf8.lastIndex(of: UInt8(ascii: ".")).map { key[key.utf8.index(after: $0)...] } ?? key[...]
+        return ImageFormat(fileExtension: String(name))
     }
 
     // MARK: Smaller copies

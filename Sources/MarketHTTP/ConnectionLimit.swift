@@ -28,7 +28,7 @@ public final class ConnectionLimit: Sendable {
     }
 
     /// The handler each connection's pipeline gets.
-    func gate() -> some RemovableChannelHandler { ConnectionGate(limit: self) }
+    func gate() -> ConnectionGate { ConnectionGate(limit: self) }
 }
 
 final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
@@ -41,7 +41,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         string: #"{"error":true,"reason":"the market has too many open connections just now; try again in a moment"}"#)
 
     let limit: ConnectionLimit
-    private var admitted = true
+    private(set) var admitted = true
     private var counted = false
 
     init(limit: ConnectionLimit) {

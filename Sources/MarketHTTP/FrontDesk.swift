@@ -53,8 +53,11 @@ final class FrontDesk: Sendable {
         self.serverName = serverName
     }
 
-    /// The handler each connection's pipeline gets.
-    func handler() -> some RemovableChannelHandler { FrontDeskHandler(desk: self) }
+    /// The handler each connection's pipeline gets; it puts the desk's wire before the HTTP parser
+    /// on connections the gate admitted.
+    func handler(gate: ConnectionGate, idle: IdleConnection) -> some RemovableChannelHandler {
+        FrontDeskHandler(desk: self, gate: gate, idle: idle)
+    }
 
     /// What the desk may do for a request with this head. A request that names a vendor is never
     /// the desk's: that vendor's inspector records it and may fail it on purpose.
@@ -76,6 +79,26 @@ final class FrontDesk: Sendable {
     static func key(of head: HTTPRequest) -> String {
         let gzip = CompressionMiddleware<MarketRequestContext>.acceptsGzip(head.headerFields[.acceptEncoding])
         return (gzip ? "desk gzip\n" : "desk\n") + AnswerCache.key(of: head)
+    }
+
+    /// The answer to a plain GET when the desk can give it without waiting: an image in memory, or
+    /// a kept answer when the catalogue's version is at hand. Only answers SwiftNIO's encoder would
+    /// write as they are: a 304, or a 200 with its length.
+    func answerAtHand(for head: HTTPRequest) -> (response: HTTPResponse, body: ByteBuffer?, route: String)? {
+        let answer: (response: HTTPResponse, body: ByteBuffer?, route: String)?
+        switch plan(for: head) {
+        case .image(let key): answer = image(key, for: head)
+        case .kept(let key):
+            guard answers.holds(key), let version = service.catalogueVersionAtHand(),
+                let kept = answers.answer(for: key, at: version, now: Date())
+            else { return nil }
+            let (response, body) = response(kept, for: head)
+            answer = (response, body, kept.route)
+        case nil: return nil
+        }
+        guard let answer, answer.response.status == .notModified || answer.response.headerFields[.contentLength] != nil
+        else { return nil }
+        return answer
     }
 
     /// The image's answer, when its bytes are at hand.
@@ -116,8 +139,10 @@ final class FrontDesk: Sendable {
     func answered(
         _ head: HTTPRequest, _ status: HTTPResponse.Status, route: String, since start: ContinuousClock.Instant
     ) {
-        let path = (head.path ?? "/").prefix { $0 != "?" }
-        logger.info(RequestLogMiddleware<MarketRequestContext>.line(head.method, String(path), status, since: start))
+        let path = head.path ?? "/"
+        let withoutQuery = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
+        logger.info(
+            RequestLogMiddleware<MarketRequestContext>.line(head.method, String(withoutQuery), status, since: start))
         let meter = meters.withLock { meters in
             let name = Meter(route: route, status: status.code)
             if let meter = meters[name] { return meter }

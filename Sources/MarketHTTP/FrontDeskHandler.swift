@@ -40,9 +40,25 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var readWanted = false
     private var closeWanted: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
 
-    init(desk: FrontDesk) {
+    private let gate: ConnectionGate
+    private let idle: IdleConnection
+    /// Answers given to the requests that came through the parser.
+    private var answered = 0
+
+    init(desk: FrontDesk, gate: ConnectionGate, idle: IdleConnection) {
         self.desk = desk
+        self.gate = gate
+        self.idle = idle
     }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard gate.admitted else { return }
+        let wire = FrontDeskWire(desk: desk, answers: self, idle: idle)
+        try? context.pipeline.syncOperations.addHandler(wire, position: .first)
+    }
+
+    /// Whether every one of the first `requests` to come through the parser has had its answer.
+    func answeredAll(_ requests: Int) -> Bool { answered == requests }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
@@ -151,6 +167,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        answered += 1
     }
 
     // MARK: The router's answers
@@ -177,6 +194,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             if dropsBody { return promise?.succeed(()) ?? () }
         case .end:
+            answered += 1
             dropsBody = false
             if let copying { desk.answers.keep(copying.answer, for: copying.key) }
             copying = nil

@@ -4,8 +4,9 @@ import NIOHTTPTypes
 
 /// Closes a connection that has not sent a whole request head within `timeout` of opening or of
 /// its last answer, so slow or silent clients cannot hold the server's connections. It sits
-/// nearer the socket than the front desk, so it counts the desk's answers as well as the router's:
-/// a connection busy with answers the desk gives is not idle.
+/// nearer the socket than the front desk, so it counts the desk's answers as well as the router's,
+/// and the desk's wire (nearer still) tells it of its own: a connection busy with answers the desk
+/// gives is not idle.
 final class IdleConnection: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -57,6 +58,11 @@ final class IdleConnection: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    /// The desk's wire answered a request this handler never saw.
+    func desksAnswer() {
+        lastActive = .now()
     }
 
     private func schedule(at deadline: NIODeadline, context: ChannelHandlerContext) {

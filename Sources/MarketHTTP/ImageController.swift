@@ -39,7 +39,7 @@ enum ImageAnswer {
     static func headers(key: String, format: ImageFormat) -> HTTPFields {
         [
             .contentType: format.mediaType,
-            .eTag: "\"\(key.prefix { $0 != "." })\"",
+            .eTag: "\"" + (key.utf8.firstIndex(of: UInt8(ascii: ".")).map { key[..<$0] } ?? key[...]) + "\"",
             .cacheControl: "public, max-age=31536000, immutable",
         ]
     }

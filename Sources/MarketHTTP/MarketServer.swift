@@ -62,7 +62,7 @@ public enum MarketServer {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
-        let idle = TimeAmount.nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))
+        let idleTimeout = TimeAmount.nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))
         let answers = AnswerCache(capacity: limits.answerCacheBytes)
         let serverName = "OpenMarket"
         let desk = FrontDesk(
@@ -73,9 +73,11 @@ public enum MarketServer {
                 metrics: metrics, answers: answers, restock: restock),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [
-                        connections.gate(), IdleConnection(timeout: idle), ExpectContinue(), desk.handler(),
-                    ],
+                    additionalChannelHandlers: {
+                        let gate = connections.gate()
+                        let idle = IdleConnection(timeout: idleTimeout)
+                        return [gate, idle, ExpectContinue(), desk.handler(gate: gate, idle: idle)]
+                    }(),
                     idleTimeout: nil)),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },

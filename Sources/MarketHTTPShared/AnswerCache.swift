@@ -195,11 +195,15 @@ extension AnswerCache {
     /// scheme its links are made for, the language and cookies of a page's visitor.
     package static func key(of request: HTTPRequest) -> String {
         let headers = request.headerFields
-        return [
-            request.path ?? "", request.authority ?? "", request.clientScheme,
-            headers[Self.forwardedHost] ?? "", headers[.acceptLanguage] ?? "", headers[.cookie] ?? "",
-            headers[Self.requestedWith] ?? "",
-        ].joined(separator: "\n")
+        var key = request.path ?? ""
+        for part in [
+            request.authority, request.clientScheme, headers[Self.forwardedHost], headers[.acceptLanguage],
+            headers[.cookie], headers[Self.requestedWith],
+        ] {
+            key += "\n"
+            key += part ?? ""
+        }
+        return key
     }
 
     private static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
@@ -222,7 +226,7 @@ extension AnswerCache {
     /// What a 304 says of an answer with these headers, when `asked` (`If-None-Match`) names its
     /// tag; nil when the client must have the answer itself.
     package static func unchanged(_ headers: HTTPFields, asked: String?) -> HTTPFields? {
-        guard let tag = headers[.eTag], let asked, matches(asked, tag) else { return nil }
+        guard let asked, let tag = headers[.eTag], matches(asked, tag) else { return nil }
         var unchanged = HTTPFields()
         for name in [HTTPField.Name.eTag, .cacheControl, .vary, .contentLocation, .xContentTypeOptions, .server] {
             if let value = headers[name] { unchanged[name] = value }

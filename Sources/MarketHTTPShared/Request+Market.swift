@@ -10,8 +10,10 @@ extension HTTPRequest {
     }
 
     package var clientScheme: String {
-        headerFields[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() ?? "http"
+        headerFields[Self.forwardedProto]?.lowercased() ?? "http"
     }
+
+    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }
 
 extension Request {

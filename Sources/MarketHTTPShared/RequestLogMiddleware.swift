@@ -32,19 +32,36 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 extension String {
     /// This path with every UUID-shaped segment (a delete secret, in any of its spellings) masked.
     package var maskingSecrets: String {
-        let segments = split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.contains(where: \.mayBeUUID) else { return self }
-        return segments.map { segment in
+        guard mayHoldSecret else { return self }
+        return split(separator: "/", omittingEmptySubsequences: false).map { segment in
             segment.mayBeUUID && UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil
                 ? "•••" : String(segment)
         }.joined(separator: "/")
     }
+
+    /// Some segment may be a UUID: most paths have none, and are not split to find out.
+    private var mayHoldSecret: Bool {
+        var (length, escaped) = (0, false)
+        for byte in utf8 {
+            if byte == UInt8(ascii: "/") {
+                if Self.uuidShaped(length: length, escaped: escaped) { return true }
+                (length, escaped) = (0, false)
+            } else {
+                length += 1
+                escaped = escaped || byte == UInt8(ascii: "%")
+            }
+        }
+        return Self.uuidShaped(length: length, escaped: escaped)
+    }
+
+    /// A UUID has 36 characters; written with percent escapes, more (and a `%`).
+    fileprivate static func uuidShaped(length: Int, escaped: Bool) -> Bool {
+        length == 36 || (length > 36 && escaped)
+    }
 }
 
 extension Substring {
-    /// A UUID has 36 characters; written with percent escapes, more (and a `%`).
     fileprivate var mayBeUUID: Bool {
-        let length = utf8.count
-        return length == 36 || (length > 36 && utf8.contains(UInt8(ascii: "%")))
+        String.uuidShaped(length: utf8.count, escaped: utf8.contains(UInt8(ascii: "%")))
     }
 }

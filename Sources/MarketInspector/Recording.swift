@@ -87,8 +87,9 @@ package enum AnonymousReads {
     package static func note(
         _ head: HTTPRequest, status: Int, started: ContinuousClock.Instant, rehearsals: Rehearsals, logger: Logger
     ) {
-        let first = (head.path ?? "").drop { $0 == "/" }.prefix { $0 != "/" && $0 != "?" }
-        guard first.utf8.count <= 5, isAPI(Substring(first.lowercased())) else { return }
+        let path = (head.path ?? "").utf8
+        let first = path.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
+        guard first.count <= 5, isAPI(Substring(Substring(first).lowercased())) else { return }
         let record = Recording(
             rehearsals: rehearsals, vendorID: nil, head: head, scheme: head.clientScheme, started: started, fault: nil,
             logger: logger

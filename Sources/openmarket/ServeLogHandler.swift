@@ -38,7 +38,8 @@ struct ServeLogHandler: LogHandler {
         let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         switch format {
         case .text:
-            let shown = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+            let shown =
+                fields.isEmpty ? "" : fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
             format.output.write(
                 "\(TextOfTheSecond.logTime.now()) \(event.level) \(label):\(shown) [\(event.source)] \(event.message)\n"
             )

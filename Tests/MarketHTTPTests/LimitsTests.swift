@@ -85,6 +85,9 @@ import Testing
     @Test func connectionsBeyondTheCapAreAnswered503AndClosed() async throws {
         try await TestMarket.withServer(configure: { $0.maximumConnections = 3 }) { market in
             let connections = market.market.limits.connections
+            let list = "/api/products?page_no=1&items_per_page=10"
+            for _ in 0..<2 { #expect(try await market.send("GET", list).status == 200) }
+            try await Self.waitUntil { connections.open == 0 }
             var open: [RawConnection] = []
             for _ in 0..<3 { open.append(try await RawConnection(port: market.port)) }
             try await Self.waitUntil { connections.open == 3 }
@@ -93,6 +96,7 @@ import Testing
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "1")
             #expect(try (refused.json["reason"] as? String)?.contains("too many open connections") == true)
+            #expect(try await market.send("GET", list).status == 503, "a kept answer too")
 
             open.removeLast().hangUp()
             try await Self.waitUntil { connections.open == 2 }
