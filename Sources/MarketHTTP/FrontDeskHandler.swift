@@ -153,6 +153,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var head = head
         let asked = key == nil ? nil : head.headerFields[.ifNoneMatch]
         if asked != nil { head.headerFields[.ifNoneMatch] = nil }
+        head.headerFields[AnswerCache.deskKeeps] = key == nil ? nil : "1"
         withRouter.append(Forwarded(key: key, asked: asked))
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }

@@ -55,6 +55,10 @@ package final class AnswerCache: Sendable {
     /// Says that the answer may be given again by the front desk (`DeskMark`); the front desk
     /// removes it before the answer leaves.
     package static let deskHeader = HTTPField.Name("Market-Desk")!
+    /// Set by the front desk on a request whose answer it will keep itself when it may give it
+    /// again: the router need not keep a second copy of it (the desk removes the header from
+    /// what clients send).
+    package static let deskKeeps = HTTPField.Name("Market-Desk-Keeps")!
 
     /// What `deskHeader` says: at which catalogue version the answer holds, which route gave it,
     /// and whether it hands a new visitor a form token (the front desk makes each visitor a new
@@ -173,16 +177,22 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
         headers[AnswerCache.expiresHeader] = nil
         headers[.eTag] = AnswerCache.tag(of: body)
         let answer = AnswerCache.Answer(version: version, headers: headers, body: body, expires: expires)
-        cache.keep(answer, for: key)
+        if request.headers[AnswerCache.deskKeeps] == nil || !Self.deskMayGive(answer, to: request) {
+            cache.keep(answer, for: key)
+        }
         return given(answer, to: request, context: context)
     }
 
-    /// The answer, marked for the front desk when it may give it again without the routes: it
-    /// holds for everyone who sends this request until the catalogue changes, and the request
-    /// named no vendor whose failures could be rehearsed.
+    /// The answer holds for everyone who sends this request until the catalogue changes, and the
+    /// request named no vendor whose failures could be rehearsed.
+    private static func deskMayGive(_ answer: AnswerCache.Answer, to request: Request) -> Bool {
+        answer.expires == nil && request.identifier == nil
+    }
+
+    /// The answer, marked for the front desk when it may give it again without the routes.
     private func given(_ answer: AnswerCache.Answer, to request: Request, context: Context) -> Response {
         var response = AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
-        if response.status == .ok, answer.expires == nil, request.identifier == nil {
+        if response.status == .ok, Self.deskMayGive(answer, to: request) {
             let mark = AnswerCache.DeskMark(version: answer.version, route: context.endpointPath ?? "")
             response.headers[AnswerCache.deskHeader] = mark.text
         }

@@ -101,6 +101,8 @@ import Testing
                 }
             }
             #expect(anonymous.count == 3, "the operator sees every anonymous read")
+            let details = anonymous.map { String(decoding: $0.detail, as: UTF8.self).lowercased() }
+            #expect(!details.contains { $0.contains("market-desk") }, "only what the client sent")
 
             let named = "/api/products?page_no=1&items_per_page=8"
             let identifier = "identifier: \(TestMarket.papri.identifier)"
