@@ -104,12 +104,14 @@ final class FrontDesk: Sendable {
     /// The image's answer, when its bytes are at hand.
     func image(_ key: String, for head: HTTPRequest) -> (HTTPResponse, ByteBuffer?, route: String)? {
         guard let data = service.imageAtHand(key: key), let format = ImageKey.format(of: key) else { return nil }
-        var fields = ImageAnswer.headers(key: key, format: format)
-        let unchanged = ImageAnswer.isUnchanged(fields, for: head)
-        if !unchanged { fields[.contentLength] = String(data.count) }
-        fields[.xContentTypeOptions] = "nosniff"
-        fields[.date] = date.now()
-        fields[.server] = serverName
+        let tag = ImageAnswer.tag(of: key)
+        let unchanged = ImageAnswer.isUnchanged(tag, for: head)
+        // In the order the router's answer has them: its own, then the middleware's, then Hummingbird's.
+        var fields = ImageAnswer.headers(tag: tag, format: format)
+        if !unchanged { fields.append(HTTPField(name: .contentLength, value: String(data.count))) }
+        fields.append(HTTPField(name: .xContentTypeOptions, value: "nosniff"))
+        fields.append(HTTPField(name: .date, value: date.now()))
+        fields.append(HTTPField(name: .server, value: serverName))
         let body = unchanged ? nil : ByteBuffer(bytes: data)
         return (HTTPResponse(status: unchanged ? .notModified : .ok, headerFields: fields), body, "/images/{key}")
     }

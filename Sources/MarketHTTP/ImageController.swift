@@ -25,8 +25,9 @@ struct ImageController<Context: RequestContext> {
         case .bytes(let bytes): data = bytes
         case .redirect(let url): return Response(status: .found, headers: [.location: url.absoluteString])
         }
-        var headers = ImageAnswer.headers(key: key, format: format)
-        if ImageAnswer.isUnchanged(headers, for: request.head) {
+        let tag = ImageAnswer.tag(of: key)
+        var headers = ImageAnswer.headers(tag: tag, format: format)
+        if ImageAnswer.isUnchanged(tag, for: request.head) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentLength] = String(data.count)
@@ -36,17 +37,17 @@ struct ImageController<Context: RequestContext> {
 
 /// What an image's answer says besides its bytes, wherever it is given.
 enum ImageAnswer {
-    static func headers(key: String, format: ImageFormat) -> HTTPFields {
-        [
-            .contentType: format.mediaType,
-            .eTag: "\"" + (key.utf8.firstIndex(of: UInt8(ascii: ".")).map { key[..<$0] } ?? key[...]) + "\"",
-            .cacheControl: "public, max-age=31536000, immutable",
-        ]
+    /// The name without its format: the bytes' own hash.
+    static func tag(of key: String) -> String {
+        "\"" + (key.utf8.firstIndex(of: UInt8(ascii: ".")).map { key[..<$0] } ?? key[...]) + "\""
+    }
+
+    static func headers(tag: String, format: ImageFormat) -> HTTPFields {
+        [.contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable"]
     }
 
     /// The client holds these bytes already.
-    static func isUnchanged(_ headers: HTTPFields, for request: HTTPRequest) -> Bool {
-        guard let tag = headers[.eTag] else { return false }
-        return request.headerFields[.ifNoneMatch]?.contains(tag) == true
+    static func isUnchanged(_ tag: String, for request: HTTPRequest) -> Bool {
+        request.headerFields[.ifNoneMatch]?.contains(tag) == true
     }
 }
