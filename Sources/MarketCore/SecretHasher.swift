@@ -44,7 +44,14 @@ public enum Digest {
 
     /// Bytes as lowercase hexadecimal, two digits each.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        var text: [UInt8] = []
+        text.reserveCapacity(2 * bytes.underestimatedCount)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let digits = Array("0123456789abcdef".utf8)
 }

@@ -81,28 +81,46 @@ final class FrontDesk: Sendable {
         return (gzip ? "desk gzip\n" : "desk\n") + AnswerCache.key(of: head)
     }
 
-    /// The answer to a plain GET when the desk can give it without waiting: an image in memory, or
-    /// a kept answer when the catalogue's version is at hand. Only answers SwiftNIO's encoder would
-    /// write as they are: a 304, or a 200 with its length.
-    func answerAtHand(for head: HTTPRequest) -> (response: HTTPResponse, body: ByteBuffer?, route: String)? {
-        let answer: (response: HTTPResponse, body: ByteBuffer?, route: String)?
-        switch plan(for: head) {
-        case .image(let key): answer = image(key, for: head)
+    /// An answer the desk gives.
+    struct Answer {
+        var response: HTTPResponse
+        var body: ByteBuffer?
+        var route: String
+
+        /// SwiftNIO's encoder would write it as it is: a 304, or a 200 with its length.
+        var framed: Bool { response.status == .notModified || response.headerFields[.contentLength] != nil }
+    }
+
+    /// What the desk does next for a request it may answer (`plan`).
+    enum Next {
+        case answer(Answer)
+        /// A kept answer that holds if the catalogue is still at its version: read the version, then `kept`.
+        case afterVersion(key: String)
+        /// The router's; its answer is kept under `keepingAs` when it may be given again.
+        case router(keepingAs: String?)
+    }
+
+    func next(for head: HTTPRequest, _ plan: Plan) -> Next {
+        switch plan {
+        case .image(let key): return image(key, for: head).map(Next.answer) ?? .router(keepingAs: nil)
         case .kept(let key):
-            guard answers.holds(key), let version = service.catalogueVersionAtHand(),
-                let kept = answers.answer(for: key, at: version, now: Date())
-            else { return nil }
-            let (response, body) = response(kept, for: head)
-            answer = (response, body, kept.route)
-        case nil: return nil
+            guard answers.holds(key) else { return .router(keepingAs: key) }
+            guard let version = service.catalogueVersionAtHand() else { return .afterVersion(key: key) }
+            return kept(key, for: head, at: .success(version))
         }
-        guard let answer, answer.response.status == .notModified || answer.response.headerFields[.contentLength] != nil
-        else { return nil }
-        return answer
+    }
+
+    /// The kept answer when it still holds at `version`; otherwise the router's (changed, gone, or
+    /// the version could not be read: the router says which).
+    func kept(_ key: String, for head: HTTPRequest, at version: Result<Int64, any Error>) -> Next {
+        guard case .success(let version) = version, let kept = answers.answer(for: key, at: version, now: Date())
+        else { return .router(keepingAs: key) }
+        let (response, body) = response(kept, for: head)
+        return .answer(Answer(response: response, body: body, route: kept.route))
     }
 
     /// The image's answer, when its bytes are at hand.
-    func image(_ key: String, for head: HTTPRequest) -> (HTTPResponse, ByteBuffer?, route: String)? {
+    func image(_ key: String, for head: HTTPRequest) -> Answer? {
         guard let data = service.imageAtHand(key: key), let format = ImageKey.format(of: key) else { return nil }
         let tag = ImageAnswer.tag(of: key)
         let unchanged = ImageAnswer.isUnchanged(tag, for: head)
@@ -113,11 +131,13 @@ final class FrontDesk: Sendable {
         fields.append(HTTPField(name: .date, value: date.now()))
         fields.append(HTTPField(name: .server, value: serverName))
         let body = unchanged ? nil : ByteBuffer(bytes: data)
-        return (HTTPResponse(status: unchanged ? .notModified : .ok, headerFields: fields), body, "/images/{key}")
+        return Answer(
+            response: HTTPResponse(status: unchanged ? .notModified : .ok, headerFields: fields), body: body,
+            route: "/images/{key}")
     }
 
     /// A kept answer, or 304 for a client that holds it already.
-    func response(_ answer: AnswerCache.Answer, for head: HTTPRequest) -> (HTTPResponse, ByteBuffer?) {
+    private func response(_ answer: AnswerCache.Answer, for head: HTTPRequest) -> (HTTPResponse, ByteBuffer?) {
         var fields = answer.headers
         fields[.date] = date.now()
         if answer.newToken { fields = Self.withNewToken(fields) }

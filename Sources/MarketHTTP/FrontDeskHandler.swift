@@ -89,18 +89,10 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ request: Request, context: ChannelHandlerContext) {
-        switch request.plan {
-        case .image(let key):
-            guard let (head, body, route) = desk.image(key, for: request.head) else {
-                return toRouterWhole(request.head, keepingAs: nil, context: context)
-            }
-            write(head, body, context: context)
-            desk.answered(request.head, head.status, route: route, since: request.started)
-        case .kept(let key):
-            guard desk.answers.holds(key) else { return toRouterWhole(request.head, keepingAs: key, context: context) }
-            if let version = desk.service.catalogueVersionAtHand() {
-                return give(request, key: key, at: .success(version), context: context)
-            }
+        switch desk.next(for: request.head, request.plan) {
+        case .answer(let answer): give(answer, to: request, context: context)
+        case .router(let key): toRouterWhole(request.head, keepingAs: key, context: context)
+        case .afterVersion(let key):
             held = []
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
@@ -117,7 +109,10 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         _ request: Request, key: String, at version: Result<Int64, any Error>, context: ChannelHandlerContext
     ) {
         guard context.channel.isActive else { return held = nil }
-        give(request, key: key, at: version, context: context)
+        switch desk.kept(key, for: request.head, at: version) {
+        case .answer(let answer): give(answer, to: request, context: context)
+        default: toRouterWhole(request.head, keepingAs: key, context: context)
+        }
         let parts = held ?? []
         held = nil
         for part in parts {
@@ -135,18 +130,12 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The kept answer when it still holds at `version`; otherwise the router's.
-    private func give(
-        _ request: Request, key: String, at version: Result<Int64, any Error>, context: ChannelHandlerContext
-    ) {
-        if case .success(let version) = version, let kept = desk.answers.answer(for: key, at: version, now: Date()) {
-            let (head, body) = desk.response(kept, for: request.head)
-            write(head, body, context: context)
-            desk.answered(request.head, head.status, route: kept.route, since: request.started)
-        } else {
-            // Changed, gone, or the version could not be read: the router says which.
-            toRouterWhole(request.head, keepingAs: key, context: context)
-        }
+    private func give(_ answer: FrontDesk.Answer, to request: Request, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(answer.response)), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        answered += 1
+        desk.answered(request.head, answer.response.status, route: answer.route, since: request.started)
     }
 
     private func toRouter(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
@@ -162,13 +151,6 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func toRouterWhole(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
         toRouter(head, keepingAs: key, context: context)
         context.fireChannelRead(wrapInboundOut(.end(nil)))
-    }
-
-    private func write(_ head: HTTPResponse, _ body: ByteBuffer?, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        answered += 1
     }
 
     // MARK: The router's answers

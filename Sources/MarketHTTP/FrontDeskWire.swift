@@ -2,25 +2,31 @@ import HTTPTypes
 import NIOCore
 
 /// The front desk nearest the socket. It reads the heads of plain GETs from the connection's bytes
-/// itself (`WireRequest`) and, when the desk has their answer at hand, writes the answer's bytes
+/// itself (`WireRequest`) and, when the desk may give their answer, writes the answer's bytes
 /// straight to the socket: SwiftNIO's HTTP/1 parser, its encoder and the conversions between them
 /// were half of what a kept answer cost. Every other request goes on to the parser as it came,
 /// one whole request at a time, and the wire answers nothing while any of those is unanswered,
 /// so answers leave in the order the requests came. Once it meets a request it cannot delimit (one
 /// with a body, an upgrade, HTTP/1.0, anything odd) it hands the parser the rest of the connection.
-final class FrontDeskWire: ChannelInboundHandler, RemovableChannelHandler {
+/// While it waits for the catalogue's version (PostgreSQL) it holds what else arrives, reads
+/// nothing more, and closes only once it has answered.
+final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
     private let desk: FrontDesk
     /// Counts the answers to the requests the wire passed on.
     private let answers: FrontDeskHandler
     private let idle: IdleConnection
-    /// The start of a head whose end has not come yet.
+    /// The start of a head whose end has not come yet, or what came while the wire waited.
     private var unread: ByteBuffer?
     private var passedOn = 0
     private var parserOnly = false
+    private var waiting = false
+    private var readWanted = false
+    private var closeWanted: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
 
     init(desk: FrontDesk, answers: FrontDeskHandler, idle: IdleConnection) {
         self.desk = desk
@@ -36,6 +42,13 @@ final class FrontDeskWire: ChannelInboundHandler, RemovableChannelHandler {
             unread.writeBuffer(&bytes)
             bytes = unread
         }
+        if waiting { return unread = bytes }
+        take(bytes, context: context)
+    }
+
+    /// Answers or passes on each whole request at the start of `bytes`, and keeps the rest.
+    private func take(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        var bytes = bytes
         while bytes.readableBytes > 0 {
             let started = ContinuousClock.now
             switch bytes.withUnsafeReadableBytes({ WireRequest(reading: $0) }) {
@@ -47,16 +60,77 @@ final class FrontDeskWire: ChannelInboundHandler, RemovableChannelHandler {
                 return context.fireChannelRead(wrapInboundOut(bytes))
             case .whole(let length, let plain):
                 let request = bytes.readSlice(length: length)!
-                if answers.answeredAll(passedOn), let plain, let answer = desk.answerAtHand(for: plain) {
-                    write(answer.response, answer.body, context: context)
-                    desk.answered(plain, answer.response.status, route: answer.route, since: started)
-                    idle.desksAnswer()
-                } else {
-                    passedOn += 1
-                    context.fireChannelRead(wrapInboundOut(request))
+                guard answers.answeredAll(passedOn), let plain, let plan = desk.plan(for: plain) else {
+                    passOn(request, context: context)
+                    continue
+                }
+                switch desk.next(for: plain, plan) {
+                case .answer(let answer): give(answer, to: plain, or: request, since: started, context: context)
+                case .router: passOn(request, context: context)
+                case .afterVersion(let key):
+                    if bytes.readableBytes > 0 { unread = bytes }
+                    return wait(key: key, for: plain, or: request, since: started, context: context)
                 }
             }
         }
+    }
+
+    private func wait(
+        key: String, for head: HTTPRequest, or request: ByteBuffer, since started: ContinuousClock.Instant,
+        context: ChannelHandlerContext
+    ) {
+        waiting = true
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        desk.service.catalogueVersion { version in
+            loop.execute {
+                let (wire, context) = bound.value
+                wire.waiting = false
+                guard context.channel.isActive else { return }
+                if case .answer(let answer) = wire.desk.kept(key, for: head, at: version) {
+                    wire.give(answer, to: head, or: request, since: started, context: context)
+                } else {
+                    wire.passOn(request, context: context)
+                }
+                wire.resume(context: context)
+            }
+        }
+    }
+
+    /// Takes what came meanwhile, and reads or closes as was asked meanwhile.
+    private func resume(context: ChannelHandlerContext) {
+        if let bytes = unread {
+            unread = nil
+            take(bytes, context: context)
+        }
+        context.fireChannelReadComplete()
+        guard !waiting else { return }
+        if readWanted {
+            readWanted = false
+            context.read()
+        }
+        if let close = closeWanted {
+            closeWanted = nil
+            context.close(mode: close.mode, promise: close.promise)
+        }
+    }
+
+    private func passOn(_ request: ByteBuffer, context: ChannelHandlerContext) {
+        passedOn += 1
+        context.fireChannelRead(wrapInboundOut(request))
+    }
+
+    /// Writes the answer when SwiftNIO's encoder would have written it as it is; otherwise the
+    /// request goes to the parser.
+    private func give(
+        _ answer: FrontDesk.Answer, to head: HTTPRequest, or request: ByteBuffer,
+        since started: ContinuousClock.Instant,
+        context: ChannelHandlerContext
+    ) {
+        guard answer.framed else { return passOn(request, context: context) }
+        write(answer.response, answer.body, context: context)
+        desk.answered(head, answer.response.status, route: answer.route, since: started)
+        idle.desksAnswer()
     }
 
     /// The bytes SwiftNIO's encoder would write for an answer with a length, or a 304.
@@ -77,5 +151,15 @@ final class FrontDeskWire: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(body)), promise: nil)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard !waiting else { return readWanted = true }
+        context.read()
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard !waiting else { return closeWanted = (mode, promise) }
+        context.close(mode: mode, promise: promise)
     }
 }

@@ -80,6 +80,35 @@ import Testing
         }
     }
 
+    /// On PostgreSQL the desk waits for the catalogue's version before it gives a kept answer;
+    /// requests sent together, and a head in pieces, are still answered in order.
+    @Test func requestsSentTogetherAreAnsweredInOrderWhileTheDeskWaitsForTheVersion() async throws {
+        try await ServerGroup.run { group in
+            let a = group.peers[0]
+            let made = try await a.create("Waited for", by: Self.papri, images: [try TestImages.jpeg(dots: 2)])
+            let id = try #require(try made.json["id"] as? Int)
+            let (list, detail, missing) = (
+                "/api/products?page_no=1&items_per_page=10", "/api/products/\(id)", "/api/products/99999"
+            )
+            var expected: [String: RawResponse] = [:]
+            for path in [list, detail, missing, "/healthChecker"] {
+                _ = try await a.send("GET", path)
+                expected[path] = try await a.send("GET", path)
+            }
+            let paths = [list, detail, "/healthChecker", list, missing, detail, list]
+            let head = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(a.port)\r\n\r\n" }
+            let connection = try await RawConnection(port: a.port)
+            try await connection.send(Data(paths.map(head).joined().utf8))
+            for (path, answer) in zip(paths, try await connection.responses(paths.count)) {
+                #expect(answer.status == expected[path]?.status && answer.body == expected[path]?.body, "\(path)")
+            }
+            let pieces = head(list)
+            try await connection.send(Data(pieces.prefix(20).utf8))
+            try await connection.send(Data(pieces.dropFirst(20).utf8))
+            #expect(try await connection.response().body == expected[list]?.body)
+        }
+    }
+
     @Test func aStorefrontSignInOnOneServerHoldsOnTheOther() async throws {
         try await ServerGroup.run { group in
             var visitor = StorefrontVisitor(port: group.ports[0])
