@@ -86,9 +86,8 @@ final class FrontDesk: Sendable {
         var response: HTTPResponse
         var body: ByteBuffer?
         var route: String
-
         /// SwiftNIO's encoder would write it as it is: a 304, or a 200 with its length.
-        var framed: Bool { response.status == .notModified || response.headerFields[.contentLength] != nil }
+        var framed = true
     }
 
     /// What the desk does next for a request it may answer (`plan`).
@@ -116,7 +115,8 @@ final class FrontDesk: Sendable {
         guard case .success(let version) = version, let kept = answers.answer(for: key, at: version, now: Date())
         else { return .router(keepingAs: key) }
         let (response, body) = response(kept, for: head)
-        return .answer(Answer(response: response, body: body, route: kept.route))
+        let framed = response.status == .notModified || kept.headers[.contentLength] != nil
+        return .answer(Answer(response: response, body: body, route: kept.route, framed: framed))
     }
 
     /// The image's answer, when its bytes are at hand.

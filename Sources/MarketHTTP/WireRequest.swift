@@ -59,15 +59,18 @@ enum WireRequest {
             guard !name.isEmpty, name.allSatisfy(isTokenByte),
                 value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
             else { return .unsure }
-            switch lowercased(name) {
-            case "content-length", "transfer-encoding", "upgrade": return .unsure
-            case "connection": plain = plain && lowercased(value) == "keep-alive"
-            case "expect": plain = false
-            case "host" where authority == nil:
+            if spells(name, "content-length") || spells(name, "transfer-encoding") || spells(name, "upgrade") {
+                return .unsure
+            }
+            if spells(name, "connection") { plain = plain && spells(value, "keep-alive") }
+            if spells(name, "expect") { plain = false }
+            if spells(name, "host") {
+                guard authority == nil else {
+                    plain = false
+                    continue
+                }
                 authority = text(value)
                 continue
-            case "host": plain = false
-            default: break
             }
             guard plain else { continue }
             guard value.allSatisfy({ $0 < 0x80 }), let fieldName = HTTPField.Name(text(name)) else {
@@ -104,7 +107,15 @@ enum WireRequest {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 
-    private static func lowercased(_ bytes: Bytes) -> String {
-        String(decoding: bytes.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    /// The bytes spell `lowercase`, in any case.
+    private static func spells(_ bytes: Bytes, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        var letter = lowercase.utf8Start
+        for byte in bytes {
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard folded == letter.pointee else { return false }
+            letter += 1
+        }
+        return true
     }
 }
