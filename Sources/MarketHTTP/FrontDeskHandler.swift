@@ -37,8 +37,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var copying: (key: String, answer: AnswerCache.Answer)?
     /// What arrived while the desk waited for the version; nil while it waits for nothing.
     private var held: [HTTPRequestPart]?
-    private var readWanted = false
-    private var closeWanted: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
+    private var postponed = Postponed()
 
     private let gate: ConnectionGate
     private let idle: IdleConnection
@@ -120,14 +119,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.fireChannelReadComplete()
         guard held == nil else { return }
-        if readWanted {
-            readWanted = false
-            context.read()
-        }
-        if let close = closeWanted {
-            closeWanted = nil
-            context.close(mode: close.mode, promise: close.promise)
-        }
+        postponed.resume(context: context)
     }
 
     private func give(_ answer: FrontDesk.Answer, to request: Request, context: ChannelHandlerContext) {
@@ -200,12 +192,12 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        guard held == nil else { return readWanted = true }
+        guard held == nil else { return postponed.read() }
         context.read()
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard held == nil else { return closeWanted = (mode, promise) }
+        guard held == nil else { return postponed.close(mode: mode, promise: promise) }
         context.close(mode: mode, promise: promise)
     }
 }

@@ -25,8 +25,7 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
     private var passedOn = 0
     private var parserOnly = false
     private var waiting = false
-    private var readWanted = false
-    private var closeWanted: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
+    private var postponed = Postponed()
 
     init(desk: FrontDesk, answers: FrontDeskHandler, idle: IdleConnection) {
         self.desk = desk
@@ -105,14 +104,7 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.fireChannelReadComplete()
         guard !waiting else { return }
-        if readWanted {
-            readWanted = false
-            context.read()
-        }
-        if let close = closeWanted {
-            closeWanted = nil
-            context.close(mode: close.mode, promise: close.promise)
-        }
+        postponed.resume(context: context)
     }
 
     private func passOn(_ request: ByteBuffer, context: ChannelHandlerContext) {
@@ -154,12 +146,12 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        guard !waiting else { return readWanted = true }
+        guard !waiting else { return postponed.read() }
         context.read()
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard !waiting else { return closeWanted = (mode, promise) }
+        guard !waiting else { return postponed.close(mode: mode, promise: promise) }
         context.close(mode: mode, promise: promise)
     }
 }
