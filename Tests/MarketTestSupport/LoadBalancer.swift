@@ -5,10 +5,10 @@ import Glibc
 /// market's own `deploy/nginx/openmarket.conf`, on a free port of 127.0.0.1.
 public final class LoadBalancer: @unchecked Sendable {
     public let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let folder: URL
 
-    private init(port: Int, process: Process, folder: URL) {
+    private init(port: Int, process: ChildProcess, folder: URL) {
         self.port = port
         self.process = process
         self.folder = folder
@@ -50,10 +50,8 @@ public final class LoadBalancer: @unchecked Sendable {
             include \(path)/openmarket.conf;
         }
         """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", path, "-c", "\(path)/nginx.conf"]
-        try process.run()
+        let process = try ChildProcess(
+            "/usr/sbin/nginx", ["-p", path, "-c", "\(path)/nginx.conf"], output: STDOUT_FILENO, errors: STDERR_FILENO)
         let balancer = LoadBalancer(port: port, process: process, folder: folder)
         try await FreePort.waitUntilListening(port, while: { process.isRunning }) {
             let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
@@ -63,8 +61,8 @@ public final class LoadBalancer: @unchecked Sendable {
     }
 
     public func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        process.waitForExit()
         try? FileManager.default.removeItem(at: folder)
     }
 }

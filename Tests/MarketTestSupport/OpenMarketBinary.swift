@@ -15,41 +15,37 @@ public enum OpenMarketBinary {
 
     /// Runs the command to its end.
     public static func run(_ arguments: [String]) async throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let process = try ChildProcess(
+            url.path, arguments, output: output.fileHandleForWriting.fileDescriptor,
+            errors: errors.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
         let (out, err) = await Thread.reading(output, errors)
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: out, errors: err)
+        return Result(status: await process.exitStatus(), output: out, errors: err)
     }
 
     /// Starts a long-running command such as `serve`.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningServer {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let log = Pipe()
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let writing = log.fileHandleForWriting.fileDescriptor
+        let process = try ChildProcess(
+            url.path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            output: writing, errors: writing)
+        try log.fileHandleForWriting.close()
         return RunningServer(process: process, log: log.fileHandleForReading)
     }
 }
 
 /// A server process whose log is collected as it is written.
 public final class RunningServer: @unchecked Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let condition = NSCondition()
     private var log = ""
     private var logEnded = false
 
-    init(process: Process, log: FileHandle) {
+    init(process: ChildProcess, log: FileHandle) {
         self.process = process
         Thread { [self] in
             while true {
@@ -97,27 +93,21 @@ public final class RunningServer: @unchecked Sendable {
 
     /// Ends the server at once, as a crash or a power cut would: SIGKILL, nothing finished.
     public func kill() async -> Int32 {
-        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         return await exitStatus()
     }
 
     /// Sends SIGTERM without waiting.
-    public func signalTerminate() { process.terminate() }
+    public func signalTerminate() { process.signal(SIGTERM) }
 
     /// Sends SIGTERM and returns the exit status.
     public func terminate() async throws -> Int32 {
-        process.terminate()
+        process.signal(SIGTERM)
         return await exitStatus()
     }
 
     public func exitStatus() async -> Int32 {
-        let process = process
-        return await withCheckedContinuation { continuation in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }.start()
-        }
+        await process.exitStatus()
     }
 }
 

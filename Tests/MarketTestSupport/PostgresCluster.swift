@@ -37,15 +37,12 @@ public struct PostgresCluster: Sendable {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-script-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = LoadBalancer.repository.appendingPathComponent("scripts/postgres")
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = process.standardOutput
-        let status = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let file = try FileHandle(forWritingTo: output)
+        let process = try ChildProcess(
+            LoadBalancer.repository.appendingPathComponent("scripts/postgres").path, arguments,
+            output: file.fileDescriptor, errors: file.fileDescriptor)
+        try file.close()
+        let status = await process.exitStatus()
         let text = try String(contentsOf: output, encoding: .utf8)
         guard status == 0 else { throw RawHTTPError("scripts/postgres \(arguments[0]) failed: \(text)") }
         return text
