@@ -59,6 +59,11 @@ public enum ImageKey {
         return isHash(parts[0]) ? format != .webp : variant(key) != nil
     }
 
+    /// The name without its format: the bytes' hash (for a copy, with its width).
+    public static func name(of key: String) -> Substring {
+        key.utf8.firstIndex(of: UInt8(ascii: ".")).map { key[..<$0] } ?? key[...]
+    }
+
     /// The format a key's name ends in.
     public static func format(of key: String) -> ImageFormat? {
         let name = key.utf8.lastIndex(of: UInt8(ascii: ".")).map { key[key.utf8.index(after: $0)...] } ?? key[...]
@@ -72,7 +77,7 @@ public enum ImageKey {
 
     /// The key of `key`'s copy `width` pixels wide in `format`: `<hash>-w800.webp`.
     public static func variant(of key: String, width: Int, format: ImageFormat) -> String {
-        "\(key.prefix { $0 != "." })-w\(width).\(format.fileExtension)"
+        "\(name(of: key))-w\(width).\(format.fileExtension)"
     }
 
     /// What a copy's key names: the hash of the image it is made from, its width and its format.

@@ -37,9 +37,8 @@ struct ImageController<Context: RequestContext> {
 
 /// What an image's answer says besides its bytes, wherever it is given.
 enum ImageAnswer {
-    /// The name without its format: the bytes' own hash.
     static func tag(of key: String) -> String {
-        "\"" + (key.utf8.firstIndex(of: UInt8(ascii: ".")).map { key[..<$0] } ?? key[...]) + "\""
+        "\"" + ImageKey.name(of: key) + "\""
     }
 
     static func headers(tag: String, format: ImageFormat) -> HTTPFields {
