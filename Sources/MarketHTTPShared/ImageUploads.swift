@@ -15,7 +15,8 @@ package enum ImageUploads {
             images.append(Data(bytes[start..<end]))
             start = next
         }
-        images.append(Data(bytes[start...]))
+        // Most parts hold one image: that part's bytes, not a copy of them.
+        images.append(start == 0 ? data : Data(bytes[start...]))
         return images
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MarketCore
+import NIOCore
 
 /// A `multipart/form-data` body read as the 2021–2022 apps actually wrote it: with a CRLF preamble,
 /// without the final CRLF, with `Content-Disposition:form-data` unspaced, with trailing spaces,
@@ -30,6 +31,13 @@ package struct MultipartForm {
 
     package init(body: Data, boundary: String) throws(MarketError) {
         let read = body.withUnsafeBytes { bytes in
+            Result { () throws(MarketError) in try Self.parts(of: bytes, boundary: boundary) }
+        }
+        parts = try read.get()
+    }
+
+    package init(body: ByteBuffer, boundary: String) throws(MarketError) {
+        let read = body.withUnsafeReadableBytes { bytes in
             Result { () throws(MarketError) in try Self.parts(of: bytes, boundary: boundary) }
         }
         parts = try read.get()

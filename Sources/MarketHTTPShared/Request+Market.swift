@@ -48,21 +48,28 @@ extension Request {
     /// The body as multipart/form-data; `refusal` when the request says it is something else.
     package mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm
     {
-        let body = try await collectAPIBody()
+        // Read once and not kept in the request: photos make bodies of megabytes, held otherwise
+        // until the request ends beside the parts read from them.
+        let body = try await apiBody(keptForLaterReads: false)
         guard let boundary = MultipartForm.boundary(in: headers[.contentType]) else { throw refusal() }
         // Photos make bodies of megabytes, whose reading would hold a thread the reads need.
-        guard body.count > 256 * 1024 else { return try MultipartForm(body: body, boundary: boundary) }
+        guard body.readableBytes > 256 * 1024 else { return try MultipartForm(body: body, boundary: boundary) }
         return try await offload { try MultipartForm(body: body, boundary: boundary) }
     }
 
     /// The body, up to the largest the market reads; a longer one is refused by its declared
     /// length before any of it is read.
     package mutating func collectAPIBody() async throws -> Data {
+        Data(try await apiBody(keptForLaterReads: true).readableBytesView)
+    }
+
+    private mutating func apiBody(keptForLaterReads: Bool) async throws -> ByteBuffer {
         if let length = declaredLength, length > Self.maximumAPIBodyBytes {
             throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
         }
         do {
-            return Data(try await collectBody(upTo: Self.maximumAPIBodyBytes).readableBytesView)
+            let limit = Self.maximumAPIBodyBytes
+            return keptForLaterReads ? try await collectBody(upTo: limit) : try await body.collect(upTo: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
         }
