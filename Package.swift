@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "MarketCore", "CZlib",
                 server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
                 server("HTTPTypes", "swift-http-types"),
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),

@@ -27,14 +27,33 @@ package struct APIv1Controller<Context: RequestContext> {
         router.delete("item/{id}", use: delete)
     }
 
+    /// The lists and details the front desk may answer itself, with the bytes these routes give.
+    package func deskReads() -> [DeskRead] {
+        [
+            DeskRead(route: "/items/{page}") { [service] head, parameters in
+                guard let number = Int(parameters[0]),
+                    let page = service.productsAtHand(Self.page(number))
+                else { return nil }
+                return try? JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs))
+            },
+            DeskRead(route: "/item/{id}") { [service] head, parameters in
+                guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
+                return try? JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs))
+            },
+        ]
+    }
+
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
             let text = context.parameters.get("page") ?? ""
             guard let number = Int(text) else { throw MarketError(.notFound, "no page \"\(text)\"") }
-            let page = try await service.products(
-                PageRequest(number: number, itemsPerPage: Self.itemsPerPage, order: .oldestFirst))
+            let page = try await service.products(Self.page(number))
             return try JSONResponse.make(V1PageBody(page: page, urls: request.imageURLs))
         }
+    }
+
+    private static func page(_ number: Int) -> PageRequest {
+        PageRequest(number: number, itemsPerPage: itemsPerPage, order: .oldestFirst)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {

@@ -35,10 +35,31 @@ package struct APIv2Controller<Context: RequestContext> {
         products.delete("api/products/{id}", use: deleteByLastSegment)
     }
 
+    /// The lists and details the front desk may answer itself, with the bytes these routes give.
+    package func deskReads() -> [DeskRead] {
+        [
+            DeskRead(route: "/api/products") { [self] head, _ in
+                let query = head.queryFields
+                guard let request = try? V2Requests.page(from: query),
+                    let page = service.productsAtHand(request, search: query["search_value"])
+                else { return nil }
+                return try? JSONResponse.bytes(listBody(page, for: head))
+            },
+            DeskRead(route: "/api/products/{id}") { [self] head, parameters in
+                guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
+                return try? JSONResponse.bytes(body(of: product, for: head))
+            },
+        ]
+    }
+
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let query = request.queryFields
         let page = try await service.products(try V2Requests.page(from: query), search: query["search_value"])
-        return try JSONResponse.make(V2PageBody(page: page, flavor: flavor(of: request), urls: request.imageURLs))
+        return try JSONResponse.make(listBody(page, for: request.head))
+    }
+
+    private func listBody(_ page: Page<ProductSummary>, for head: HTTPRequest) -> V2PageBody {
+        V2PageBody(page: page, flavor: flavor(of: head), urls: head.imageURLs)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
@@ -84,7 +105,7 @@ package struct APIv2Controller<Context: RequestContext> {
     /// openmarket's `/archived`: a path that deletes the product, as plain text.
     @Sendable func issueDeletePath(_ request: Request, context: Context) async throws -> Response {
         let (id, secret) = try await deleteSecret(request, context: context)
-        return PlainText.response(flavor(of: request).deletePath(productID: id, secret: secret))
+        return PlainText.response(flavor(of: request.head).deletePath(productID: id, secret: secret))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
@@ -108,15 +129,18 @@ package struct APIv2Controller<Context: RequestContext> {
         return (id, productSecret)
     }
 
-    private func flavor(of request: Request) -> V2Flavor {
-        V2Flavor.forHost(request.head.authority, fallback: defaultFlavor)
+    private func flavor(of head: HTTPRequest) -> V2Flavor {
+        V2Flavor.forHost(head.authority, fallback: defaultFlavor)
+    }
+
+    private func body(of product: Product, for head: HTTPRequest) -> V2ProductBody {
+        V2ProductBody(product: product, flavor: flavor(of: head), urls: head.imageURLs)
     }
 
     private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
         -> Response
     {
-        try JSONResponse.make(
-            V2ProductBody(product: product, flavor: flavor(of: request), urls: request.imageURLs), status: status)
+        try JSONResponse.make(body(of: product, for: request.head), status: status)
     }
 }
 

@@ -50,17 +50,29 @@ public struct MarketService: Sendable {
 
     public func products(_ page: PageRequest, search: String? = nil) async throws -> Page<ProductSummary> {
         let page = try validated(page.validated())
-        let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        // Names and descriptions hold no such character, so nothing can match it.
-        if let term, MarketRules.firstControlCharacter(in: term, allowing: MarketRules.lineBreaksAndTabs) != nil {
-            return Page(request: page, totalCount: 0, items: [])
+        switch SearchTerm(search) {
+        case .everything: return try await store.products(page, matching: nil)
+        case .nothing: return Page(request: page, totalCount: 0, items: [])
+        case .term(let term): return try await store.products(page, matching: term)
         }
-        return try await store.products(page, matching: term?.isEmpty == false ? term : nil)
+    }
+
+    /// `products(_:search:)` read on the caller's thread when that costs next to nothing (a page
+    /// of the whole catalogue); nil when only `products(_:search:)` can answer.
+    public func productsAtHand(_ page: PageRequest, search: String? = nil) -> Page<ProductSummary>? {
+        guard let page = try? page.validated(), case .everything = SearchTerm(search) else { return nil }
+        return store.productsAtHand(page)
     }
 
     public func product(id: Int64) async throws -> Product {
         guard let product = try await store.product(id: id) else { throw MarketError.productNotFound(id) }
         return product
+    }
+
+    /// `product(id:)` read on the caller's thread when that costs next to nothing; nil when only
+    /// `product(id:)` can answer (no such product, or reading it would mean waiting).
+    public func productAtHand(id: Int64) -> Product? {
+        store.productAtHand(id: id)
     }
 
     /// An image's bytes if they are in memory now, without waiting for anything.
@@ -169,5 +181,25 @@ public struct MarketService: Sendable {
 
     func validated<T>(_ check: @autoclosure () throws(ValidationError) -> T) throws(MarketError) -> T {
         do { return try check() } catch { throw MarketError.invalid(error) }
+    }
+}
+
+/// What a search asks the store for: a search text is matched lowercased and without surrounding
+/// spaces; an empty one is no search.
+enum SearchTerm {
+    case everything
+    /// Names and descriptions hold no control character but line breaks and tabs, so nothing matches.
+    case nothing
+    case term(String)
+
+    init(_ search: String?) {
+        let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
+        if term.isEmpty {
+            self = .everything
+        } else if MarketRules.firstControlCharacter(in: term, allowing: MarketRules.lineBreaksAndTabs) != nil {
+            self = .nothing
+        } else {
+            self = .term(term)
+        }
     }
 }

@@ -51,7 +51,8 @@ public final class VisibleProducts: Sendable {
         return (page, ids.count)
     }
 
-    private func kept(at version: Int64) -> [Int64]? {
+    /// The ids at `version` if they are kept, without reading them.
+    public func kept(at version: Int64) -> [Int64]? {
         stored.withLock { stored in stored?.version == version ? stored?.ids : nil }
     }
 

@@ -19,7 +19,7 @@ import Synchronization
 final class FrontDesk: Sendable {
     enum Plan: Sendable {
         case image(String)
-        case kept(String)
+        case kept(DeskKey)
     }
 
     let service: MarketService
@@ -27,6 +27,9 @@ final class FrontDesk: Sendable {
     let rehearsals: Rehearsals
     let logger: Logger
     let serverName: String
+    /// The reads the desk may answer itself when it has not kept their answers.
+    let routes: DeskRoutes
+    let shapes = DeskShapes()
     /// The `Date` header's value (RFC 9110's IMF-fixdate), as the router puts it on its answers.
     private let date = TextOfTheSecond { second in
         var time = second
@@ -45,9 +48,13 @@ final class FrontDesk: Sendable {
     }
     private let meters = Mutex<[Meter: (count: Counter, time: Metrics.Timer)]>([:])
 
-    init(service: MarketService, answers: AnswerCache, rehearsals: Rehearsals, logger: Logger, serverName: String) {
+    init(
+        service: MarketService, answers: AnswerCache, reads: [DeskRead], rehearsals: Rehearsals, logger: Logger,
+        serverName: String
+    ) {
         self.service = service
         self.answers = answers
+        routes = DeskRoutes(reads)
         self.rehearsals = rehearsals
         self.logger = logger
         self.serverName = serverName
@@ -71,14 +78,7 @@ final class FrontDesk: Sendable {
         {
             return .image(String(Substring(key)))
         }
-        return .kept(Self.key(of: head))
-    }
-
-    /// Kept under another key than the router's own answers: these are the answers as they left,
-    /// compressed or not as the client accepts.
-    static func key(of head: HTTPRequest) -> String {
-        let gzip = CompressionMiddleware<MarketRequestContext>.acceptsGzip(head.headerFields[.acceptEncoding])
-        return (gzip ? "desk gzip\n" : "desk\n") + AnswerCache.key(of: head)
+        return .kept(DeskKey(head))
     }
 
     /// An answer the desk gives.
@@ -93,26 +93,28 @@ final class FrontDesk: Sendable {
     /// What the desk does next for a request it may answer (`plan`).
     enum Next {
         case answer(Answer)
-        /// A kept answer that holds if the catalogue is still at its version: read the version, then `kept`.
-        case afterVersion(key: String)
+        /// A kept answer that holds if the catalogue is still at its version, or one the desk can
+        /// make: read the version, then `kept`.
+        case afterVersion(key: DeskKey)
         /// The router's; its answer is kept under `keepingAs` when it may be given again.
-        case router(keepingAs: String?)
+        case router(keepingAs: DeskKey?)
     }
 
     func next(for head: HTTPRequest, _ plan: Plan) -> Next {
         switch plan {
         case .image(let key): return image(key, for: head).map(Next.answer) ?? .router(keepingAs: nil)
         case .kept(let key):
-            guard answers.holds(key) else { return .router(keepingAs: key) }
+            guard answers.holds(key.text) || mayMake(key) else { return .router(keepingAs: key) }
             guard let version = service.catalogueVersionAtHand() else { return .afterVersion(key: key) }
             return kept(key, for: head, at: .success(version))
         }
     }
 
-    /// The kept answer when it still holds at `version`; otherwise the router's (changed, gone, or
-    /// the version could not be read: the router says which).
-    func kept(_ key: String, for head: HTTPRequest, at version: Result<Int64, any Error>) -> Next {
-        guard case .success(let version) = version, let kept = answers.answer(for: key, at: version, now: Date())
+    /// The kept answer when it still holds at `version`, or the one the desk makes; otherwise the
+    /// router's (changed, gone, or the version could not be read: the router says which).
+    func kept(_ key: DeskKey, for head: HTTPRequest, at version: Result<Int64, any Error>) -> Next {
+        guard case .success(let version) = version,
+            let kept = answers.answer(for: key.text, at: version, now: Date()) ?? made(key, for: head, at: version)
         else { return .router(keepingAs: key) }
         let (response, body) = response(kept, for: head)
         let framed = response.status == .notModified || kept.headers[.contentLength] != nil
@@ -155,6 +157,23 @@ final class FrontDesk: Sendable {
                 guard field.name == .setCookie, field.value.hasPrefix(prefix) else { return field }
                 return HTTPField(name: .setCookie, value: prefix + FormToken.make() + field.value.drop { $0 != ";" })
             })
+    }
+
+    /// What the desk keeps of a marked answer (`AnswerCache.deskHeader`) to a request it may keep;
+    /// and the answer's head, for answers the desk makes itself to requests like it.
+    func copy(
+        of head: HTTPResponse, marked mark: String, as key: DeskKey?
+    ) -> (key: String, answer: AnswerCache.Answer)? {
+        guard let key, let mark = AnswerCache.DeskMark(mark), head.status == .ok,
+            mark.newToken || head.headerFields[.setCookie] == nil
+        else { return nil }
+        if routes.has(route: mark.route) {
+            shapes.learn(route: mark.route, variant: key.variant, head: head.headerFields)
+        }
+        let answer = AnswerCache.Answer(
+            version: mark.version, headers: head.headerFields, body: ByteBuffer(), route: mark.route,
+            newToken: mark.newToken)
+        return (key.text, answer)
     }
 
     /// Logs, counts and notes an answer the desk gave, as the router's middleware would have.

@@ -25,7 +25,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request with the router: the key its answer may be kept under, and the `If-None-Match` the
     /// desk took off it, so that the router answers in full and the desk can keep the answer.
     private struct Forwarded {
-        var key: String?
+        var key: DeskKey?
         var asked: String?
     }
 
@@ -105,7 +105,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(
-        _ request: Request, key: String, at version: Result<Int64, any Error>, context: ChannelHandlerContext
+        _ request: Request, key: DeskKey, at version: Result<Int64, any Error>, context: ChannelHandlerContext
     ) {
         guard context.channel.isActive else { return held = nil }
         switch desk.kept(key, for: request.head, at: version) {
@@ -130,7 +130,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         desk.answered(request.head, answer.response.status, route: answer.route, since: request.started)
     }
 
-    private func toRouter(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
+    private func toRouter(_ head: HTTPRequest, keepingAs key: DeskKey?, context: ChannelHandlerContext) {
         var head = head
         let asked = key == nil ? nil : head.headerFields[.ifNoneMatch]
         if asked != nil { head.headerFields[.ifNoneMatch] = nil }
@@ -140,7 +140,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// A whole bodiless request for the router, outside the read that brought it.
-    private func toRouterWhole(_ head: HTTPRequest, keepingAs key: String?, context: ChannelHandlerContext) {
+    private func toRouterWhole(_ head: HTTPRequest, keepingAs key: DeskKey?, context: ChannelHandlerContext) {
         toRouter(head, keepingAs: key, context: context)
         context.fireChannelRead(wrapInboundOut(.end(nil)))
     }
@@ -153,7 +153,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let forwarded = withRouter.first
             if let mark = head.headerFields[AnswerCache.deskHeader] {
                 head.headerFields[AnswerCache.deskHeader] = nil
-                copying = Self.copy(of: head, marked: mark, as: forwarded?.key)
+                copying = desk.copy(of: head, marked: mark, as: forwarded?.key)
             }
             if head.status == .ok, let unchanged = AnswerCache.unchanged(head.headerFields, asked: forwarded?.asked) {
                 head = HTTPResponse(status: .notModified, headerFields: unchanged)
@@ -176,19 +176,6 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if !withRouter.isEmpty { withRouter.removeFirst() }
         }
         context.write(data, promise: promise)
-    }
-
-    /// What the desk keeps of a marked answer (`AnswerCache.deskHeader`) to a request it may keep.
-    private static func copy(
-        of head: HTTPResponse, marked mark: String, as key: String?
-    ) -> (key: String, answer: AnswerCache.Answer)? {
-        guard let key, let mark = AnswerCache.DeskMark(mark), head.status == .ok,
-            mark.newToken || head.headerFields[.setCookie] == nil
-        else { return nil }
-        let answer = AnswerCache.Answer(
-            version: mark.version, headers: head.headerFields, body: ByteBuffer(), route: mark.route,
-            newToken: mark.newToken)
-        return (key, answer)
     }
 
     func read(context: ChannelHandlerContext) {

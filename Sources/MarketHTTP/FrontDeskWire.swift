@@ -75,7 +75,7 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func wait(
-        key: String, for head: HTTPRequest, or request: ByteBuffer, since started: ContinuousClock.Instant,
+        key: DeskKey, for head: HTTPRequest, or request: ByteBuffer, since started: ContinuousClock.Instant,
         context: ChannelHandlerContext
     ) {
         waiting = true

@@ -66,7 +66,10 @@ public enum MarketServer {
         let answers = AnswerCache(capacity: limits.answerCacheBytes)
         let serverName = "OpenMarket"
         let desk = FrontDesk(
-            service: service, answers: answers, rehearsals: rehearsals, logger: logger, serverName: serverName)
+            service: service, answers: answers,
+            reads: APIv2Controller<MarketRequestContext>(service: service, defaultFlavor: flavor).deskReads()
+                + APIv1Controller<MarketRequestContext>(service: service).deskReads(),
+            rehearsals: rehearsals, logger: logger, serverName: serverName)
         return Application(
             router: try router(
                 service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,

@@ -204,23 +204,28 @@ extension AnswerCache {
     /// Everything an answer of these routes depends on besides the catalogue: the URL, the host and
     /// scheme its links are made for, the language and cookies of a page's visitor.
     package static func key(of request: HTTPRequest) -> String {
+        (request.path ?? "") + variant(of: request)
+    }
+
+    /// The same but the URL: what requests for different URLs must share to be answered alike.
+    package static func variant(of request: HTTPRequest) -> String {
         let headers = request.headerFields
-        var key = request.path ?? ""
+        var variant = ""
         for part in [
             request.authority, request.clientScheme, headers[Self.forwardedHost], headers[.acceptLanguage],
             headers[.cookie], headers[Self.requestedWith],
         ] {
-            key += "\n"
-            key += part ?? ""
+            variant += "\n"
+            variant += part ?? ""
         }
-        return key
+        return variant
     }
 
     private static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
     private static let requestedWith = HTTPField.Name("X-Requested-With")!
 
     /// The bytes' own digest, so equal answers have equal tags on every server.
-    static func tag(of body: ByteBuffer) -> String {
+    package static func tag(of body: ByteBuffer) -> String {
         let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
         return "\"" + Digest.hex(digest.prefix(12)) + "\""
     }

@@ -9,7 +9,7 @@ import NIOCore
 /// Pictures are compressed already and go as they are.
 package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Below this, the gzip header and the work cost more than they save.
-    static var smallest: Int { 1024 }
+    package static var smallest: Int { 1024 }
 
     package init() {}
 
@@ -64,9 +64,9 @@ final class BodyCollector: ResponseBodyWriter {
     func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
 
-enum Gzip {
+package enum Gzip {
     /// `bytes` in gzip's format at zlib's default level, or nil if zlib fails (then the answer goes plain).
-    static func compress(_ bytes: ByteBuffer) -> ByteBuffer? {
+    package static func compress(_ bytes: ByteBuffer) -> ByteBuffer? {
         var stream = z_stream()
         // 15 bits of window, plus 16: a gzip header and trailer rather than zlib's.
         guard

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import MarketCore
 import MarketModel
 
@@ -11,6 +12,20 @@ extension HTTPRequest {
 
     package var clientScheme: String {
         headerFields[Self.forwardedProto]?.lowercased() ?? "http"
+    }
+
+    /// Query parameters by name; the first occurrence wins.
+    package var queryFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (key, value) in URI(path ?? "").queryParameters where fields[String(key)] == nil {
+            fields[String(key)] = String(value)
+        }
+        return fields
+    }
+
+    /// Image URLs on the scheme and host this request came to.
+    package var imageURLs: ImageURLs {
+        ImageURLs(base: "\(clientScheme)://\(authority ?? "localhost")")
     }
 
     private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
@@ -24,13 +39,7 @@ extension Request {
     package var identifier: String? { head.identifier }
 
     /// Query parameters by name; the first occurrence wins.
-    package var queryFields: [String: String] {
-        var fields: [String: String] = [:]
-        for (key, value) in uri.queryParameters where fields[String(key)] == nil {
-            fields[String(key)] = String(value)
-        }
-        return fields
-    }
+    package var queryFields: [String: String] { head.queryFields }
 
     /// The body's length as the head declares it, if it does.
     package var declaredLength: Int? {
@@ -41,9 +50,7 @@ extension Request {
     package var scheme: String { head.clientScheme }
 
     /// Image URLs on the scheme and host this request came to.
-    package var imageURLs: ImageURLs {
-        ImageURLs(base: "\(scheme)://\(head.authority ?? "localhost")")
-    }
+    package var imageURLs: ImageURLs { head.imageURLs }
 
     /// The body as multipart/form-data; `refusal` when the request says it is something else.
     package mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm
@@ -88,7 +95,12 @@ package enum JSONResponse {
     package static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+            body: .init(byteBuffer: try bytes(value)))
+    }
+
+    /// The body `make` answers with.
+    package static func bytes(_ value: some Encodable) throws -> ByteBuffer {
+        ByteBuffer(bytes: try encoder.encode(value))
     }
 }
 

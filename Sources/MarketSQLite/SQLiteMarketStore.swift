@@ -34,6 +34,13 @@ public final class SQLiteMarketStore: MarketStore {
         return try ReadersAtHand.read(reader, body)
     }
 
+    /// A short read on this thread, or nil when no reader at hand is free or the read fails.
+    func readAtHand<T>(_ body: (Database) throws -> T) -> T? {
+        guard let reader = readersAtHand.take() else { return nil }
+        defer { readersAtHand.giveBack(reader) }
+        return try? ReadersAtHand.read(reader, body)
+    }
+
     /// Writes in one transaction through the pool, timed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await MarketTimers.measure(MarketTimers.databaseWrites) { try await pool.write(body) }
@@ -115,36 +122,56 @@ public final class SQLiteMarketStore: MarketStore {
         try await readAtOnce { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
+    public func productAtHand(id: Int64) -> Product? {
+        readAtHand { db in try Self.product(id: id, in: db, visibleOnly: true) } ?? nil
+    }
+
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         let visible = visible
         let read: @Sendable (Database) throws -> Page<ProductSummary> = { db in
-            let filter = SearchFilter(search, order: page.order, after: page.after)
-            if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-                let (onPage, total) = VisibleProducts.page(
-                    of: try Self.visibleIDs(db, kept: visible), offset: page.offset, limit: page.itemsPerPage,
-                    newestFirst: page.order == .newestFirst)
-                guard let low = onPage.min(), let high = onPage.max() else {
-                    return Page(request: page, totalCount: total, items: [])
-                }
-                let arguments: StatementArguments = [
-                    "low": low, "high": high, "limit": page.itemsPerPage, "offset": 0,
-                ]
-                let ids =
-                    "SELECT id FROM product WHERE hidden = 0 AND id BETWEEN :low AND :high ORDER BY id \(filter.direction)"
-                return Page(
-                    request: page, totalCount: total,
-                    items: try Self.summaries(db, ids: ids, direction: filter.direction, arguments: arguments))
-            }
-            var arguments: StatementArguments = [
-                "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
-            ]
-            if let after = page.after { arguments += ["after": after] }
-            let total = try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: arguments) ?? 0
-            return Page(
-                request: page, totalCount: total,
-                items: try Self.summaries(db, ids: filter.idsSQL, direction: filter.direction, arguments: arguments))
+            try Self.products(page, matching: search, in: db, visible: visible, readingIDs: true)!
         }
         return try await search == nil ? readAtOnce(read) : self.read(read)
+    }
+
+    /// A page of the whole catalogue, unless it is deep and the ids on show would have to be read
+    /// again (after a change): reading them all is no short read.
+    public func productsAtHand(_ page: PageRequest) -> Page<ProductSummary>? {
+        let visible = visible
+        return readAtHand { db in try Self.products(page, matching: nil, in: db, visible: visible, readingIDs: false) }
+            ?? nil
+    }
+
+    /// A page of products; nil when it is deep in the whole catalogue and the ids on show are not
+    /// kept at this version, unless `readingIDs`.
+    private static func products(
+        _ page: PageRequest, matching search: String?, in db: Database, visible: VisibleProducts, readingIDs: Bool
+    ) throws -> Page<ProductSummary>? {
+        let filter = SearchFilter(search, order: page.order, after: page.after)
+        if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
+            guard let visibleIDs = try visibleIDs(db, kept: visible, reading: readingIDs) else { return nil }
+            let (onPage, total) = VisibleProducts.page(
+                of: visibleIDs, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
+            guard let low = onPage.min(), let high = onPage.max() else {
+                return Page(request: page, totalCount: total, items: [])
+            }
+            let arguments: StatementArguments = [
+                "low": low, "high": high, "limit": page.itemsPerPage, "offset": 0,
+            ]
+            let ids =
+                "SELECT id FROM product WHERE hidden = 0 AND id BETWEEN :low AND :high ORDER BY id \(filter.direction)"
+            return Page(
+                request: page, totalCount: total,
+                items: try summaries(db, ids: ids, direction: filter.direction, arguments: arguments))
+        }
+        var arguments: StatementArguments = [
+            "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
+        ]
+        if let after = page.after { arguments += ["after": after] }
+        let total = try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: arguments) ?? 0
+        return Page(
+            request: page, totalCount: total,
+            items: try summaries(db, ids: filter.idsSQL, direction: filter.direction, arguments: arguments))
     }
 
     public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
@@ -162,9 +189,10 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     /// The ids on show as this transaction sees them, oldest first: those kept, when the catalogue
-    /// has not changed since.
-    private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
+    /// has not changed since; otherwise read now, or nil unless `reading`.
+    private static func visibleIDs(_ db: Database, kept: VisibleProducts, reading: Bool) throws -> [Int64]? {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
+        guard reading else { return kept.kept(at: version) }
         return try kept.ids(at: version) {
             try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
         }

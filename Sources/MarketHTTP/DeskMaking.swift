@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import MarketHTTPShared
+import NIOCore
+import Synchronization
+
+/// Under what the desk keeps an answer: the request's path, and everything else the answer
+/// depends on (`variant`: the host, scheme, language, cookies and compression).
+struct DeskKey: Sendable {
+    var path: String
+    var variant: String
+    var gzip: Bool
+
+    init(_ head: HTTPRequest) {
+        path = head.path ?? ""
+        gzip = CompressionMiddleware<MarketRequestContext>.acceptsGzip(head.headerFields[.acceptEncoding])
+        // Kept apart from the router's own answers: these are the answers as they left, compressed
+        // or not as the client accepts.
+        variant = (gzip ? "desk gzip" : "desk") + AnswerCache.variant(of: head)
+    }
+
+    var text: String { variant + "\n" + path }
+}
+
+/// The reads the desk may answer itself (`DeskRead`), found by path as the router finds routes:
+/// segment by segment, letters in either case, empty segments and the query ignored.
+struct DeskRoutes: Sendable {
+    private let reads: [(segments: [Substring], read: DeskRead)]
+
+    init(_ reads: [DeskRead]) {
+        self.reads = reads.map { ($0.route.split(separator: "/"), $0) }
+    }
+
+    func has(route: String) -> Bool { reads.contains { $0.read.route == route } }
+
+    /// The read whose route `path` names, with the path's parameters in order.
+    func match(_ path: String) -> (read: DeskRead, parameters: [Substring])? {
+        let end = path.utf8.firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex
+        let segments = path[..<end].split(separator: "/")
+        search: for (template, read) in reads where template.count == segments.count {
+            var parameters: [Substring] = []
+            for (expected, segment) in zip(template, segments) {
+                if expected.first == "{" {
+                    parameters.append(segment)
+                } else if !expected.utf8.elementsEqual(segment.utf8, by: { Self.lower($0) == Self.lower($1) }) {
+                    continue search
+                }
+            }
+            return (read, parameters)
+        }
+        return nil
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+}
+
+/// The heads the router gave the answers of the desk's routes, by route and variant of request
+/// (`DeskKey`), plain and compressed: the head of an answer the desk makes itself is the router's
+/// for a request like it, with its own length and tag. Bounded: a visitor's cookies make a variant
+/// of their own.
+final class DeskShapes: Sendable {
+    struct Shape: Sendable {
+        var plain: HTTPFields?
+        var compressed: HTTPFields?
+    }
+
+    private let capacity: Int
+    private let shapes = Mutex<[String: Shape]>([:])
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// Learns from a whole answer the router gave, with its length, to a request with this variant.
+    func learn(route: String, variant: String, head fields: HTTPFields) {
+        guard fields[.contentLength] != nil, fields[.eTag] != nil else { return }
+        let compressed = fields[.contentEncoding] == "gzip"
+        shapes.withLock { shapes in
+            if shapes.count >= capacity { shapes = [:] }
+            let key = route + "\n" + variant
+            if compressed {
+                shapes[key, default: Shape()].compressed = fields
+            } else {
+                shapes[key, default: Shape()].plain = fields
+            }
+        }
+    }
+
+    func shape(route: String, variant: String) -> Shape? {
+        shapes.withLock { $0[route + "\n" + variant] }
+    }
+}
+
+extension FrontDesk {
+    /// The desk can make the answer to this request itself, once it has read the catalogue's version.
+    func mayMake(_ key: DeskKey) -> Bool {
+        guard let route = routes.match(key.path)?.read.route else { return false }
+        return shapes.shape(route: route, variant: key.variant) != nil
+    }
+
+    /// The answer to this request at `version`, made as its route makes it from what the store
+    /// reads at hand, with the head the router gave a request like it; kept to be given again.
+    /// Nil when only the router can answer.
+    func made(_ key: DeskKey, for head: HTTPRequest, at version: Int64) -> AnswerCache.Answer? {
+        guard let (read, parameters) = routes.match(key.path),
+            let shape = shapes.shape(route: read.route, variant: key.variant),
+            let body = read.body(head, parameters)
+        else { return nil }
+        let tag = AnswerCache.tag(of: body)
+        let compressed = key.gzip && body.readableBytes >= CompressionMiddleware<MarketRequestContext>.smallest
+        guard var fields = compressed ? shape.compressed : shape.plain,
+            let sent = compressed ? Gzip.compress(body) : body
+        else { return nil }
+        fields[.contentLength] = String(sent.readableBytes)
+        fields[.eTag] = compressed ? "W/" + tag : tag
+        // The router's answers the desk may give again set no cookie but a new visitor's form token.
+        let answer = AnswerCache.Answer(
+            version: version, headers: fields, body: sent, route: read.route, newToken: fields[.setCookie] != nil)
+        answers.keep(answer, for: key.text)
+        return answer
+    }
+}

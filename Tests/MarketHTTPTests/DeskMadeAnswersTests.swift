@@ -1,0 +1,105 @@
+import Foundation
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+import MarketTestSupport
+import Testing
+
+@testable import MarketHTTP
+
+/// Once the router has answered one product's detail (or one page of a list) for a kind of request,
+/// the front desk makes the answers to the others itself, from what the store reads at hand: the
+/// very bytes and head the router gives, for every flavour, host and encoding, and never a stale one.
+@Suite struct DeskMadeAnswersTests {
+    static let hosts = ["market-training.yagom-academy.kr", "openmarket.yagom-academy.kr", nil]
+
+    /// Paths of each read the desk may make, for the products given.
+    static func reads(of ids: [Int64]) -> [[String]] {
+        [
+            ids.map { "/api/products/\($0)" },
+            ids.map { "/item/\($0)" },
+            (1...ids.count).map { "/api/products?page_no=\($0)&items_per_page=2" },
+            (1...ids.count).map { "/items/\($0)" },
+        ]
+    }
+
+    /// What the router answers: a request naming a vendor always goes to the router.
+    static func routersAnswer(_ peer: MarketPeer, _ path: String, _ headers: [String]) async throws -> RawResponse {
+        try await peer.send("GET", path, headers: headers + ["identifier: \(TestMarket.nala.identifier)"])
+    }
+
+    @Test func answersTheDeskMakesAreTheRoutersOwn() async throws {
+        try await TestMarket.withServer { market in
+            var ids: [Int64] = []
+            for number in 1...5 {
+                let product = try await market.addProduct(
+                    "Made lamp \(number)", description: String(repeating: "Bright. ", count: number * 24),
+                    discount: number % 2 == 0 ? 100 : 0, imageCount: number % 3 + 1)
+                ids.append(product.id)
+            }
+            for host in Self.hosts {
+                let peer = MarketPeer(port: market.port, host: host)
+                for paths in Self.reads(of: ids) {
+                    for encoding in [[], ["Accept-Encoding: gzip"]] {
+                        for path in paths {
+                            let given = try await peer.send("GET", path, headers: encoding)
+                            let routers = try await Self.routersAnswer(peer, path, encoding)
+                            #expect(given.status == 200, "\(path)")
+                            #expect(FrontDeskTests.lines(given) == FrontDeskTests.lines(routers), "\(path) \(encoding)")
+                            #expect(given.body == routers.body, "\(path) \(encoding) \(host ?? "")")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func whatOnlyTheRouterCanAnswerStillGetsItsAnswer() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Only product")
+            _ = try await market.send("GET", "/api/products/\(product.id)")
+            _ = try await market.send("GET", "/api/products?page_no=1&items_per_page=10")
+            #expect(try await market.send("GET", "/api/products/\(product.id + 1)").status == 404)
+            #expect(try await market.send("GET", "/api/products/abc").status == 404)
+            #expect(try await market.send("GET", "/api/products?page_no=0&items_per_page=10").status == 400)
+            let search = try await market.send("GET", "/api/products?page_no=1&items_per_page=10&search_value=only")
+            #expect(search.status == 200 && search.text.contains("Only product"))
+            let none = try await market.send("GET", "/api/products?page_no=1&items_per_page=10&search_value=zebra")
+            #expect(none.status == 200 && !none.text.contains("Only product"))
+        }
+    }
+
+    @Test func aMadeAnswerIsNeverStale() async throws {
+        try await TestMarket.withServer { market in
+            let first = try await market.addProduct("First stool")
+            let second = try await market.addProduct("Second stool")
+            _ = try await market.send("GET", "/api/products/\(first.id)")
+            _ = try await market.send("GET", "/api/products?page_no=1&items_per_page=1")
+            let proof = OwnershipProof(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
+            _ = try await market.service.updateProduct(
+                id: second.id, ProductChanges(name: "Renamed stool"), proof: proof)
+            #expect(try await market.send("GET", "/api/products/\(second.id)").text.contains("Renamed stool"))
+            #expect(
+                try await market.send("GET", "/api/products?page_no=2&items_per_page=1").text.contains("First stool"))
+            _ = try await market.service.deleteProduct(id: second.id, proof: proof)
+            #expect(try await market.send("GET", "/api/products/\(second.id)").status == 404)
+            let page = try await market.send("GET", "/api/products?page_no=1&items_per_page=1")
+            #expect(page.text.contains("First stool"))
+            #expect(try page.json["total_count"] as? Int == 1)
+        }
+    }
+
+    @Test func theDeskFindsRoutesAsTheRouterDoes() {
+        let read = { (route: String) in DeskRead(route: route) { _, _ in nil } }
+        let routes = DeskRoutes([read("/api/products"), read("/api/products/{id}"), read("/items/{page}")])
+        #expect(routes.match("/api/products/12")?.read.route == "/api/products/{id}")
+        #expect(routes.match("/api/products/12")?.parameters == ["12"])
+        #expect(routes.match("//API/Products/12/?x=1")?.parameters == ["12"])
+        #expect(routes.match("/api/products?page_no=2")?.read.route == "/api/products")
+        #expect(routes.match("/api/products/")?.read.route == "/api/products")
+        #expect(routes.match("/items/7")?.parameters == ["7"])
+        #expect(routes.match("/api/products/12/secret") == nil)
+        #expect(routes.match("/api/vendors") == nil)
+        #expect(routes.match("/") == nil)
+    }
+}
