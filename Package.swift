@@ -29,7 +29,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -104,7 +103,6 @@ let package = Package(
             dependencies: [
                 "MarketHTTPShared", "MarketInspector",
                 server("Hummingbird", "hummingbird"),
-                server("Mustache", "swift-mustache"),
                 server("Crypto", "swift-crypto"),
             ],
             resources: [.copy("Resources/storefront")]

@@ -17,17 +17,17 @@ public enum MarketServer {
         service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey,
         limits: ServerLimits, metrics: PrometheusCollectorRegistry, restock: @escaping @Sendable () async throws -> Int
     ) throws -> Router<MarketRequestContext> {
-        try router(
-            service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,
-            metrics: metrics, answers: AnswerCache(capacity: limits.answerCacheBytes), restock: restock)
+        router(
+            service: service, rehearsals: rehearsals, flavor: flavor,
+            storefront: try Storefront(
+                service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock),
+            limits: limits, metrics: metrics, answers: AnswerCache(capacity: limits.answerCacheBytes))
     }
 
     static func router(
-        service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor, sessionKey: SessionKey, limits: ServerLimits,
-        metrics: PrometheusCollectorRegistry, answers: AnswerCache, restock: @escaping @Sendable () async throws -> Int
-    ) throws -> Router<MarketRequestContext> {
-        let storefront = try Storefront(
-            service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
+        service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor, storefront: Storefront, limits: ServerLimits,
+        metrics: PrometheusCollectorRegistry, answers: AnswerCache
+    ) -> Router<MarketRequestContext> {
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(
@@ -65,15 +65,17 @@ public enum MarketServer {
         let idleTimeout = TimeAmount.nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))
         let answers = AnswerCache(capacity: limits.answerCacheBytes)
         let serverName = "OpenMarket"
+        let storefront = try Storefront(
+            service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
         let desk = FrontDesk(
             service: service, answers: answers,
             reads: APIv2Controller<MarketRequestContext>(service: service, defaultFlavor: flavor).deskReads()
-                + APIv1Controller<MarketRequestContext>(service: service).deskReads(),
+                + APIv1Controller<MarketRequestContext>(service: service).deskReads() + storefront.deskReads(),
             rehearsals: rehearsals, logger: logger, serverName: serverName)
         return Application(
-            router: try router(
-                service: service, rehearsals: rehearsals, flavor: flavor, sessionKey: sessionKey, limits: limits,
-                metrics: metrics, answers: answers, restock: restock),
+            router: router(
+                service: service, rehearsals: rehearsals, flavor: flavor, storefront: storefront, limits: limits,
+                metrics: metrics, answers: answers),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: {

@@ -49,29 +49,34 @@ extension Storefront {
         let other: CatalogueView = view == .list ? .grid : .list
         let lastPage = max(page.lastPage, 1)
         let beyondLast = page.items.isEmpty && number > lastPage
-        let content: [String: Any] = [
-            "heading": words(mine ? "yourProducts" : "productsForSale"),
-            "mine": mine,
-            "cards": page.items.map { ProductCard($0, words: words) },
-            "isGrid": view == .grid,
-            "otherView": other.rawValue,
-            "otherViewName": words(other == .grid ? "showAsGrid" : "showAsList"),
-            "search": search,
-            "summary": mine
-                ? (page.totalCount == 0
-                    ? words("youSellNothing") : words("forSale", ["count": words.products(page.totalCount)]))
-                : Self.summary(total: page.totalCount, search: search, words: words),
+        let content: [String: TemplateValue] = [
+            "heading": .text(words(mine ? "yourProducts" : "productsForSale")),
+            "mine": .flag(mine),
+            "cards": .objects(page.items.map { ProductCard($0, words: words) }),
+            "isGrid": .flag(view == .grid),
+            "otherView": .text(other.rawValue),
+            "otherViewName": .text(words(other == .grid ? "showAsGrid" : "showAsList")),
+            "search": .text(search),
+            "summary": .text(
+                mine
+                    ? (page.totalCount == 0
+                        ? words("youSellNothing") : words("forSale", ["count": words.products(page.totalCount)]))
+                    : Self.summary(total: page.totalCount, search: search, words: words)),
             "beyondLast": beyondLast
-                ? words("noSuchPage", ["page": Words.grouped(Int64(number)), "last": Words.grouped(Int64(lastPage))])
+                ? .text(
+                    words(
+                        "noSuchPage", ["page": Words.grouped(Int64(number)), "last": Words.grouped(Int64(lastPage))]))
                 : false,
-            "firstPage": link(page: nil),
-            "clearSearch": link(page: nil, search: ""),
-            "pageNumber": number,
-            "pageOf": words(
-                "pageOf", ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))]),
-            "nextPage": page.hasNext ? link(page: number + 1, after: mine ? nil : page.items.last?.id) : false,
-            "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : false,
-            "refresh": link(page: nil),
+            "firstPage": .text(link(page: nil)),
+            "clearSearch": .text(link(page: nil, search: "")),
+            "pageNumber": .number(number),
+            "pageOf": .text(
+                words(
+                    "pageOf",
+                    ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))])),
+            "nextPage": page.hasNext ? .text(link(page: number + 1, after: mine ? nil : page.items.last?.id)) : false,
+            "previousPage": page.hasPrevious && !beyondLast ? .text(link(page: number - 1)) : false,
+            "refresh": .text(link(page: nil)),
         ]
         return pages.page(
             "catalogue", title: words(mine ? "yourProducts" : "productsForSale"), visit: visit, content: content)
@@ -86,24 +91,47 @@ extension Storefront {
 
     @Sendable func product(_ request: Request, context: StorefrontContext) async throws -> Response {
         let product = try await service.product(id: try context.productID())
-        let visit = context.visit
-        let sheet = ProductSheet(product, words: visit.words, isOwner: visit.owns(product))
         return pages.page(
-            "product", title: product.name, visit: visit,
-            content: ["product": sheet, "secretError": false, "preview": preview(of: product, sheet, request)])
+            "product", title: product.name, visit: context.visit,
+            content: productPage(product, visit: context.visit, request: request))
+    }
+
+    /// The pages the front desk may make itself: a product's page for a visitor who is not signed
+    /// in, as `product` makes it, from the product at hand; none when only the route may answer (the
+    /// product is not at hand, or the visit would set a cookie or show a sign-in).
+    package func deskReads() -> [DeskRead] {
+        [
+            DeskRead(route: "/products/{id}") { [self] head, parameters in
+                guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
+                let request = Request(head: head, body: .init(buffer: ByteBuffer()))
+                let visit = Visit(request, sealer: sealer, books: pages.books)
+                guard visit.cookiesToSet.isEmpty, visit.session == nil, visit.notice == nil else { return nil }
+                let page = pages.html(
+                    "product", title: product.name, visit: visit,
+                    content: productPage(product, visit: visit, request: request))
+                return ByteBuffer(bytes: page)
+            }
+        ]
+    }
+
+    private func productPage(_ product: Product, visit: Visit, request: Request) -> [String: TemplateValue] {
+        let sheet = ProductSheet(product, words: visit.words, isOwner: visit.owns(product))
+        return [
+            "product": .object(sheet), "secretError": false, "preview": .object(preview(of: product, sheet, request)),
+        ]
     }
 
     /// What a messenger shows for a shared link to a product: its name, price and first photo.
-    private func preview(of product: Product, _ sheet: ProductSheet, _ request: Request) -> [String: String] {
+    private func preview(of product: Product, _ sheet: ProductSheet, _ request: Request) -> [String: TemplateValue] {
         let host = request.headers[Self.forwardedHost] ?? request.head.authority ?? "localhost"
         let origin = "\(request.scheme)://\(host)"
         return [
-            "title": product.name,
-            "summary": [sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock].joined(separator: " · "),
-            "url": "\(origin)/products/\(product.id)",
-            "image": origin + (sheet.photos.first?.url ?? ""),
-            "amount": String(product.salePrice),
-            "currency": product.currency.rawValue,
+            "title": .text(product.name),
+            "summary": .text([sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock].joined(separator: " · ")),
+            "url": .text("\(origin)/products/\(product.id)"),
+            "image": .text(origin + (sheet.photos.first?.url ?? "")),
+            "amount": .number(product.salePrice),
+            "currency": .text(product.currency.rawValue),
         ]
     }
 }

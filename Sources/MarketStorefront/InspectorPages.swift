@@ -19,10 +19,10 @@ extension Storefront {
         return pages.page(
             "inspector", title: words("inspector_title"), visit: visit,
             content: [
-                "vendor": vendor.name, "identifier": vendor.identifier,
-                "requests": records.map { $0.context(words) }, "noRequests": records.isEmpty,
-                "faults": FaultsForm(faults).context, "faultsOn": !faults.isOff,
-                "explainAfter": words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)]),
+                "vendor": .text(vendor.name), "identifier": .text(vendor.identifier),
+                "requests": .objects(records.map { $0.context(words) }), "noRequests": .flag(records.isEmpty),
+                "faults": .object(FaultsForm(faults).context), "faultsOn": .flag(!faults.isOff),
+                "explainAfter": .text(words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)])),
             ])
     }
 
@@ -68,37 +68,43 @@ extension Storefront {
 
 /// One recorded request as the page lists it.
 struct InspectedRow {
-    private var values: [String: Any]
+    private var values: [String: TemplateValue]
+    private var bodyBytes: Int
 
     /// The row, with its body's size said in the page's words.
-    func context(_ words: Words) -> [String: Any] {
+    func context(_ words: Words) -> [String: TemplateValue] {
         var context = values
-        context["bodyLine"] = words("inspector_body", ["bytes": Words.grouped(Int64(values["bodyBytes"] as? Int ?? 0))])
+        context["bodyLine"] = .text(words("inspector_body", ["bytes": Words.grouped(Int64(bodyBytes))]))
         return context
     }
 
     init(_ at: Date, _ request: InspectedRequest) {
-        var context: [String: Any] = [
-            "time": Self.time.string(from: at), "method": request.method, "path": request.path,
-            "status": request.status, "refused": request.status >= 400,
-            "milliseconds": String(format: "%.1f", request.milliseconds),
-            "headers": request.headers.map { ["name": $0.name, "value": $0.value] },
-            "bodyBytes": request.bodyBytes, "quirks": request.quirks, "answer": request.answer, "curl": request.curl,
-            "parts": request.parts.map { part in
-                [
-                    "name": part.name, "filename": part.filename ?? "", "declaredType": part.declaredType ?? "",
-                    "sniffedType": part.sniffedType, "size": part.size,
-                ] as [String: Any]
-            },
+        bodyBytes = request.bodyBytes
+        var context: [String: TemplateValue] = [
+            "time": .text(Self.time.string(from: at)), "method": .text(request.method), "path": .text(request.path),
+            "status": .number(request.status), "refused": .flag(request.status >= 400),
+            "milliseconds": .text(String(format: "%.1f", request.milliseconds)),
+            "headers": .objects(request.headers.map { ["name": .text($0.name), "value": .text($0.value)] }),
+            "bodyBytes": .number(request.bodyBytes), "quirks": .list(request.quirks.map(TemplateValue.text)),
+            "answer": .text(request.answer), "curl": .text(request.curl),
+            "parts": .objects(
+                request.parts.map { part in
+                    [
+                        "name": .text(part.name), "filename": .text(part.filename ?? ""),
+                        "declaredType": .text(part.declaredType ?? ""), "sniffedType": .text(part.sniffedType),
+                        "size": .number(part.size),
+                    ]
+                }),
         ]
-        context["hasParts"] = !request.parts.isEmpty
-        context["hasQuirks"] = !request.quirks.isEmpty
-        if let json = request.json { context["json"] = json }
-        if let fault = request.fault { context["fault"] = fault }
+        context["hasParts"] = .flag(!request.parts.isEmpty)
+        context["hasQuirks"] = .flag(!request.quirks.isEmpty)
+        context["json"] = request.json.map(TemplateValue.text)
+        context["fault"] = request.fault.map(TemplateValue.text)
         if let refusal = request.refusal {
-            context["refusal"] = [
-                "rule": refusal.rule, "field": refusal.field ?? "", "correctShape": refusal.correctShape,
-            ]
+            context["refusal"] = .object([
+                "rule": .text(refusal.rule), "field": .text(refusal.field ?? ""),
+                "correctShape": .text(refusal.correctShape),
+            ])
         }
         values = context
     }
@@ -113,12 +119,13 @@ struct InspectedRow {
 
 /// The faults form: the vendor's settings as fields, and fields back as settings.
 struct FaultsForm {
-    let context: [String: Any]
+    let context: [String: TemplateValue]
 
     init(_ faults: RehearsedFaults) {
         context = [
-            "latency": faults.latencyMs, "jitter": faults.jitterMs, "fail": faults.failPercent, "status": faults.status,
-            "drop": faults.dropPercent, "slowBody": faults.slowBodyMs, "seed": faults.seed.map(String.init) ?? "",
+            "latency": .number(faults.latencyMs), "jitter": .number(faults.jitterMs),
+            "fail": .number(faults.failPercent), "status": .number(faults.status), "drop": .number(faults.dropPercent),
+            "slowBody": .number(faults.slowBodyMs), "seed": .text(faults.seed.map(String.init) ?? ""),
         ]
     }
 

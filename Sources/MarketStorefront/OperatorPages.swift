@@ -30,7 +30,7 @@ extension Storefront {
             return pages.page(
                 "operator", title: visit.words("operator_title"), visit: visit,
                 status: error.kind == .throttled ? .tooManyRequests : .unauthorized,
-                content: ["signInError": message, "name": form["name"]]
+                content: ["signInError": .text(message), "name": .text(form["name"])]
             ).retrying(after: error.retryAfter)
         }
     }
@@ -52,9 +52,9 @@ extension Storefront {
             }
             let registered = try await service.registerVendor(name: form["name"], vendorID: Int64(vendorID), by: actor)
             return [
-                "heading": words("operator_registered", ["name": registered.vendor.name]),
-                "identifier": registered.vendor.identifier,
-                "vendorID": registered.vendor.id, "secret": registered.secret,
+                "heading": .text(words("operator_registered", ["name": registered.vendor.name])),
+                "identifier": .text(registered.vendor.identifier),
+                "vendorID": .number(registered.vendor.id), "secret": .text(registered.secret),
             ]
         }
     }
@@ -63,7 +63,8 @@ extension Storefront {
         try await operatorAction(request, context) { actor, form, words in
             let secret = try await service.replaceSecret(ofVendor: form["identifier"], by: actor)
             return [
-                "heading": words("operator_rekeyed"), "identifier": form["identifier"].lowercased(), "secret": secret,
+                "heading": .text(words("operator_rekeyed")), "identifier": .text(form["identifier"].lowercased()),
+                "secret": .text(secret),
             ]
         }
     }
@@ -72,7 +73,7 @@ extension Storefront {
         try await operatorAction(request, context) { actor, form, words in
             let id = try Self.productID(form, words)
             let removed = try await service.removeProduct(id: id, by: actor)
-            return ["heading": words("operator_removed", ["id": String(id), "name": removed.name])]
+            return ["heading": .text(words("operator_removed", ["id": String(id), "name": removed.name]))]
         }
     }
 
@@ -80,7 +81,7 @@ extension Storefront {
         try await operatorAction(request, context) { actor, form, words in
             let id = try Self.productID(form, words)
             let name = try await service.hideProduct(id: id, by: actor)
-            return ["heading": words("operator_hidden", ["id": String(id), "name": name])]
+            return ["heading": .text(words("operator_hidden", ["id": String(id), "name": name]))]
         }
     }
 
@@ -88,7 +89,7 @@ extension Storefront {
         try await operatorAction(request, context) { actor, form, words in
             let id = try Self.productID(form, words)
             let name = try await service.showProduct(id: id, by: actor)
-            return ["heading": words("operator_shown", ["id": String(id), "name": name])]
+            return ["heading": .text(words("operator_shown", ["id": String(id), "name": name]))]
         }
     }
 
@@ -102,14 +103,16 @@ extension Storefront {
     @Sendable func resetMarket(_ request: Request, context: StorefrontContext) async throws -> Response {
         try await operatorAction(request, context) { actor, _, words in
             let (removed, added) = try await service.resetMarket(by: actor, restock: restock)
-            return ["heading": words("operator_resetDone", ["removed": String(removed), "added": String(added)])]
+            return [
+                "heading": .text(words("operator_resetDone", ["removed": String(removed), "added": String(added)]))
+            ]
         }
     }
 
     /// Runs an operator's form; the console shows what came of it (a secret only this once), or why not.
     private func operatorAction(
         _ request: Request, _ context: StorefrontContext,
-        _ act: (MarketOperator, FormSubmission, Words) async throws -> [String: Any]
+        _ act: (MarketOperator, FormSubmission, Words) async throws -> [String: TemplateValue]
     ) async throws -> Response {
         var request = request
         let visit = context.visit
@@ -119,47 +122,57 @@ extension Storefront {
             return try await consolePage(visit, result: try await act(actor, form, visit.words))
         } catch let error as MarketError where error.kind != .unavailable {
             return try await consolePage(
-                visit, result: ["heading": visit.words("operator_notDone"), "error": visit.words.refusal(error)],
+                visit,
+                result: [
+                    "heading": .text(visit.words("operator_notDone")), "error": .text(visit.words.refusal(error)),
+                ],
                 status: .unprocessableContent)
         }
     }
 
     private func consolePage(
-        _ visit: Visit, result: [String: Any]? = nil, status: HTTPResponse.Status = .ok
+        _ visit: Visit, result: [String: TemplateValue]? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         guard let actor = visit.signedInOperator() else {
             return pages.page("operator", title: visit.words("operator_title"), visit: visit)
         }
         let words = visit.words
-        let vendors = try await service.vendorOverview(for: actor).map { row in
+        let vendors: [[String: TemplateValue]] = try await service.vendorOverview(for: actor).map { row in
             [
-                "id": row.vendor.id, "name": row.vendor.name, "identifier": row.vendor.identifier,
-                "products": row.productCount,
-                "lastRequest": row.lastRequestAt.map { InspectedRow.time.string(from: $0) } ?? words("operator_never"),
-            ] as [String: Any]
+                "id": .number(row.vendor.id), "name": .text(row.vendor.name),
+                "identifier": .text(row.vendor.identifier),
+                "products": .number(row.productCount),
+                "lastRequest": .text(
+                    row.lastRequestAt.map { InspectedRow.time.string(from: $0) } ?? words("operator_never")),
+            ]
         }
-        let log = try await service.operatorLog(for: actor).map { entry in
-            ["who": entry.operatorName, "what": entry.action, "when": InspectedRow.time.string(from: entry.at)]
-        }
-        let hidden = try await service.hiddenProducts(for: actor).map { product in
+        let log: [[String: TemplateValue]] = try await service.operatorLog(for: actor).map { entry in
             [
-                "id": product.id,
-                "label": words(
-                    "operator_hiddenItem",
-                    ["id": String(product.id), "name": product.name, "vendor": product.vendorName]),
-            ] as [String: Any]
+                "who": .text(entry.operatorName), "what": .text(entry.action),
+                "when": .text(InspectedRow.time.string(from: entry.at)),
+            ]
+        }
+        let hidden: [[String: TemplateValue]] = try await service.hiddenProducts(for: actor).map { product in
+            [
+                "id": .number(product.id),
+                "label": .text(
+                    words(
+                        "operator_hiddenItem",
+                        ["id": String(product.id), "name": product.name, "vendor": product.vendorName])),
+            ]
         }
         let anonymous = rehearsals.anonymousRequests(limit: 50).compactMap { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
                 InspectedRow(stored.at, $0).context(words)
             }
         }
-        var content: [String: Any] = [
-            "operator": actor.name, "signedInAs": words("operator_signedInAs", ["name": actor.name]),
-            "vendors": vendors, "log": log, "noLog": log.isEmpty, "hidden": hidden,
-            "anyHidden": !hidden.isEmpty, "anonymous": anonymous, "noAnonymous": anonymous.isEmpty,
+        var content: [String: TemplateValue] = [
+            "operator": .text(actor.name), "signedInAs": .text(words("operator_signedInAs", ["name": actor.name])),
+            "vendors": .objects(vendors), "log": .objects(log), "noLog": .flag(log.isEmpty),
+            "hidden": .objects(hidden), "anyHidden": .flag(!hidden.isEmpty), "anonymous": .objects(anonymous),
+            "noAnonymous": .flag(anonymous.isEmpty),
         ]
-        if let result { content["result"] = result }
+        content["result"] = result.map { .object($0) }
         return pages.page("operator", title: words("operator_title"), visit: visit, status: status, content: content)
     }
 }

@@ -90,7 +90,8 @@ extension Storefront {
         return pages.page(
             "unlock", title: heading, visit: visit, status: error == nil ? .ok : .forbidden,
             content: [
-                "product": ProductSheet(product, words: visit.words), "heading": heading, "error": error ?? false,
+                "product": .object(ProductSheet(product, words: visit.words)), "heading": .text(heading),
+                "error": error.map(TemplateValue.text) ?? false,
             ])
     }
 
@@ -124,7 +125,9 @@ extension Storefront {
         let sheet = ProductSheet(product, words: visit.words, isOwner: visit.owns(product))
         return pages.page(
             "delete", title: sheet.deleteQuestion, visit: visit, status: error == nil ? .ok : .forbidden,
-            content: ["product": sheet, "secretError": error ?? false, "standalone": true])
+            content: [
+                "product": .object(sheet), "secretError": error.map(TemplateValue.text) ?? false, "standalone": true,
+            ])
     }
 }
 

@@ -56,6 +56,6 @@ extension Pages {
         let fallback = status == .notFound ? words("nothingHere") : words("couldNotDoThat")
         return page(
             "problem", title: heading, visit: visit, status: status,
-            content: ["heading": heading, "message": message ?? fallback, "code": status.code])
+            content: ["heading": .text(heading), "message": .text(message ?? fallback), "code": .number(status.code)])
     }
 }

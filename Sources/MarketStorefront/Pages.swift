@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
-import Mustache
 
 /// The storefront's templates and assets, read once from the module's resources.
 struct Pages: Sendable {
@@ -11,7 +10,7 @@ struct Pages: Sendable {
         let name: String
     }
 
-    private let library: MustacheLibrary
+    private let templates: PageTemplates
     let assets: Assets
     /// Every phrase in every language the storefront speaks.
     let books: [Language: Words]
@@ -25,13 +24,12 @@ struct Pages: Sendable {
             throw TemplateMissing(name: "storefront")
         }
         let folder = root.appendingPathComponent("templates")
-        var templates: [String: MustacheTemplate] = [:]
-        MarketHTML.register()
+        var templates: [String: PageTemplate] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".mustache") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            templates[String(file.dropLast(".mustache".count))] = try MustacheTemplate(string: MarketHTML.pragma + text)
+            templates[String(file.dropLast(".mustache".count))] = try PageTemplate(text)
         }
-        library = MustacheLibrary(templates: templates)
+        self.templates = PageTemplates(templates)
         books = try Words.load(from: root.appendingPathComponent("words"))
         scriptWords = books.mapValues(Self.scriptWords)
         assets = try Assets(folder: root.appendingPathComponent("assets"))
@@ -42,20 +40,9 @@ struct Pages: Sendable {
     /// A whole page: `template` filled from `content` inside the common layout.
     func page(
         _ template: String, title: String, visit: Visit, status: HTTPResponse.Status = .ok,
-        content: [String: Any] = [:]
+        content: [String: TemplateValue] = [:]
     ) -> Response {
-        var context = content
-        context["title"] = title
-        context["w"] = visit.words
-        context["lang"] = visit.language.rawValue
-        context["otherLanguages"] = visit.otherLanguages
-        context["scriptWords"] = scriptWords[visit.language]
-        context["formToken"] = visit.formToken
-        context["vendorName"] = visit.session?.name
-        context["notice"] = visit.notice
-        context["stylesheet"] = stylesheet
-        context["script"] = script
-        let html = library.render(context, withTemplate: template) ?? "<!doctype html><title>\(template)</title>"
+        let html = html(template, title: title, visit: visit, content: content)
         var visit = visit
         visit.clearNotice()
         var headers = Self.headers(contentType: "text/html; charset=utf-8")
@@ -65,7 +52,23 @@ struct Pages: Sendable {
                 session.expires.timeIntervalSince1970)
         }
         return visit.finish(
-            Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html))))
+            Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: html))))
+    }
+
+    /// The bytes of a page, as `page` answers with them.
+    func html(_ template: String, title: String, visit: Visit, content: [String: TemplateValue]) -> [UInt8] {
+        var context = content
+        context["title"] = .text(title)
+        context["w"] = .object(visit.words)
+        context["lang"] = .text(visit.language.rawValue)
+        context["otherLanguages"] = .objects(visit.otherLanguages)
+        context["scriptWords"] = scriptWords[visit.language].map(TemplateValue.text)
+        context["formToken"] = .text(visit.formToken)
+        context["vendorName"] = visit.session.map { .text($0.name) }
+        context["notice"] = visit.notice.map(TemplateValue.text)
+        context["stylesheet"] = .text(stylesheet)
+        context["script"] = .text(script)
+        return templates.render(template, .object(context)) ?? Array("<!doctype html><title>\(template)</title>".utf8)
     }
 
     /// The phrases the script says itself.

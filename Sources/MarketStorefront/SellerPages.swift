@@ -50,7 +50,9 @@ extension Storefront {
     ) -> Response {
         pages.page(
             "sign-in", title: visit.words("signIn"), visit: visit, status: status,
-            content: ["next": next, "identifier": identifier, "error": error ?? false])
+            content: [
+                "next": .text(next), "identifier": .text(identifier), "error": error.map(TemplateValue.text) ?? false,
+            ])
     }
 
     /// Only a path on this site: a sign-in link must not send people elsewhere.
@@ -141,7 +143,7 @@ extension Storefront {
     }
 
     func productForm(_ form: ProductFormPage, visit: Visit, status: HTTPResponse.Status = .ok) -> Response {
-        pages.page("product-form", title: form.heading, visit: visit, status: status, content: ["form": form])
+        pages.page("product-form", title: form.heading, visit: visit, status: status, content: ["form": .object(form)])
     }
 }
 

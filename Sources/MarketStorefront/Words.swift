@@ -1,10 +1,9 @@
 import Foundation
 import MarketModel
-import Mustache
 
 /// The storefront's words in one language, read from `words/<language>.json`. A template names a
 /// phrase as `{{w.key}}`; Swift fills a phrase's `{placeholders}` with `words("key", ["name": …])`.
-struct Words: Sendable, MustacheParent {
+struct Words: Sendable, TemplateObject {
     let language: Language
     private let phrases: [String: String]
 
@@ -23,7 +22,7 @@ struct Words: Sendable, MustacheParent {
         return books
     }
 
-    func child(named key: String) -> Any? { phrases[key] }
+    func value(named key: String) -> TemplateValue? { phrases[key].map(TemplateValue.text) }
 
     /// The phrase `key` with each `{name}` replaced by its value; the key itself when it is missing,
     /// which a test of the phrase books catches.
