@@ -1,3 +1,4 @@
+import Foundation
 import GRDBSQLite
 import Synchronization
 
@@ -37,11 +38,38 @@ final class CatalogueVersionConnection: @unchecked Sendable {  // the handles ar
     /// caller then reads through the pool, which waits or says why. The lock is only ever held for
     /// one such read, so waiting for it is waiting a few microseconds.
     func read() -> Int64? {
-        lock.withLock { _ -> Int64? in
-            // Reset before returning, so that no read transaction stays open between calls.
-            defer { sqlite3_reset(statement) }
-            guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
-            return sqlite3_column_int64(statement, 0)
+        lock.withLock { _ in readLocked() }
+    }
+
+    /// The same, or `.none` at once when another thread is reading through this connection.
+    func readIfFree() -> Int64?? {
+        lock.withLockIfAvailable { _ in readLocked() }
+    }
+
+    private func readLocked() -> Int64? {
+        // Reset before returning, so that no read transaction stays open between calls.
+        defer { sqlite3_reset(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return sqlite3_column_int64(statement, 0)
+    }
+}
+
+/// Connections that read the catalogue's version, one per thread that may ask at once: with one,
+/// the front desk's threads waited for each other's reads, and a thread that waits for a lock held
+/// by another is put to sleep and woken by the kernel, which cost more than the read.
+struct CatalogueVersionConnections: Sendable {
+    private let connections: [CatalogueVersionConnection]
+
+    init(path: String, count: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        connections = (0..<max(count, 1)).compactMap { _ in CatalogueVersionConnection(path: path) }
+    }
+
+    /// The version committed now, through a connection no other thread is using if there is one;
+    /// nil when it cannot be read at once (`CatalogueVersionConnection.read`).
+    func read() -> Int64? {
+        for connection in connections {
+            if let version = connection.readIfFree() { return version }
         }
+        return connections.first?.read()
     }
 }

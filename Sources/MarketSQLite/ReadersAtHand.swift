@@ -55,10 +55,12 @@ final class ReadersAtHand: Sendable {
     }
 
     /// `body` in a read transaction of `reader`, on this thread: not async, so that it is the
-    /// queue's blocking read that is called.
-    static func read<T>(_ reader: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+    /// queue's blocking read that is called. A body that runs one statement (`single`) runs
+    /// without one: a statement reads one state of the database by itself, and GRDB's read
+    /// transaction costs SQLite four statements more.
+    static func read<T>(_ reader: DatabaseQueue, single: Bool = false, _ body: (Database) throws -> T) throws -> T {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { MarketTimers.databaseReads.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
-        return try reader.read(body)
+        return try single ? reader.inDatabase(body) : reader.read(body)
     }
 }

@@ -8,7 +8,7 @@ import MarketModel
 public final class SQLiteMarketStore: MarketStore {
     let pool: DatabasePool
     private let visible = VisibleProducts()
-    private let version: CatalogueVersionConnection?
+    private let version: CatalogueVersionConnections
     let readersAtHand: ReadersAtHand
 
     /// Opens (creating and migrating when needed) the database at `path`.
@@ -17,7 +17,7 @@ public final class SQLiteMarketStore: MarketStore {
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
-        version = CatalogueVersionConnection(path: path)
+        version = CatalogueVersionConnections(path: path)
         readersAtHand = ReadersAtHand(path: path)
     }
 
@@ -27,18 +27,20 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     /// A short read (a product, a page without a search, a session) on this thread when a reader at hand
-    /// is free, else through the pool.
-    func readAtOnce<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// is free, else through the pool; `single` when it runs one statement (`ReadersAtHand.read`).
+    func readAtOnce<T: Sendable>(
+        single: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         guard let reader = readersAtHand.take() else { return try await read(body) }
         defer { readersAtHand.giveBack(reader) }
-        return try ReadersAtHand.read(reader, body)
+        return try ReadersAtHand.read(reader, single: single, body)
     }
 
     /// A short read on this thread, or nil when no reader at hand is free or the read fails.
-    func readAtHand<T>(_ body: (Database) throws -> T) -> T? {
+    func readAtHand<T>(single: Bool = false, _ body: (Database) throws -> T) -> T? {
         guard let reader = readersAtHand.take() else { return nil }
         defer { readersAtHand.giveBack(reader) }
-        return try? ReadersAtHand.read(reader, body)
+        return try? ReadersAtHand.read(reader, single: single, body)
     }
 
     /// Writes in one transaction through the pool, timed.
@@ -51,7 +53,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func catalogueVersionAtHand() -> Int64? {
-        version?.read()
+        version.read()
     }
 
     public func catalogueVersion() async throws -> Int64 {
@@ -119,11 +121,11 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await readAtOnce { db in try Self.product(id: id, in: db, visibleOnly: true) }
+        try await readAtOnce(single: true) { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
     public func productAtHand(id: Int64) -> Product? {
-        readAtHand { db in try Self.product(id: id, in: db, visibleOnly: true) } ?? nil
+        readAtHand(single: true) { db in try Self.product(id: id, in: db, visibleOnly: true) } ?? nil
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
@@ -326,33 +328,35 @@ public final class SQLiteMarketStore: MarketStore {
 
     // MARK: Rows to values
 
-    /// The product with this id; with `visibleOnly`, nil when it is hidden.
+    /// The product with this id; with `visibleOnly`, nil when it is hidden. One statement, read row
+    /// by row without copying (one row per image, or one without any).
     static func product(id: Int64, in db: Database, visibleOnly: Bool = false) throws -> Product? {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(productColumns), p.updatedAt, p.coverImageId, p.hidden
-                        FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
-                        """),
-                arguments: [id])
-        else { return nil }
-        if visibleOnly, row[13] == true { return nil }
-        let images = try Row.fetchAll(
+        let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                    SELECT id, originalKey, thumbnailKey, width, height, createdAt
-                    FROM productImage WHERE productId = ? ORDER BY position
+                    SELECT \(productColumns), p.updatedAt, p.coverImageId, p.hidden,
+                        i.id, i.originalKey, i.thumbnailKey, i.width, i.height, i.createdAt
+                    FROM product p JOIN vendor v ON v.id = p.vendorId
+                    LEFT JOIN productImage i ON i.productId = p.id
+                    WHERE p.id = ? ORDER BY i.position
                     """),
-            arguments: [id]
-        ).map { row in
-            ProductImage(
-                id: row[0], originalKey: row[1], thumbnailKey: row[2], width: row[3], height: row[4], createdAt: row[5])
+            arguments: [id])
+        var product: Product?
+        while let row = try rows.next() {
+            if product == nil {
+                if visibleOnly, row[13] == true { return nil }
+                product = Product(
+                    id: row[0], vendor: VendorSummary(id: row[1], name: row[2], createdAt: row[3]), name: row[4],
+                    description: row[5], currency: try currency(row[6], of: row[0]), price: row[7], discount: row[8],
+                    stock: row[9], images: [], coverImageID: row[12], createdAt: row[10], updatedAt: row[11])
+            }
+            guard let imageID: Int64 = row[14] else { continue }
+            product?.images.append(
+                ProductImage(
+                    id: imageID, originalKey: row[15], thumbnailKey: row[16], width: row[17], height: row[18],
+                    createdAt: row[19]))
         }
-        return Product(
-            id: row[0], vendor: VendorSummary(id: row[1], name: row[2], createdAt: row[3]), name: row[4],
-            description: row[5], currency: try currency(row[6], of: row[0]), price: row[7], discount: row[8],
-            stock: row[9], images: images, coverImageID: row[12], createdAt: row[10], updatedAt: row[11])
+        return product
     }
 
     /// What a product's summary and its whole read both begin with, read by position: GRDB's

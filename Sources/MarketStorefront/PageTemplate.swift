@@ -21,6 +21,10 @@ struct PageTemplate: Sendable {
 
     let parts: [Part]
 
+    init(parts: [Part]) {
+        self.parts = parts
+    }
+
     init(_ text: String) throws {
         var lexemes = try Self.standaloneLinesRemoved(try Self.lexemes(of: Array(text.utf8)))[...]
         parts = try Self.parts(of: &lexemes, until: nil)

@@ -34,6 +34,38 @@ struct PageTemplates: Sendable {
         self.templates = templates
     }
 
+    /// The same templates with the values named in `constants` written in once, for pages that
+    /// all give those names the same values (a language's phrases, the stylesheet's address): a
+    /// page then spends nothing on looking them up. No value inside a page may use those names.
+    func with(_ constants: [String: TemplateValue]) -> PageTemplates {
+        PageTemplates(templates.mapValues { PageTemplate(parts: Self.parts($0.parts, with: constants)) })
+    }
+
+    private static func parts(_ parts: [PageTemplate.Part], with constants: [String: TemplateValue]) -> [PageTemplate
+        .Part]
+    {
+        var written: [PageTemplate.Part] = []
+        for part in parts {
+            let part: PageTemplate.Part =
+                switch part {
+                case .value(let path, _) where constants[path[0]] != nil:
+                    .text(Rendering.output(of: part, with: constants))
+                case .section(let path, let inner, let inverted):
+                    .section(path, Self.parts(inner, with: constants), inverted: inverted)
+                case .parent(let name, let blocks):
+                    .parent(name, blocks: blocks.mapValues { Self.parts($0, with: constants) })
+                case .block(let name, let otherwise): .block(name, Self.parts(otherwise, with: constants))
+                case .text, .value, .partial: part
+                }
+            if case .text(let bytes) = part, case .text(let before) = written.last {
+                written[written.count - 1] = .text(before + bytes)
+            } else {
+                written.append(part)
+            }
+        }
+        return written
+    }
+
     /// `name` filled from `root`; nil when there is no such template.
     func render(_ name: String, _ root: TemplateValue) -> [UInt8]? {
         guard let template = templates[name] else { return nil }
@@ -87,6 +119,13 @@ private struct Rendering {
         }
     }
 
+    /// What `part` shows with only `values` to look in.
+    static func output(of part: PageTemplate.Part, with values: [String: TemplateValue]) -> [UInt8] {
+        var rendering = Rendering(templates: [:], stack: [.object(values)])
+        rendering.render([part], blocks: [:])
+        return rendering.output
+    }
+
     private mutating func renderInside(
         _ value: TemplateValue, _ parts: [PageTemplate.Part], blocks: [String: [PageTemplate.Part]]
     ) {
@@ -99,11 +138,10 @@ private struct Rendering {
     private func lookUp(_ path: [String]) -> TemplateValue? {
         guard path[0] != "." else { return stack.last }
         var found: TemplateValue?
-        for value in stack.reversed() {
-            if case .object(let object) = value, let part = object.value(named: path[0]) {
-                found = part
-                break
-            }
+        var index = stack.count - 1
+        while found == nil, index >= 0 {
+            if case .object(let object) = stack[index] { found = object.value(named: path[0]) }
+            index -= 1
         }
         for name in path.dropFirst() {
             guard case .object(let object)? = found else { return nil }
@@ -113,17 +151,27 @@ private struct Rendering {
     }
 
     /// HTML's five special characters escaped; every other byte as it is (they are ASCII, so never
-    /// part of a longer UTF-8 sequence).
+    /// part of a longer UTF-8 sequence). Runs without one are copied whole.
     private mutating func append(escaping text: String) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "<"): output += "&lt;".utf8
-            case UInt8(ascii: ">"): output += "&gt;".utf8
-            case UInt8(ascii: "&"): output += "&amp;".utf8
-            case UInt8(ascii: "\""): output += "&quot;".utf8
-            case UInt8(ascii: "'"): output += "&#39;".utf8
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let escaped: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "<"): escaped = "&lt;"
+                case UInt8(ascii: ">"): escaped = "&gt;"
+                case UInt8(ascii: "&"): escaped = "&amp;"
+                case UInt8(ascii: "\""): escaped = "&quot;"
+                case UInt8(ascii: "'"): escaped = "&#39;"
+                default: continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                output.append(
+                    contentsOf: UnsafeBufferPointer(start: escaped.utf8Start, count: escaped.utf8CodeUnitCount))
+                start = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 }

@@ -10,14 +10,11 @@ struct Pages: Sendable {
         let name: String
     }
 
-    private let templates: PageTemplates
+    /// The templates with each language's phrases and the assets' addresses written in.
+    private let templates: [Language: PageTemplates]
     let assets: Assets
     /// Every phrase in every language the storefront speaks.
     let books: [Language: Words]
-    /// The script's phrases in each language, ready to put in a page.
-    private let scriptWords: [Language: String]
-    private let stylesheet: String
-    private let script: String
 
     init() throws {
         guard let root = Bundle.module.resourceURL?.appendingPathComponent("storefront") else {
@@ -29,12 +26,17 @@ struct Pages: Sendable {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             templates[String(file.dropLast(".mustache".count))] = try PageTemplate(text)
         }
-        self.templates = PageTemplates(templates)
         books = try Words.load(from: root.appendingPathComponent("words"))
-        scriptWords = books.mapValues(Self.scriptWords)
         assets = try Assets(folder: root.appendingPathComponent("assets"))
-        stylesheet = assets.url(of: "storefront.css")
-        script = assets.url(of: "storefront.js")
+        let read = PageTemplates(templates)
+        let (books, assets) = (books, assets)
+        self.templates = books.mapValues { words in
+            read.with([
+                "w": .object(words), "lang": .text(words.language.rawValue),
+                "scriptWords": .text(Self.scriptWords(words)), "stylesheet": .text(assets.url(of: "storefront.css")),
+                "script": .text(assets.url(of: "storefront.js")),
+            ])
+        }
     }
 
     /// A whole page: `template` filled from `content` inside the common layout.
@@ -59,16 +61,12 @@ struct Pages: Sendable {
     func html(_ template: String, title: String, visit: Visit, content: [String: TemplateValue]) -> [UInt8] {
         var context = content
         context["title"] = .text(title)
-        context["w"] = .object(visit.words)
-        context["lang"] = .text(visit.language.rawValue)
         context["otherLanguages"] = .objects(visit.otherLanguages)
-        context["scriptWords"] = scriptWords[visit.language].map(TemplateValue.text)
         context["formToken"] = .text(visit.formToken)
         context["vendorName"] = visit.session.map { .text($0.name) }
         context["notice"] = visit.notice.map(TemplateValue.text)
-        context["stylesheet"] = .text(stylesheet)
-        context["script"] = .text(script)
-        return templates.render(template, .object(context)) ?? Array("<!doctype html><title>\(template)</title>".utf8)
+        return templates[visit.language]?.render(template, .object(context))
+            ?? Array("<!doctype html><title>\(template)</title>".utf8)
     }
 
     /// The phrases the script says itself.

@@ -1,15 +1,18 @@
+import Foundation
 import MarketCore
 import MarketHTTPShared
 import MarketModel
 
-/// Price and stock as every page shows them.
-struct PriceTag {
+/// Price and stock as every page shows them. The views the templates show are classes: a template
+/// value holds one by reference, where a struct this size would be copied into a box of its own at
+/// every look-up.
+final class PriceTag {
     /// The list price; struck through when there is a discount.
-    var price: String
+    let price: String
     /// What a buyer pays, when it differs from the list price.
-    var salePrice: String?
-    var stock: String
-    var soldOut: Bool
+    let salePrice: String?
+    let stock: String
+    let soldOut: Bool
 
     init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64, words: Words) {
         self.price = words.money(price, currency)
@@ -20,11 +23,11 @@ struct PriceTag {
 }
 
 /// A product in the catalogue. Its thumbnail says nothing the link's text does not: the name is read once.
-struct ProductCard {
-    var id: Int64
-    var name: String
-    var thumbnail: String
-    var tag: PriceTag
+final class ProductCard {
+    let id: Int64
+    let name: String
+    let thumbnail: String
+    let tag: PriceTag
 
     init(_ product: ProductSummary, words: Words) {
         id = product.id
@@ -37,42 +40,59 @@ struct ProductCard {
 }
 
 /// A product's own page.
-struct ProductSheet {
-    struct Photo {
-        var number: Int
-        var count: Int
-        var url: String
-        var width: Int
-        var height: Int
-        var isFirst: Bool
+final class ProductSheet {
+    final class Photo {
+        let number: Int
+        let count: Int
+        let url: String
+        let width: Int
+        let height: Int
+        let isFirst: Bool
         /// Smaller copies for smaller screens, in the photo's own format and in WebP; nil when the
         /// photo is no wider than the smallest.
-        var srcset: String?
-        var webpSrcset: String?
+        let srcset: String?
+        let webpSrcset: String?
         /// "Photo 2 of 3 of Film camera", and the slide's "2 of 3".
-        var alt: String
-        var position: String
-        var dotLabel: String
+        let alt: String
+        let position: String
+        let dotLabel: String
+
+        init(
+            number: Int, count: Int, url: String, width: Int, height: Int, srcset: String?, webpSrcset: String?,
+            alt: String, position: String, dotLabel: String
+        ) {
+            self.number = number
+            self.count = count
+            self.url = url
+            self.width = width
+            self.height = height
+            isFirst = number == 1
+            self.srcset = srcset
+            self.webpSrcset = webpSrcset
+            self.alt = alt
+            self.position = position
+            self.dotLabel = dotLabel
+        }
     }
 
-    var id: Int64
-    var name: String
-    var vendor: String
+    let id: Int64
+    let name: String
+    let vendor: String
     /// Nil when there is none, so that no empty box shows.
-    var description: String?
-    var tag: PriceTag
-    var photos: [Photo]
-    var hasSeveralPhotos: Bool
+    let description: String?
+    let tag: PriceTag
+    let photos: [Photo]
+    let hasSeveralPhotos: Bool
     /// The visitor is signed in as the vendor who sells it, and may edit or delete it.
-    var isOwner: Bool
-    var carouselLabel: String
-    var deleteQuestion: String
+    let isOwner: Bool
+    let carouselLabel: String
+    let deleteQuestion: String
 
     init(_ product: Product, words: Words, isOwner: Bool = false) {
         id = product.id
         name = product.name
         vendor = product.vendor.name
-        let description = product.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = Self.trimmed(product.description)
         self.description = description.isEmpty ? nil : description
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
@@ -93,7 +113,6 @@ struct ProductSheet {
             let own = image.copies.filter { $0.format != .webp }
             return Photo(
                 number: index + 1, count: images.count, url: image.url, width: image.width, height: image.height,
-                isFirst: index == 0,
                 srcset: own.isEmpty
                     ? nil : (candidates(own) + ["\(image.url) \(image.width)w"]).joined(separator: ", "),
                 webpSrcset: webp.isEmpty ? nil : candidates(webp).joined(separator: ", "),
@@ -104,5 +123,15 @@ struct ProductSheet {
         self.isOwner = isOwner
         carouselLabel = words("photosOf", ["name": product.name])
         deleteQuestion = words("deleteProduct", ["name": product.name])
+    }
+
+    /// Without the spaces and line breaks at either end. Most descriptions have none there, and
+    /// Foundation's trimming goes through NSString even then.
+    private static func trimmed(_ text: String) -> String {
+        let spaces = CharacterSet.whitespacesAndNewlines
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+            spaces.contains(first) || spaces.contains(last)
+        else { return text }
+        return text.trimmingCharacters(in: spaces)
     }
 }

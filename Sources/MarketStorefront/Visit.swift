@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -197,7 +196,7 @@ package enum FormToken {
 
     /// A new visitor's token: 32 random bytes in hex.
     package static func make() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Digest.hex($0) }
+        Digest.hex(RandomBytes.shared.take(32))
     }
 }
 

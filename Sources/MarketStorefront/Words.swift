@@ -4,12 +4,39 @@ import MarketModel
 /// The storefront's words in one language, read from `words/<language>.json`. A template names a
 /// phrase as `{{w.key}}`; Swift fills a phrase's `{placeholders}` with `words("key", ["name": …])`.
 struct Words: Sendable, TemplateObject {
+    /// A phrase as written, and cut where its `{placeholders}` are, once, when the book is read.
+    private struct Phrase: Sendable {
+        enum Piece: Sendable {
+            case text(Substring)
+            case placeholder(Substring)
+        }
+
+        let text: String
+        let pieces: [Piece]
+
+        init(_ text: String) {
+            self.text = text
+            var pieces: [Piece] = []
+            var rest = text[...]
+            // Braces are ASCII: searched for as bytes, not as characters.
+            while let open = rest.utf8.firstIndex(of: UInt8(ascii: "{")),
+                let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: "}"))
+            {
+                pieces.append(.text(rest[..<open]))
+                pieces.append(.placeholder(rest[rest.utf8.index(after: open)..<close]))
+                rest = rest[rest.utf8.index(after: close)...]
+            }
+            pieces.append(.text(rest))
+            self.pieces = pieces
+        }
+    }
+
     let language: Language
-    private let phrases: [String: String]
+    private let phrases: [String: Phrase]
 
     init(language: Language, phrases: [String: String]) {
         self.language = language
-        self.phrases = phrases
+        self.phrases = phrases.mapValues(Phrase.init)
     }
 
     static func load(from folder: URL) throws -> [Language: Words] {
@@ -22,22 +49,23 @@ struct Words: Sendable, TemplateObject {
         return books
     }
 
-    func value(named key: String) -> TemplateValue? { phrases[key].map(TemplateValue.text) }
+    func value(named key: String) -> TemplateValue? { phrases[key].map { .text($0.text) } }
 
-    /// The phrase `key` with each `{name}` replaced by its value; the key itself when it is missing,
-    /// which a test of the phrase books catches.
+    /// The phrase `key` with each `{name}` replaced by its value (left as it is when `values` has
+    /// none); the key itself when the phrase is missing, which a test of the phrase books catches.
     func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
-        let phrase = phrases[key] ?? key
-        guard !values.isEmpty else { return phrase }
+        guard let phrase = phrases[key] else { return key }
+        guard !values.isEmpty, phrase.pieces.count > 1 else { return phrase.text }
         var said = ""
-        var rest = phrase[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            said += rest[..<open]
-            let name = String(rest[rest.index(after: open)..<close])
-            said += values[name] ?? String(rest[open...close])
-            rest = rest[rest.index(after: close)...]
+        said.reserveCapacity(phrase.text.utf8.count + 32)
+        for piece in phrase.pieces {
+            switch piece {
+            case .text(let text): said += text
+            case .placeholder(let name):
+                if let value = values[String(name)] { said += value } else { said += "{" + name + "}" }
+            }
         }
-        return said + rest
+        return said
     }
 
     /// Every phrase's key.
