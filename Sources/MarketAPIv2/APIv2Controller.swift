@@ -43,11 +43,11 @@ package struct APIv2Controller<Context: RequestContext> {
                 guard let request = try? V2Requests.page(from: query),
                     let page = service.productsAtHand(request, search: query["search_value"])
                 else { return nil }
-                return try? JSONResponse.bytes(listBody(page, for: head))
+                return JSONResponse.bytes(listBody(page, for: head))
             },
             DeskRead(route: "/api/products/{id}") { [self] head, parameters in
                 guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
-                return try? JSONResponse.bytes(body(of: product, for: head))
+                return JSONResponse.bytes(body(of: product, for: head))
             },
         ]
     }
@@ -55,7 +55,7 @@ package struct APIv2Controller<Context: RequestContext> {
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let query = request.queryFields
         let page = try await service.products(try V2Requests.page(from: query), search: query["search_value"])
-        return try JSONResponse.make(listBody(page, for: request.head))
+        return JSONResponse.make(listBody(page, for: request.head))
     }
 
     private func listBody(_ page: Page<ProductSummary>, for head: HTTPRequest) -> V2PageBody {
@@ -140,7 +140,7 @@ package struct APIv2Controller<Context: RequestContext> {
     private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
         -> Response
     {
-        try JSONResponse.make(body(of: product, for: request.head), status: status)
+        JSONResponse.make(body(of: product, for: request.head), status: status)
     }
 }
 

@@ -5,7 +5,7 @@ import MarketModel
 /// A product in the 2022 API's JSON (API reference §3.6), list form or, with `product`, detail
 /// form. Amounts go out as integers: clients that decode `Double` read them as well as those that
 /// decode `Int`.
-struct V2ProductBody: Encodable {
+struct V2ProductBody: JSONWritable {
     var summary: ProductSummary
     var product: Product?
     var flavor: V2Flavor
@@ -22,60 +22,115 @@ struct V2ProductBody: Encodable {
         self.product = product
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: JSONKey.self)
+    /// The keys in their bytes' order, as every answer of this API has had them.
+    func write(to json: inout JSONWriter) {
         let day = flavor.day(summary.createdAt)
-        try json.encode(summary.id, forKey: "id")
-        try json.encode(summary.vendor.id, forKey: "vendor_id")
-        try json.encode(summary.name, forKey: "name")
-        try json.encode(summary.description, forKey: "description")
-        try json.encode(urls.thumbnail(for: summary.thumbnailKey), forKey: "thumbnail")
-        try json.encode(summary.currency.rawValue, forKey: "currency")
-        try json.encode(summary.price, forKey: "price")
-        try json.encode(summary.salePrice, forKey: "bargain_price")
-        try json.encode(summary.discount, forKey: "discounted_price")
-        try json.encode(summary.stock, forKey: "stock")
-        try json.encode(day, forKey: "created_at")
-        try json.encode(day, forKey: "issued_at")
-        if flavor == .openmarket { try json.encode(summary.vendor.name, forKey: "vendorName") }
-        guard let product else { return }
-        var images = json.nestedUnkeyedContainer(forKey: "images")
-        for image in product.images {
-            var item = images.nestedContainer(keyedBy: JSONKey.self)
-            try item.encode(image.id, forKey: "id")
-            try item.encode(urls.url(for: image.originalKey), forKey: "url")
-            try item.encode(urls.url(for: image.thumbnailKey), forKey: "thumbnail_url")
-            try item.encode(flavor.day(image.createdAt), forKey: "issued_at")
-            if flavor == .marketTraining { try item.encode(true, forKey: "succeed") }
+        json.object { json in
+            json.key("bargain_price")
+            json.number(summary.salePrice)
+            json.key("created_at")
+            json.string(day)
+            json.key("currency")
+            json.string(summary.currency.rawValue)
+            json.key("description")
+            json.string(summary.description)
+            json.key("discounted_price")
+            json.number(summary.discount)
+            json.key("id")
+            json.number(summary.id)
+            if let product { writeImages(of: product, to: &json) }
+            json.key("issued_at")
+            json.string(day)
+            json.key("name")
+            json.string(summary.name)
+            json.key("price")
+            json.number(summary.price)
+            json.key("stock")
+            json.number(summary.stock)
+            json.key("thumbnail")
+            json.string(urls.thumbnail(for: summary.thumbnailKey))
+            if flavor == .openmarket {
+                json.key("vendorName")
+                json.string(summary.vendor.name)
+            }
+            json.key("vendor_id")
+            json.number(summary.vendor.id)
+            if let product { writeVendor(of: product, to: &json) }
         }
-        var vendor = json.nestedContainer(keyedBy: JSONKey.self, forKey: "vendors")
-        try vendor.encode(product.vendor.id, forKey: "id")
-        try vendor.encode(product.vendor.name, forKey: "name")
-        if flavor == .marketTraining {
-            try vendor.encode(flavor.day(product.vendor.createdAt), forKey: "created_at")
-            try vendor.encode(flavor.day(product.vendor.createdAt), forKey: "issued_at")
+    }
+
+    private func writeImages(of product: Product, to json: inout JSONWriter) {
+        json.key("images")
+        json.array { json in
+            for image in product.images {
+                json.object { json in
+                    json.key("id")
+                    json.number(image.id)
+                    json.key("issued_at")
+                    json.string(flavor.day(image.createdAt))
+                    if flavor == .marketTraining {
+                        json.key("succeed")
+                        json.bool(true)
+                    }
+                    json.key("thumbnail_url")
+                    json.string(urls.url(for: image.thumbnailKey))
+                    json.key("url")
+                    json.string(urls.url(for: image.originalKey))
+                }
+            }
+        }
+    }
+
+    private func writeVendor(of product: Product, to json: inout JSONWriter) {
+        json.key("vendors")
+        json.object { json in
+            let created = flavor.day(product.vendor.createdAt)
+            if flavor == .marketTraining {
+                json.key("created_at")
+                json.string(created)
+            }
+            json.key("id")
+            json.number(product.vendor.id)
+            if flavor == .marketTraining {
+                json.key("issued_at")
+                json.string(created)
+            }
+            json.key("name")
+            json.string(product.vendor.name)
         }
     }
 }
 
-/// The list envelope; every one of its nine keys is required by some client.
-struct V2PageBody: Encodable {
+/// The list envelope; every one of its nine keys is required by some client. The two flavours'
+/// spellings sort alike.
+struct V2PageBody: JSONWritable {
     var page: Page<ProductSummary>
     var flavor: V2Flavor
     var urls: ImageURLs
 
-    func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: JSONKey.self)
-        try json.encode(page.request.number, forKey: flavor.key("page_no", "pageNo"))
-        try json.encode(page.request.itemsPerPage, forKey: flavor.key("items_per_page", "itemsPerPage"))
-        try json.encode(page.totalCount, forKey: flavor.key("total_count", "totalCount"))
-        try json.encode(page.request.offset, forKey: "offset")
-        try json.encode(page.request.itemsPerPage, forKey: "limit")
-        try json.encode(page.lastPage, forKey: flavor.key("last_page", "lastPage"))
-        try json.encode(page.hasNext, forKey: flavor.key("has_next", "hasNext"))
-        try json.encode(page.hasPrevious, forKey: flavor.key("has_prev", "hasPrev"))
-        try json.encode(
-            page.items.map { V2ProductBody(summary: $0, flavor: flavor, urls: urls) }, forKey: "pages")
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key(flavor.key("has_next", "hasNext"))
+            json.bool(page.hasNext)
+            json.key(flavor.key("has_prev", "hasPrev"))
+            json.bool(page.hasPrevious)
+            json.key(flavor.key("items_per_page", "itemsPerPage"))
+            json.number(page.request.itemsPerPage)
+            json.key(flavor.key("last_page", "lastPage"))
+            json.number(page.lastPage)
+            json.key("limit")
+            json.number(page.request.itemsPerPage)
+            json.key("offset")
+            json.number(page.request.offset)
+            json.key(flavor.key("page_no", "pageNo"))
+            json.number(page.request.number)
+            json.key("pages")
+            json.array { json in
+                for item in page.items { V2ProductBody(summary: item, flavor: flavor, urls: urls).write(to: &json) }
+            }
+            json.key(flavor.key("total_count", "totalCount"))
+            json.number(page.totalCount)
+        }
     }
 }
 

@@ -18,8 +18,8 @@ public enum V2Flavor: String, Sendable, CaseIterable {
     }
 
     /// `snake` on market-training, `camel` on openmarket: the list envelope's key spelling.
-    func key(_ snake: String, _ camel: String) -> JSONKey {
-        JSONKey(self == .openmarket ? camel : snake)
+    func key(_ snake: String, _ camel: String) -> String {
+        self == .openmarket ? camel : snake
     }
 
     /// A day as the flavour's clients parse it: always midnight; two fraction digits on

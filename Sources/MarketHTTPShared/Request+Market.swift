@@ -102,6 +102,19 @@ package enum JSONResponse {
     package static func bytes(_ value: some Encodable) throws -> ByteBuffer {
         ByteBuffer(bytes: try encoder.encode(value))
     }
+
+    package static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: bytes(value)))
+    }
+
+    /// The body `make` answers with: the bytes `value` writes.
+    package static func bytes(_ value: some JSONWritable) -> ByteBuffer {
+        var json = JSONWriter()
+        value.write(to: &json)
+        return ByteBuffer(bytes: json.bytes)
+    }
 }
 
 extension RequestContext {
