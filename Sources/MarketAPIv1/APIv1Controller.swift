@@ -30,16 +30,18 @@ package struct APIv1Controller<Context: RequestContext> {
     /// The lists and details the front desk may answer itself, with the bytes these routes give.
     package func deskReads() -> [DeskRead] {
         [
-            DeskRead(route: "/items/{page}") { [service] head, parameters in
-                guard let number = Int(parameters[0]),
-                    let page = service.productsAtHand(Self.page(number))
-                else { return nil }
-                return try? JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs))
-            },
-            DeskRead(route: "/item/{id}") { [service] head, parameters in
-                guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
-                return try? JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs))
-            },
+            DeskRead(
+                route: "/items/{page}", query: { _, parameters in Int(parameters[0]).map(Self.page) },
+                atHand: { [service] page in service.productsAtHand(page) },
+                later: { [service] page in try? await service.products(page) },
+                body: { page, _, head in try? JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs)) }),
+            DeskRead(
+                route: "/item/{id}", query: { _, parameters in Int64(parameters[0]) },
+                atHand: { [service] id in service.productAtHand(id: id) },
+                later: { [service] id in try? await service.product(id: id) },
+                body: { product, _, head in
+                    try? JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs))
+                }),
         ]
     }
 

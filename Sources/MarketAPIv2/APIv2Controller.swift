@@ -38,17 +38,20 @@ package struct APIv2Controller<Context: RequestContext> {
     /// The lists and details the front desk may answer itself, with the bytes these routes give.
     package func deskReads() -> [DeskRead] {
         [
-            DeskRead(route: "/api/products") { [self] head, _ in
-                let query = head.queryFields
-                guard let request = try? V2Requests.page(from: query),
-                    let page = service.productsAtHand(request, search: query["search_value"])
-                else { return nil }
-                return JSONResponse.bytes(listBody(page, for: head))
-            },
-            DeskRead(route: "/api/products/{id}") { [self] head, parameters in
-                guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
-                return JSONResponse.bytes(body(of: product, for: head))
-            },
+            DeskRead(
+                route: "/api/products",
+                query: { head, _ in
+                    let query = head.queryFields
+                    return (try? V2Requests.page(from: query)).map { ($0, query["search_value"]) }
+                },
+                atHand: { [service] query in service.productsAtHand(query.0, search: query.1) },
+                later: { [service] query in try? await service.products(query.0, search: query.1) },
+                body: { [self] page, _, head in JSONResponse.bytes(listBody(page, for: head)) }),
+            DeskRead(
+                route: "/api/products/{id}", query: { _, parameters in Int64(parameters[0]) },
+                atHand: { [service] id in service.productAtHand(id: id) },
+                later: { [service] id in try? await service.product(id: id) },
+                body: { [self] product, _, head in JSONResponse.bytes(body(of: product, for: head)) }),
         ]
     }
 

@@ -101,13 +101,26 @@ extension FrontDesk {
     }
 
     /// The answer to this request at `version`, made as its route makes it from what the store
-    /// reads at hand, with the head the router gave a request like it; kept to be given again.
-    /// Nil when only the router can answer.
-    func made(_ key: DeskKey, for head: HTTPRequest, at version: Int64) -> AnswerCache.Answer? {
+    /// reads, with the head the router gave a request like it; kept to be given again. Nil when
+    /// only the router can answer.
+    func made(_ key: DeskKey, for head: HTTPRequest, at version: Int64) -> Next? {
         guard let (read, parameters) = routes.match(key.path),
-            let shape = shapes.shape(route: read.route, variant: key.variant),
-            let body = read.body(head, parameters)
+            let shape = shapes.shape(route: read.route, variant: key.variant)
         else { return nil }
+        switch read.make(head, parameters) {
+        case .routerOnly: return nil
+        case .body(let body): return answer(body, shape, key, head, version, read.route).map(Next.answer)
+        case .later(let reading):
+            return .later { [self] deliver in
+                Task { deliver(await reading().flatMap { answer($0, shape, key, head, version, read.route) }) }
+            }
+        }
+    }
+
+    private func answer(
+        _ body: ByteBuffer, _ shape: DeskShapes.Shape, _ key: DeskKey, _ head: HTTPRequest, _ version: Int64,
+        _ route: String
+    ) -> Answer? {
         let tag = AnswerCache.tag(of: body)
         let compressed = key.gzip && body.readableBytes >= CompressionMiddleware<MarketRequestContext>.smallest
         guard var fields = compressed ? shape.compressed : shape.plain,
@@ -116,9 +129,9 @@ extension FrontDesk {
         fields[.contentLength] = String(sent.readableBytes)
         fields[.eTag] = compressed ? "W/" + tag : tag
         // The router's answers the desk may give again set no cookie but a new visitor's form token.
-        let answer = AnswerCache.Answer(
-            version: version, headers: fields, body: sent, route: read.route, newToken: fields[.setCookie] != nil)
-        answers.keep(answer, for: key.text)
-        return answer
+        let made = AnswerCache.Answer(
+            version: version, headers: fields, body: sent, route: route, newToken: fields[.setCookie] != nil)
+        answers.keep(made, for: key.text)
+        return given(made, to: head)
     }
 }

@@ -20,6 +20,11 @@ final class FrontDesk: Sendable {
     enum Plan: Sendable {
         case image(String)
         case kept(DeskKey)
+
+        /// What the router's answer may be kept under.
+        var key: DeskKey? {
+            if case .kept(let key) = self { key } else { nil }
+        }
     }
 
     let service: MarketService
@@ -90,14 +95,25 @@ final class FrontDesk: Sendable {
         var framed = true
     }
 
+    /// Called once, on any thread, with the desk's answer, or nil when the router must answer.
+    typealias Delivery = @Sendable (Answer?) -> Void
+
     /// What the desk does next for a request it may answer (`plan`).
     enum Next {
         case answer(Answer)
-        /// A kept answer that holds if the catalogue is still at its version, or one the desk can
-        /// make: read the version, then `kept`.
-        case afterVersion(key: DeskKey)
+        /// The answer must wait (for the catalogue's version, or a read): `start` delivers it.
+        case later(_ start: @Sendable (@escaping Delivery) -> Void)
         /// The router's; its answer is kept under `keepingAs` when it may be given again.
         case router(keepingAs: DeskKey?)
+
+        /// Hands the answer to `deliver`, now or once it comes.
+        func deliver(to deliver: @escaping Delivery) {
+            switch self {
+            case .answer(let answer): deliver(answer)
+            case .later(let start): start(deliver)
+            case .router: deliver(nil)
+            }
+        }
     }
 
     func next(for head: HTTPRequest, _ plan: Plan) -> Next {
@@ -105,20 +121,29 @@ final class FrontDesk: Sendable {
         case .image(let key): return image(key, for: head).map(Next.answer) ?? .router(keepingAs: nil)
         case .kept(let key):
             guard answers.holds(key.text) || mayMake(key) else { return .router(keepingAs: key) }
-            guard let version = service.catalogueVersionAtHand() else { return .afterVersion(key: key) }
-            return kept(key, for: head, at: .success(version))
+            if let version = service.catalogueVersionAtHand() { return next(for: head, key, at: .success(version)) }
+            return .later { [self] deliver in
+                service.catalogueVersion { version in self.next(for: head, key, at: version).deliver(to: deliver) }
+            }
         }
     }
 
     /// The kept answer when it still holds at `version`, or the one the desk makes; otherwise the
     /// router's (changed, gone, or the version could not be read: the router says which).
-    func kept(_ key: DeskKey, for head: HTTPRequest, at version: Result<Int64, any Error>) -> Next {
-        guard case .success(let version) = version,
-            let kept = answers.answer(for: key.text, at: version, now: Date()) ?? made(key, for: head, at: version)
-        else { return .router(keepingAs: key) }
+    private func next(for head: HTTPRequest, _ key: DeskKey, at version: Result<Int64, any Error>) -> Next {
+        guard case .success(let version) = version else { return .router(keepingAs: key) }
+        guard let kept = answers.answer(for: key.text, at: version, now: Date()) else {
+            return made(key, for: head, at: version) ?? .router(keepingAs: key)
+        }
+        return .answer(given(kept, to: head))
+    }
+
+    /// A kept answer as the desk gives it: with today's date, a new visitor's own token, or as 304
+    /// to a client that holds it already.
+    func given(_ kept: AnswerCache.Answer, to head: HTTPRequest) -> Answer {
         let (response, body) = response(kept, for: head)
         let framed = response.status == .notModified || kept.headers[.contentLength] != nil
-        return .answer(Answer(response: response, body: body, route: kept.route, framed: framed))
+        return Answer(response: response, body: body, route: kept.route, framed: framed)
     }
 
     /// The image's answer, when its bytes are at hand.

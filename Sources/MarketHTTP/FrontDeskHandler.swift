@@ -91,26 +91,26 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch desk.next(for: request.head, request.plan) {
         case .answer(let answer): give(answer, to: request, context: context)
         case .router(let key): toRouterWhole(request.head, keepingAs: key, context: context)
-        case .afterVersion(let key):
+        case .later(let start):
             held = []
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
-            desk.service.catalogueVersion { version in
+            start { answer in
                 loop.execute {
                     let (handler, context) = bound.value
-                    handler.answer(request, key: key, at: version, context: context)
+                    handler.answer(request, with: answer, context: context)
                 }
             }
         }
     }
 
-    private func answer(
-        _ request: Request, key: DeskKey, at version: Result<Int64, any Error>, context: ChannelHandlerContext
-    ) {
+    /// The desk's answer once it came, or the router's; then what arrived meanwhile.
+    private func answer(_ request: Request, with answer: FrontDesk.Answer?, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return held = nil }
-        switch desk.kept(key, for: request.head, at: version) {
-        case .answer(let answer): give(answer, to: request, context: context)
-        default: toRouterWhole(request.head, keepingAs: key, context: context)
+        if let answer {
+            give(answer, to: request, context: context)
+        } else {
+            toRouterWhole(request.head, keepingAs: request.plan.key, context: context)
         }
         let parts = held ?? []
         held = nil

@@ -66,27 +66,28 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
                 switch desk.next(for: plain, plan) {
                 case .answer(let answer): give(answer, to: plain, or: request, since: started, context: context)
                 case .router: passOn(request, context: context)
-                case .afterVersion(let key):
+                case .later(let start):
                     if bytes.readableBytes > 0 { unread = bytes }
-                    return wait(key: key, for: plain, or: request, since: started, context: context)
+                    return wait(for: start, head: plain, or: request, since: started, context: context)
                 }
             }
         }
     }
 
+    /// Holds what arrives until the desk's answer comes (or the router must answer), then gives it.
     private func wait(
-        key: DeskKey, for head: HTTPRequest, or request: ByteBuffer, since started: ContinuousClock.Instant,
-        context: ChannelHandlerContext
+        for start: @Sendable (@escaping FrontDesk.Delivery) -> Void, head: HTTPRequest, or request: ByteBuffer,
+        since started: ContinuousClock.Instant, context: ChannelHandlerContext
     ) {
         waiting = true
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
-        desk.service.catalogueVersion { version in
+        start { answer in
             loop.execute {
                 let (wire, context) = bound.value
                 wire.waiting = false
                 guard context.channel.isActive else { return }
-                if case .answer(let answer) = wire.desk.kept(key, for: head, at: version) {
+                if let answer {
                     wire.give(answer, to: head, or: request, since: started, context: context)
                 } else {
                     wire.passOn(request, context: context)

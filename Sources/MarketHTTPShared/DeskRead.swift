@@ -3,18 +3,40 @@ import NIOCore
 
 /// A catalogue read the front desk may answer itself, on the connection's thread, when it has not
 /// kept the answer: the body comes from the function the route makes it with, from what the store
-/// reads at hand, and the head from the router's answer to a request like it (same route, host,
-/// language, cookies and compression), with the body's own length and tag. Only for routes whose
-/// answers differ in nothing but their bodies.
+/// reads (at once when it can, SQLite; else once the read returns, PostgreSQL), and the head from
+/// the router's answer to a request like it (same route, host, language, cookies and
+/// compression), with the body's own length and tag. Only for routes whose answers differ in
+/// nothing but their bodies.
 package struct DeskRead: Sendable {
+    /// What the desk can do for one request.
+    package enum Made: Sendable {
+        case body(ByteBuffer)
+        /// The read would wait (for a server, or a free connection): the body once it returns, or nil.
+        case later(@Sendable () async -> ByteBuffer?)
+        /// Only the route may answer: a refusal, or anything out of the ordinary.
+        case routerOnly
+    }
+
     /// The route as the router names it, its parameters in braces: `/api/products/{id}`.
     package let route: String
-    /// The answer's body for a request to `route` with these parameters (in order), or nil when
-    /// only the route may answer it: nothing at hand, a refusal, or anything out of the ordinary.
-    package let body: @Sendable (HTTPRequest, [Substring]) -> ByteBuffer?
+    /// The answer's body for a request to `route` with these parameters (in order).
+    package let make: @Sendable (HTTPRequest, [Substring]) -> Made
 
-    package init(route: String, body: @escaping @Sendable (HTTPRequest, [Substring]) -> ByteBuffer?) {
+    /// A read in three steps: what the request asks for (nil: only the route may answer), the
+    /// store's answer at once or later (nil at once: ask later; nil later: only the route may
+    /// answer), and the body made of it, as the route makes it.
+    package init<Query: Sendable, Value>(
+        route: String, query: @escaping @Sendable (HTTPRequest, [Substring]) -> Query?,
+        atHand: @escaping @Sendable (Query) -> Value?, later: @escaping @Sendable (Query) async -> Value?,
+        body: @escaping @Sendable (Value, Query, HTTPRequest) -> ByteBuffer?
+    ) {
         self.route = route
-        self.body = body
+        make = { head, parameters in
+            guard let query = query(head, parameters) else { return .routerOnly }
+            guard let value = atHand(query) else {
+                return .later { await later(query).flatMap { body($0, query, head) } }
+            }
+            return body(value, query, head).map(Made.body) ?? .routerOnly
+        }
     }
 }

@@ -96,21 +96,28 @@ extension Storefront {
             content: productPage(product, visit: context.visit, request: request))
     }
 
-    /// The pages the front desk may make itself: a product's page for a visitor who is not signed
-    /// in, as `product` makes it, from the product at hand; none when only the route may answer (the
-    /// product is not at hand, or the visit would set a cookie or show a sign-in).
+    /// The pages the front desk may make itself: a product's page, as `product` makes it, for a
+    /// visitor who is not signed in and whose visit sets no cookie (the route answers the others).
     package func deskReads() -> [DeskRead] {
         [
-            DeskRead(route: "/products/{id}") { [self] head, parameters in
-                guard let id = Int64(parameters[0]), let product = service.productAtHand(id: id) else { return nil }
-                let request = Request(head: head, body: .init(buffer: ByteBuffer()))
-                let visit = Visit(request, sealer: sealer, books: pages.books)
-                guard visit.cookiesToSet.isEmpty, visit.session == nil, visit.notice == nil else { return nil }
-                let page = pages.html(
-                    "product", title: product.name, visit: visit,
-                    content: productPage(product, visit: visit, request: request))
-                return ByteBuffer(bytes: page)
-            }
+            DeskRead(
+                route: "/products/{id}",
+                query: { [self] head, parameters -> ProductPageQuery? in
+                    let request = Request(head: head, body: .init(buffer: ByteBuffer()))
+                    let visit = Visit(request, sealer: sealer, books: pages.books)
+                    guard let id = Int64(parameters[0]), visit.cookiesToSet.isEmpty, visit.session == nil,
+                        visit.notice == nil
+                    else { return nil }
+                    return ProductPageQuery(id: id, request: request, visit: visit)
+                },
+                atHand: { [service] query in service.productAtHand(id: query.id) },
+                later: { [service] query in try? await service.product(id: query.id) },
+                body: { [self] product, query, _ in
+                    let page = pages.html(
+                        "product", title: product.name, visit: query.visit,
+                        content: productPage(product, visit: query.visit, request: query.request))
+                    return ByteBuffer(bytes: page)
+                })
         ]
     }
 
@@ -134,4 +141,11 @@ extension Storefront {
             "currency": .text(product.currency.rawValue),
         ]
     }
+}
+
+/// A product's page the front desk may make: which product, for whom.
+private struct ProductPageQuery: Sendable {
+    var id: Int64
+    var request: Request
+    var visit: Visit
 }

@@ -121,7 +121,11 @@ import Testing
     }
 
     @Test func theDeskFindsRoutesAsTheRouterDoes() {
-        let read = { (route: String) in DeskRead(route: route) { _, _ in nil } }
+        let read = { (route: String) in
+            DeskRead(
+                route: route, query: { _, _ in nil as Int? }, atHand: { _ in nil as Int? }, later: { _ in nil },
+                body: { _, _, _ in nil })
+        }
         let routes = DeskRoutes([read("/api/products"), read("/api/products/{id}"), read("/items/{page}")])
         #expect(routes.match("/api/products/12")?.read.route == "/api/products/{id}")
         #expect(routes.match("/api/products/12")?.parameters == ["12"])

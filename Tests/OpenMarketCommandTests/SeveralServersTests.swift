@@ -80,6 +80,58 @@ import Testing
         }
     }
 
+    /// On PostgreSQL the desk makes the details and pages it has not kept once the database answers:
+    /// the router's own head and bytes, never stale after a change through the other server, and in
+    /// order when requests come together.
+    @Test func answersTheDeskMakesOnPostgreSQLAreTheRoutersOwnAndNeverStale() async throws {
+        try await ServerGroup.run { group in
+            let (a, b) = (group.peers[0], group.peers[1])
+            var ids: [Int] = []
+            for number in 1...4 {
+                let made = try await a.create(
+                    "Chair \(number)", by: Self.papri, images: [try TestImages.jpeg(dots: number)])
+                ids.append(try #require(try made.json["id"] as? Int))
+            }
+            let reads =
+                ids.map { "/api/products/\($0)" } + ids.map { "/item/\($0)" } + ids.map { "/products/\($0)" }
+                + (1...4).map { "/api/products?page_no=\($0)&items_per_page=1" }
+            for path in reads {
+                let given = try await b.send("GET", path, headers: [Self.visitor])
+                let routers = try await b.send(
+                    "GET", path, headers: [Self.visitor, "identifier: \(Self.judy.identifier)"])
+                #expect(given.status == 200 && given.body == routers.body, "\(path)")
+                #expect(Self.lines(given) == Self.lines(routers), "\(path)")
+            }
+
+            let renamed = #"{"name":"Renamed on A","secret":"\#(Self.papri.secret)"}"#
+            #expect(try await a.patch(ids[2], renamed, by: Self.papri).status == 202)
+            for path in ["/api/products/\(ids[2])", "/item/\(ids[2])", "/products/\(ids[2])"] {
+                #expect(try await b.send("GET", path, headers: [Self.visitor]).text.contains("Renamed on A"), "\(path)")
+            }
+            #expect(try await a.delete(ids[3], by: Self.papri).status == 200)
+            #expect(try await b.send("GET", "/api/products/\(ids[3])").status == 404)
+            #expect(try await b.send("GET", "/products/\(ids[3])", headers: [Self.visitor]).status == 404)
+
+            let paths = [ids[0], ids[1], ids[2], ids[1]].map { "/api/products/\($0)" }
+            var expected: [String: Data] = [:]
+            for path in paths { expected[path] = try await b.send("GET", path).body }
+            _ = try await a.create("Changes the version", by: Self.papri, images: [try TestImages.jpeg(dots: 5)])
+            let connection = try await RawConnection(port: b.port)
+            try await connection.send(
+                Data(paths.map { "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1:\(b.port)\r\n\r\n" }.joined().utf8))
+            for (path, answer) in zip(paths, try await connection.responses(paths.count)) {
+                #expect(answer.status == 200 && answer.body == expected[path], "\(path)")
+            }
+        }
+    }
+
+    static let visitor = "Cookie: market_form_token=" + String(repeating: "b", count: 64)
+
+    /// A head's lines but its date.
+    static func lines(_ response: RawResponse) -> [String] {
+        response.headers.map { "\($0.name.lowercased()): \($0.value)" }.filter { !$0.hasPrefix("date:") }
+    }
+
     /// On PostgreSQL the desk waits for the catalogue's version before it gives a kept answer;
     /// requests sent together, and a head in pieces, are still answered in order.
     @Test func requestsSentTogetherAreAnsweredInOrderWhileTheDeskWaitsForTheVersion() async throws {
