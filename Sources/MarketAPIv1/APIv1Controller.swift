@@ -33,12 +33,12 @@ package struct APIv1Controller<Context: RequestContext> {
             DeskRead(
                 route: "/items/{page}", query: { _, parameters in Int(parameters[0]).map(Self.page) },
                 atHand: { [service] page in service.productsAtHand(page) },
-                later: { [service] page in try? await service.products(page) },
+                later: DeskRead.inTask { [service] page in try? await service.products(page) },
                 body: { page, _, head in try? JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs)) }),
             DeskRead(
                 route: "/item/{id}", query: { _, parameters in Int64(parameters[0]) },
                 atHand: { [service] id in service.productAtHand(id: id) },
-                later: { [service] id in try? await service.product(id: id) },
+                later: { [service] id, deliver in service.product(id: id) { deliver((try? $0.get()) ?? nil) } },
                 body: { product, _, head in
                     try? JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs))
                 }),

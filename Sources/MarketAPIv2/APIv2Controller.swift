@@ -45,12 +45,12 @@ package struct APIv2Controller<Context: RequestContext> {
                     return (try? V2Requests.page(from: query)).map { ($0, query["search_value"]) }
                 },
                 atHand: { [service] query in service.productsAtHand(query.0, search: query.1) },
-                later: { [service] query in try? await service.products(query.0, search: query.1) },
+                later: DeskRead.inTask { [service] query in try? await service.products(query.0, search: query.1) },
                 body: { [self] page, _, head in JSONResponse.bytes(listBody(page, for: head)) }),
             DeskRead(
                 route: "/api/products/{id}", query: { _, parameters in Int64(parameters[0]) },
                 atHand: { [service] id in service.productAtHand(id: id) },
-                later: { [service] id in try? await service.product(id: id) },
+                later: { [service] id, deliver in service.product(id: id) { deliver((try? $0.get()) ?? nil) } },
                 body: { [self] product, _, head in JSONResponse.bytes(body(of: product, for: head)) }),
         ]
     }

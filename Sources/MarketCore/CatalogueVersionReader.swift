@@ -1,35 +1,36 @@
 import Synchronization
 
-/// Reads the catalogue's version for many callers at once without ever answering one of them with
-/// a reading that began before it asked: a caller waits for the next read to start, and every
-/// caller that arrived while one read ran shares the read that follows. Under load one query
-/// answers a whole batch of requests; alone, a request pays for exactly one.
-final class CatalogueVersionReader: Sendable {
-    typealias Delivery = @Sendable (Result<Int64, any Error>) -> Void
+/// Reads for many callers at once without ever answering one of them with a reading that began
+/// before it asked: a caller waits for the next read to start, and every caller that arrived while
+/// one read ran is answered by the read that follows, which reads all that they asked for. Under
+/// load one query answers a whole batch of requests; alone, a request pays for exactly one.
+final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
+    typealias Delivery = @Sendable (Result<Answer, any Error>) -> Void
 
     private struct State {
         var reading = false
-        var waiting: [Delivery] = []
+        var waiting: [(question: Question, deliver: Delivery)] = []
     }
 
-    private let read: @Sendable () async throws -> Int64
+    /// The answers to the questions, one each, in the same order.
+    private let read: @Sendable ([Question]) async throws -> [Answer]
     private let state = Mutex(State())
 
-    init(read: @escaping @Sendable () async throws -> Int64) {
+    init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) {
         self.read = read
     }
 
-    func current() async throws -> Int64 {
+    func ask(_ question: Question) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
-            current { continuation.resume(with: $0) }
+            ask(question) { continuation.resume(with: $0) }
         }
     }
 
     /// The same, for a caller that cannot wait in a task (a network event loop): `deliver` is
     /// called once, on whichever thread the read finished.
-    func current(_ deliver: @escaping Delivery) {
+    func ask(_ question: Question, _ deliver: @escaping Delivery) {
         let start = state.withLock { state in
-            state.waiting.append(deliver)
+            state.waiting.append((question, deliver))
             defer { state.reading = true }
             return !state.reading
         }
@@ -45,8 +46,33 @@ final class CatalogueVersionReader: Sendable {
                 return state.waiting
             }
             if batch.isEmpty { return }
-            let result = await Result { try await read() }
-            for deliver in batch { deliver(result) }
+            switch await Result({ try await read(batch.map(\.question)) }) {
+            case .success(let answers):
+                for (waiting, answer) in zip(batch, answers) { waiting.deliver(.success(answer)) }
+            case .failure(let error):
+                for waiting in batch { waiting.deliver(.failure(error)) }
+            }
         }
+    }
+}
+
+/// The catalogue's version read for everyone who asks at once (`Batches`): the version after a
+/// caller asked, so that a kept answer never hides a change made before.
+final class CatalogueVersionReader: Sendable {
+    private let batches: Batches<Void, Int64>
+
+    init(read: @escaping @Sendable () async throws -> Int64) {
+        batches = Batches { questions in
+            let version = try await read()
+            return questions.map { version }
+        }
+    }
+
+    func current() async throws -> Int64 {
+        try await batches.ask(())
+    }
+
+    func current(_ deliver: @escaping @Sendable (Result<Int64, any Error>) -> Void) {
+        batches.ask((), deliver)
     }
 }

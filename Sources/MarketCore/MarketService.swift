@@ -12,6 +12,8 @@ public struct MarketService: Sendable {
     let openRegistration: Bool
     let now: @Sendable () -> Date
     private let versions: CatalogueVersionReader
+    /// Products read for callers that cannot wait in a task, together with every other asked for meanwhile.
+    private let productReads: Batches<Int64, Product?>
     /// Every picture decoded or encoded for this market's requests goes through these slots.
     let imageWork = ImageWork()
 
@@ -27,6 +29,11 @@ public struct MarketService: Sendable {
         self.openRegistration = openRegistration
         self.now = now
         versions = CatalogueVersionReader(read: store.catalogueVersion)
+        productReads = Batches { [store] ids in
+            let products = Dictionary(
+                try await store.products(ids: Array(Set(ids))).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            return ids.map { products[$0] }
+        }
     }
 
     // MARK: Browsing
@@ -73,6 +80,13 @@ public struct MarketService: Sendable {
     /// `product(id:)` can answer (no such product, or reading it would mean waiting).
     public func productAtHand(id: Int64) -> Product? {
         store.productAtHand(id: id)
+    }
+
+    /// The same for a caller that cannot wait in a task (a network event loop): `deliver` gets the
+    /// product on show, nil for none, read after this call began together with every other product
+    /// asked for meanwhile: one query answers many callers.
+    public func product(id: Int64, _ deliver: @escaping @Sendable (Result<Product?, any Error>) -> Void) {
+        productReads.ask(id, deliver)
     }
 
     /// An image's bytes if they are in memory now, without waiting for anything.

@@ -47,12 +47,21 @@ public protocol ProductStore: Sendable {
     func productAtHand(id: Int64) -> Product?
     /// `products(_:matching: nil)` read the same way; nil when only that can answer.
     func productsAtHand(_ page: PageRequest) -> Page<ProductSummary>?
+    /// Those of these products that are on show, in any order.
+    func products(ids: [Int64]) async throws -> [Product]
 }
 
 extension ProductStore {
     public func catalogueVersionAtHand() -> Int64? { nil }
     public func productAtHand(id: Int64) -> Product? { nil }
     public func productsAtHand(_ page: PageRequest) -> Page<ProductSummary>? { nil }
+
+    /// One after the other, for a store that reads one product as cheaply as several.
+    public func products(ids: [Int64]) async throws -> [Product] {
+        var products: [Product] = []
+        for id in ids { if let product = try await product(id: id) { products.append(product) } }
+        return products
+    }
 }
 
 /// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.

@@ -110,9 +110,9 @@ extension FrontDesk {
         switch read.make(head, parameters) {
         case .routerOnly: return nil
         case .body(let body): return answer(body, shape, key, head, version, read.route).map(Next.answer)
-        case .later(let reading):
+        case .later(let start):
             return .later { [self] deliver in
-                Task { deliver(await reading().flatMap { answer($0, shape, key, head, version, read.route) }) }
+                start { body in deliver(body.flatMap { self.answer($0, shape, key, head, version, read.route) }) }
             }
         }
     }

@@ -8,11 +8,14 @@ import NIOCore
 /// compression), with the body's own length and tag. Only for routes whose answers differ in
 /// nothing but their bodies.
 package struct DeskRead: Sendable {
+    typealias Delivery<Value> = @Sendable (Value?) -> Void
+
     /// What the desk can do for one request.
     package enum Made: Sendable {
         case body(ByteBuffer)
-        /// The read would wait (for a server, or a free connection): the body once it returns, or nil.
-        case later(@Sendable () async -> ByteBuffer?)
+        /// The read would wait (for a server, or a free connection): `start` reads and hands over
+        /// the body once it returns, or nil.
+        case later(_ start: @Sendable (@escaping @Sendable (ByteBuffer?) -> Void) -> Void)
         /// Only the route may answer: a refusal, or anything out of the ordinary.
         case routerOnly
     }
@@ -25,18 +28,26 @@ package struct DeskRead: Sendable {
     /// A read in three steps: what the request asks for (nil: only the route may answer), the
     /// store's answer at once or later (nil at once: ask later; nil later: only the route may
     /// answer), and the body made of it, as the route makes it.
-    package init<Query: Sendable, Value>(
+    package init<Query: Sendable, Value: Sendable>(
         route: String, query: @escaping @Sendable (HTTPRequest, [Substring]) -> Query?,
-        atHand: @escaping @Sendable (Query) -> Value?, later: @escaping @Sendable (Query) async -> Value?,
+        atHand: @escaping @Sendable (Query) -> Value?,
+        later: @escaping @Sendable (Query, @escaping @Sendable (Value?) -> Void) -> Void,
         body: @escaping @Sendable (Value, Query, HTTPRequest) -> ByteBuffer?
     ) {
         self.route = route
         make = { head, parameters in
             guard let query = query(head, parameters) else { return .routerOnly }
             guard let value = atHand(query) else {
-                return .later { await later(query).flatMap { body($0, query, head) } }
+                return .later { deliver in later(query) { value in deliver(value.flatMap { body($0, query, head) }) } }
             }
             return body(value, query, head).map(Made.body) ?? .routerOnly
         }
+    }
+
+    /// A later read made in a task, for reads the store makes in tasks only.
+    package static func inTask<Query: Sendable, Value: Sendable>(
+        _ read: @escaping @Sendable (Query) async -> Value?
+    ) -> @Sendable (Query, @escaping @Sendable (Value?) -> Void) -> Void {
+        { query, deliver in Task { deliver(await read(query)) } }
     }
 }

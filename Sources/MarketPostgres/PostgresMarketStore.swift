@@ -106,6 +106,12 @@ public final class PostgresMarketStore: MarketStore {
         try await database.read { session in try await Self.product(id: id, in: session, visibleOnly: true) }
     }
 
+    public func products(ids: [Int64]) async throws -> [Product] {
+        try await database.read { session in
+            try Self.products(from: try await session.rows(ShownProductsQuery(ids: ids)))
+        }
+    }
+
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         let visible = visible
         return try await database.read { session in
@@ -281,14 +287,25 @@ public final class PostgresMarketStore: MarketStore {
     /// The product with this id; with `visibleOnly`, nil when it is hidden. One query: a row per
     /// image (or one without), each with the product's columns, in the images' order.
     static func product(id: Int64, in session: DatabaseSession, visibleOnly: Bool = false) async throws -> Product? {
-        var product: ProductRow?
-        var images: [ProductImage] = []
-        for row in try await session.rows(ProductQuery(id: id, visibleOnly: visibleOnly)) {
+        try products(from: try await session.rows(ProductQuery(id: id, visibleOnly: visibleOnly))).first
+    }
+
+    /// Products from rows of their columns and one image each (or NULLs), each product's rows together.
+    private static func products(from rows: [PostgresRow]) throws -> [Product] {
+        var products: [Product] = []
+        var product: (row: ProductRow, id: Int64, images: [ProductImage])?
+        for row in rows {
             let cells = ProductRow(row)
-            if product == nil { product = cells }
-            if let image = try cells.image() { images.append(image) }
+            let id = try cells.id()
+            if let finished = product, finished.id != id {
+                products.append(try finished.row.product(images: finished.images))
+                product = nil
+            }
+            if product == nil { product = (cells, id, []) }
+            if let image = try cells.image() { product?.images.append(image) }
         }
-        return try product?.product(images: images)
+        if let last = product { products.append(try last.row.product(images: last.images)) }
+        return products
     }
 
     /// Adds image rows in order and makes the first one the cover.

@@ -14,15 +14,17 @@ struct CatalogueVersionQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
-/// A product with one of its images per row (or NULLs), in the images' order: see `ProductRow`.
+/// Products with one of their images per row (or NULLs): see `ProductRow`.
+private let productsWithImages = """
+    SELECT \(PostgresMarketStore.productColumns), i.id, i.original_key, i.thumbnail_key, i.width, i.height,
+        i.created_at
+    FROM product p JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image i ON i.product_id = p.id
+    """
+
+/// A product, a row per image in the images' order.
 struct ProductQuery: PostgresPreparedStatement {
     typealias Row = PostgresRow
-    static let sql = """
-        SELECT \(PostgresMarketStore.productColumns), i.id, i.original_key, i.thumbnail_key, i.width, i.height,
-            i.created_at
-        FROM product p JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image i ON i.product_id = p.id
-        WHERE p.id = $1 AND (NOT p.hidden OR NOT $2) ORDER BY i.position
-        """
+    static let sql = productsWithImages + " WHERE p.id = $1 AND (NOT p.hidden OR NOT $2) ORDER BY i.position"
 
     var id: Int64
     var visibleOnly: Bool
@@ -31,6 +33,22 @@ struct ProductQuery: PostgresPreparedStatement {
         var bindings = PostgresBindings(capacity: 2)
         bindings.append(id)
         bindings.append(visibleOnly)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
+/// Those of several products on show, each one's rows together, in its images' order.
+struct ShownProductsQuery: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static let sql = productsWithImages + " WHERE p.id = ANY($1) AND NOT p.hidden ORDER BY p.id, i.position"
+
+    var ids: [Int64]
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ids)
         return bindings
     }
 

@@ -27,6 +27,8 @@ struct ProductRow {
         return currency
     }
 
+    func id() throws -> Int64 { try value(0) }
+
     func product(images: [ProductImage]) throws -> Product {
         Product(
             id: try value(0), vendor: try vendor(), name: try value(4), description: try value(5),

@@ -111,7 +111,8 @@ extension Storefront {
                     return ProductPageQuery(id: id, request: request, visit: visit)
                 },
                 atHand: { [service] query in service.productAtHand(id: query.id) },
-                later: { [service] query in try? await service.product(id: query.id) },
+                later: { [service] query, deliver in service.product(id: query.id) { deliver((try? $0.get()) ?? nil) }
+                },
                 body: { [self] product, query, _ in
                     let page = pages.html(
                         "product", title: product.name, visit: query.visit,
