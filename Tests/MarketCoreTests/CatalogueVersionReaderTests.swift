@@ -49,4 +49,34 @@ import Testing
         for caller in late { #expect(try await caller.value == 2, "never the read that began before it asked") }
         #expect(store.reads.load(ordering: .sequentiallyConsistent) == 2, "five callers, one read")
     }
+
+    @Test func questionsAskedDuringAReadAreReadTogetherAndEachGetsItsOwnAnswer() async throws {
+        let (started, startedContinuation) = AsyncStream<[Int64]>.makeStream()
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let batches = Batches<Int64, String?> { ids in
+            startedContinuation.yield(ids)
+            var releases = release.makeAsyncIterator()
+            _ = await releases.next()
+            return ids.map { $0 == 404 ? nil : "product \($0)" }
+        }
+        var starts = started.makeAsyncIterator()
+        let first = Task { try await batches.ask(1) }
+        #expect(await starts.next() == [1])
+        // Asked through callbacks, so that all four are waiting before the first read ends.
+        let (answers, answered) = AsyncStream<(Int64, String?)>.makeStream()
+        for id: Int64 in [2, 404, 3, 2] {
+            batches.ask(id) { answered.yield((id, try? $0.get())) }
+        }
+        releaseContinuation.yield()
+        #expect(try await first.value == "product 1")
+        let second = await starts.next()
+        #expect(second.map { $0.sorted() } == [2, 2, 3, 404], "one read for everyone who asked meanwhile")
+        releaseContinuation.yield()
+        var received = 0
+        for await (id, answer) in answers {
+            #expect(answer == (id == 404 ? nil : "product \(id)"))
+            received += 1
+            if received == 4 { break }
+        }
+    }
 }
