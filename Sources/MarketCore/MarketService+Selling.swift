@@ -26,11 +26,13 @@ extension MarketService {
     /// Its own secret is random and thrown away, so only the items' passwords change them.
     static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
 
+    /// The secret's slow hash is checked on one core while the pictures are made on the others;
+    /// nothing is stored before it holds, and a wrong secret is still the refusal the client hears.
     public func createProduct(
         _ draft: ProductDraft, images uploads: [Data], by credentials: VendorCredentials
     ) async throws -> Product {
-        let vendor = try await authenticate(credentials)
-        return try await insert(draft, images: uploads, vendorID: vendor.id)
+        let vendor = Task { try await authenticate(credentials) }
+        return try await insert(draft, images: uploads, vendorID: { try await vendor.value.id })
     }
 
     /// Creates a 2021 item: guarded by its own password, and allowed to have no pictures.
@@ -39,8 +41,8 @@ extension MarketService {
         try VendorSecret.validate(password)
         let vendor = try await itemsVendor()
         return try await insert(
-            draft, images: uploads, vendorID: vendor.id, passwordHash: try await hasher.hash(password), minimumImages: 0
-        )
+            draft, images: uploads, vendorID: { vendor.id }, passwordHash: try await hasher.hash(password),
+            minimumImages: 0)
     }
 
     /// Changes a product's facts and, with `images`, replaces its pictures.
@@ -146,28 +148,45 @@ extension MarketService {
 
     // MARK: Writing with images
 
+    /// Registers a product for the vendor `vendorID` gives once the pictures are made. Whatever
+    /// `vendorID` throws (who is asking is not allowed to) is the refusal, before any other.
     func insert(
-        _ draft: ProductDraft, images uploads: [Data], vendorID: Int64, passwordHash: String? = nil,
+        _ draft: ProductDraft, images uploads: [Data], vendorID: () async throws -> Int64, passwordHash: String? = nil,
         minimumImages: Int = MarketRules.imagesPerProduct.lowerBound
     ) async throws -> Product {
-        let draft = try validated(draft.validated())
-        try validated(MarketRules.validImageCount(uploads.count, minimum: minimumImages))
-        return try await storeImages(uploads) { newImages in
+        let checked: (draft: ProductDraft, images: [ProcessedImage])
+        do {
+            let draft = try validated(draft.validated())
+            try validated(MarketRules.validImageCount(uploads.count, minimum: minimumImages))
+            checked = (draft, try await process(uploads))
+        } catch {
+            _ = try await vendorID()
+            throw error
+        }
+        let vendorID = try await vendorID()
+        return try await storing(checked.images) { newImages in
             try await store.insertProduct(
                 NewProduct(
-                    vendorID: vendorID, draft: draft, images: newImages ?? [], passwordHash: passwordHash,
+                    vendorID: vendorID, draft: checked.draft, images: newImages ?? [], passwordHash: passwordHash,
                     createdAt: now()))
         }
     }
 
-    /// Processes and stores the uploads, then runs `write` with them. The blobs go in before any
-    /// row names them; should `write` fail, no row ever names them and the sweep takes them.
+    /// Processes and stores the uploads, then runs `write` with them.
     private func storeImages<T>(
         _ uploads: [Data]?, then write: ([NewProductImage]?) async throws -> T
     ) async throws -> T {
         guard let uploads else { return try await write(nil) }
+        return try await storing(try await process(uploads), then: write)
+    }
+
+    /// Stores made pictures, then runs `write` with them. The blobs go in before any row names
+    /// them; should `write` fail, no row ever names them and the sweep takes them.
+    private func storing<T>(
+        _ processed: [ProcessedImage], then write: ([NewProductImage]?) async throws -> T
+    ) async throws -> T {
         var newImages: [NewProductImage] = []
-        for image in try await process(uploads) {
+        for image in processed {
             newImages.append(
                 NewProductImage(
                     originalKey: try await put(image.original), thumbnailKey: try await put(image.thumbnail),

@@ -39,7 +39,7 @@ extension MarketService {
         _ draft: ProductDraft, images uploads: [Data], signedInWith token: String
     ) async throws -> Product {
         guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
-        return try await insert(draft, images: uploads, vendorID: vendor.id)
+        return try await insert(draft, images: uploads, vendorID: { vendor.id })
     }
 
     /// The products of the vendor signed in with `token`, newest first.

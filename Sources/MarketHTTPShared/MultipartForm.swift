@@ -112,7 +112,7 @@ package struct MultipartForm {
     /// Where `needle` first occurs at or after `start`: the C library's `memchr` finds each
     /// candidate first byte and `memcmp` checks the rest, since a body may be 50 MB of pictures and
     /// this runs once per boundary.
-    private static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    package static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         guard let first = needle.first, start <= haystack.count else { return nil }
         return needle.withUnsafeBytes { needle in
             guard let base = haystack.baseAddress else { return nil }

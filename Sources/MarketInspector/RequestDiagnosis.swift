@@ -46,18 +46,26 @@ package struct RequestDiagnosis {
     // MARK: Multipart
 
     private mutating func readMultipart(boundary: String) {
-        let delimiter = Data("--\(boundary)".utf8)
-        if let first = body.range(of: delimiter), first.lowerBound != body.startIndex {
-            let before = body[..<first.lowerBound]
+        let delimiter = Array("--\(boundary)".utf8)
+        // Bodies of pictures run to megabytes: searched as MultipartForm searches them.
+        let (first, closed, lf, crlf) = body.withUnsafeBytes { bytes in
+            (
+                MultipartForm.find(delimiter, in: bytes), MultipartForm.find(delimiter + Array("--".utf8), in: bytes),
+                MultipartForm.find([0x0A] + delimiter, in: bytes),
+                MultipartForm.find([0x0D, 0x0A] + delimiter, in: bytes)
+            )
+        }
+        if let first, first > 0 {
+            let before = body.prefix(first)
             quirks.append(
                 before.allSatisfy { $0 == 0x0D || $0 == 0x0A }
                     ? "CRLF before the first boundary (ignored)"
                     : "\(before.count) bytes before the first boundary (ignored)")
         }
-        if body.range(of: delimiter + Data("--".utf8)) == nil {
+        if closed == nil {
             quirks.append("no closing boundary (--\(boundary)--): the body simply ends")
         }
-        if body.range(of: Data("\n".utf8) + delimiter) != nil, body.range(of: Data("\r\n".utf8) + delimiter) == nil {
+        if lf != nil, crlf == nil {
             quirks.append("lines end in LF alone, not CRLF")
         }
         guard let form = try? MultipartForm(body: body, boundary: boundary) else { return }
