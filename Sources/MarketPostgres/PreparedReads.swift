@@ -39,13 +39,12 @@ struct ProductQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
-/// Those of several products on show, each one's rows together, in its images' order.
-struct ShownProductsQuery: PostgresPreparedStatement {
-    typealias Row = PostgresRow
-    static let sql = productsWithImages + " WHERE p.id = ANY($1) AND NOT p.hidden ORDER BY p.id, i.position"
+/// A statement about several products, named by their ids, whose rows are read as they come.
+protocol ProductIDsQuery: PostgresPreparedStatement where Row == PostgresRow {
+    var ids: [Int64] { get }
+}
 
-    var ids: [Int64]
-
+extension ProductIDsQuery {
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(ids)
@@ -53,6 +52,14 @@ struct ShownProductsQuery: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
+/// Those of several products on show, each one's rows together, in its images' order.
+struct ShownProductsQuery: ProductIDsQuery {
+    typealias Row = PostgresRow
+    static let sql = productsWithImages + " WHERE p.id = ANY($1) AND NOT p.hidden ORDER BY p.id, i.position"
+
+    var ids: [Int64]
 }
 
 /// Which way a page runs.
@@ -71,7 +78,7 @@ enum NewestFirst: PageOrder {
 /// Those of `ids` on show, as a list shows them: see `ProductRow.summary()`. A page deep in the
 /// catalogue is read this way (`VisibleProducts`). By their ids rather than between two: the
 /// database then keeps one plan for every page instead of planning each one anew.
-struct ProductsQuery<Order: PageOrder>: PostgresPreparedStatement {
+struct ProductsQuery<Order: PageOrder>: ProductIDsQuery {
     typealias Row = PostgresRow
     static var sql: String {
         """
@@ -83,12 +90,4 @@ struct ProductsQuery<Order: PageOrder>: PostgresPreparedStatement {
     }
 
     var ids: [Int64]
-
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(ids)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
