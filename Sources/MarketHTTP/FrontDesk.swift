@@ -177,11 +177,14 @@ final class FrontDesk: Sendable {
     /// The same fields, the form token they hand out made anew.
     static func withNewToken(_ fields: HTTPFields) -> HTTPFields {
         let prefix = FormToken.cookieName + "="
-        return HTTPFields(
-            fields.map { field in
-                guard field.name == .setCookie, field.value.hasPrefix(prefix) else { return field }
-                return HTTPField(name: .setCookie, value: prefix + FormToken.make() + field.value.drop { $0 != ";" })
-            })
+        var fields = fields
+        guard let index = fields.firstIndex(where: { $0.name == .setCookie && $0.value.hasPrefix(prefix) }) else {
+            return fields
+        }
+        let cookie = fields[index].value
+        let attributes = cookie.utf8.firstIndex(of: UInt8(ascii: ";")).map { cookie[$0...] } ?? ""
+        fields[index] = HTTPField(name: .setCookie, value: prefix + FormToken.make() + attributes)
+        return fields
     }
 
     /// What the desk keeps of a marked answer (`AnswerCache.deskHeader`) to a request it may keep;
