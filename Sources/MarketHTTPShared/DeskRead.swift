@@ -8,8 +8,6 @@ import NIOCore
 /// compression), with the body's own length and tag. Only for routes whose answers differ in
 /// nothing but their bodies.
 package struct DeskRead: Sendable {
-    typealias Delivery<Value> = @Sendable (Value?) -> Void
-
     /// What the desk can do for one request.
     package enum Made: Sendable {
         case body(ByteBuffer)
