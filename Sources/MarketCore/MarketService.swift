@@ -82,11 +82,12 @@ public struct MarketService: Sendable {
         store.productAtHand(id: id)
     }
 
-    /// The same for a caller that cannot wait in a task (a network event loop): `deliver` gets the
-    /// product on show, nil for none, read after this call began together with every other product
-    /// asked for meanwhile: one query answers many callers.
-    public func product(id: Int64, _ deliver: @escaping @Sendable (Result<Product?, any Error>) -> Void) {
-        productReads.ask(id, deliver)
+    /// The same for a caller that cannot wait in a task (a network event loop), read after this call
+    /// began together with every other product asked for meanwhile (one query answers many callers):
+    /// `deliver` gets the product, or nil when only `product(id:)` can answer (no such product, or the
+    /// store failed).
+    public func product(id: Int64, _ deliver: @escaping @Sendable (Product?) -> Void) {
+        productReads.ask(id) { deliver((try? $0.get()) ?? nil) }
     }
 
     /// An image's bytes if they are in memory now, without waiting for anything.

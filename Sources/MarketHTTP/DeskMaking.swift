@@ -93,44 +93,53 @@ final class DeskShapes: Sendable {
     }
 }
 
+/// An answer the desk can make: the read that makes its body, with the request's parameters, and
+/// the head the router gave a request like it.
+struct DeskMaking: Sendable {
+    var read: DeskRead
+    var parameters: [Substring]
+    var shape: DeskShapes.Shape
+}
+
 extension FrontDesk {
-    /// The desk can make the answer to this request itself, once it has read the catalogue's version.
-    func mayMake(_ key: DeskKey) -> Bool {
-        guard let route = routes.match(key.path)?.read.route else { return false }
-        return shapes.shape(route: route, variant: key.variant) != nil
+    /// How the desk can make the answer to this request itself, once it has read the catalogue's
+    /// version; nil when it has no read for its route, or no head for a request like it yet.
+    func making(_ key: DeskKey) -> DeskMaking? {
+        guard let (read, parameters) = routes.match(key.path),
+            let shape = shapes.shape(route: read.route, variant: key.variant)
+        else { return nil }
+        return DeskMaking(read: read, parameters: parameters, shape: shape)
     }
 
     /// The answer to this request at `version`, made as its route makes it from what the store
     /// reads, with the head the router gave a request like it; kept to be given again. Nil when
     /// only the router can answer.
-    func made(_ key: DeskKey, for head: HTTPRequest, at version: Int64) -> Next? {
-        guard let (read, parameters) = routes.match(key.path),
-            let shape = shapes.shape(route: read.route, variant: key.variant)
-        else { return nil }
-        switch read.make(head, parameters) {
+    func made(_ making: DeskMaking, _ key: DeskKey, for head: HTTPRequest, at version: Int64) -> Next? {
+        switch making.read.make(head, making.parameters) {
         case .routerOnly: return nil
-        case .body(let body): return answer(body, shape, key, head, version, read.route).map(Next.answer)
+        case .body(let body): return answer(body, making, key, head, version).map(Next.answer)
         case .later(let start):
             return .later { [self] deliver in
-                start { body in deliver(body.flatMap { self.answer($0, shape, key, head, version, read.route) }) }
+                start { body in deliver(body.flatMap { self.answer($0, making, key, head, version) }) }
             }
         }
     }
 
     private func answer(
-        _ body: ByteBuffer, _ shape: DeskShapes.Shape, _ key: DeskKey, _ head: HTTPRequest, _ version: Int64,
-        _ route: String
+        _ body: ByteBuffer, _ making: DeskMaking, _ key: DeskKey, _ head: HTTPRequest, _ version: Int64
     ) -> Answer? {
+        typealias Compression = CompressionMiddleware<MarketRequestContext>
         let tag = AnswerCache.tag(of: body)
-        let compressed = key.gzip && body.readableBytes >= CompressionMiddleware<MarketRequestContext>.smallest
-        guard var fields = compressed ? shape.compressed : shape.plain,
+        let compressed = Compression.compresses(body.readableBytes, acceptingGzip: key.gzip)
+        guard var fields = compressed ? making.shape.compressed : making.shape.plain,
             let sent = compressed ? Gzip.compress(body) : body
         else { return nil }
         fields[.contentLength] = String(sent.readableBytes)
-        fields[.eTag] = compressed ? "W/" + tag : tag
+        fields[.eTag] = compressed ? Compression.weak(tag) : tag
         // The router's answers the desk may give again set no cookie but a new visitor's form token.
         let made = AnswerCache.Answer(
-            version: version, headers: fields, body: sent, route: route, newToken: fields[.setCookie] != nil)
+            version: version, headers: fields, body: sent, route: making.read.route,
+            newToken: fields[.setCookie] != nil)
         answers.keep(made, for: key.text)
         return given(made, to: head)
     }

@@ -120,20 +120,27 @@ final class FrontDesk: Sendable {
         switch plan {
         case .image(let key): return image(key, for: head).map(Next.answer) ?? .router(keepingAs: nil)
         case .kept(let key):
-            guard answers.holds(key.text) || mayMake(key) else { return .router(keepingAs: key) }
-            if let version = service.catalogueVersionAtHand() { return next(for: head, key, at: .success(version)) }
+            let making = making(key)
+            guard answers.holds(key.text) || making != nil else { return .router(keepingAs: key) }
+            if let version = service.catalogueVersionAtHand() {
+                return next(for: head, key, making, at: .success(version))
+            }
             return .later { [self] deliver in
-                service.catalogueVersion { version in self.next(for: head, key, at: version).deliver(to: deliver) }
+                service.catalogueVersion { version in
+                    self.next(for: head, key, making, at: version).deliver(to: deliver)
+                }
             }
         }
     }
 
     /// The kept answer when it still holds at `version`, or the one the desk makes; otherwise the
     /// router's (changed, gone, or the version could not be read: the router says which).
-    private func next(for head: HTTPRequest, _ key: DeskKey, at version: Result<Int64, any Error>) -> Next {
+    private func next(
+        for head: HTTPRequest, _ key: DeskKey, _ making: DeskMaking?, at version: Result<Int64, any Error>
+    ) -> Next {
         guard case .success(let version) = version else { return .router(keepingAs: key) }
         guard let kept = answers.answer(for: key.text, at: version, now: Date()) else {
-            return made(key, for: head, at: version) ?? .router(keepingAs: key)
+            return making.flatMap { made($0, key, for: head, at: version) } ?? .router(keepingAs: key)
         }
         return .answer(given(kept, to: head))
     }

@@ -9,7 +9,17 @@ import NIOCore
 /// Pictures are compressed already and go as they are.
 package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Below this, the gzip header and the work cost more than they save.
-    package static var smallest: Int { 1024 }
+    static var smallest: Int { 1024 }
+
+    /// A text answer of `length` bytes goes compressed to a client that accepts gzip.
+    package static func compresses(_ length: Int, acceptingGzip: Bool) -> Bool {
+        acceptingGzip && length >= smallest
+    }
+
+    /// A compressed answer's tag: the same validator, but no longer a byte-for-byte one.
+    package static func weak(_ tag: String) -> String {
+        tag.hasPrefix("W/") ? tag : "W/" + tag
+    }
 
     package init() {}
 
@@ -21,13 +31,12 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
             return response
         }
         response.headers[.vary] = [response.headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ")
-        guard request.method != .head, Self.acceptsGzip(request.headers[.acceptEncoding]),
-            let length = response.body.contentLength, length >= Self.smallest
+        guard request.method != .head, let length = response.body.contentLength,
+            Self.compresses(length, acceptingGzip: Self.acceptsGzip(request.headers[.acceptEncoding]))
         else { return response }
         guard let compressed = Gzip.compress(try await BodyCollector.bytes(of: response)) else { return response }
         response.headers[.contentEncoding] = "gzip"
-        // Another encoding of the same answer: the same validator, but no longer a byte-for-byte one.
-        if let tag = response.headers[.eTag], !tag.hasPrefix("W/") { response.headers[.eTag] = "W/" + tag }
+        response.headers[.eTag] = response.headers[.eTag].map(Self.weak)
         response.headers[.contentLength] = String(compressed.readableBytes)
         response.body = ResponseBody(byteBuffer: compressed)
         return response
