@@ -56,6 +56,7 @@ let package = Package(
                 "MarketCore",
                 server("PostgresNIO", "postgres-nio"),
                 server("NIOSSL", "swift-nio-ssl"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
             ]

@@ -28,6 +28,8 @@ public struct Market: Sendable {
     public let logger: Logger
     /// What must run while the market is used: the database's connection pool, if any.
     let connections: [any Service]
+    /// What a server runs to know of changes without asking the database for each request.
+    let watch: (any Service)?
 
     /// Opens the market's storage, creating or migrating it as needed. A database that does not
     /// answer throws an error whose description is one line saying what to check.
@@ -38,6 +40,7 @@ public struct Market: Sendable {
         let images: any ImageStore
         let storedKey: SessionKey?
         var connections: [any Service] = []
+        var watch: (any Service)?
         switch configuration.storage {
         case .folder(let folder):
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -53,6 +56,7 @@ public struct Market: Sendable {
             images = CachedImageStore(postgres.images, capacity: configuration.imageCacheBytes)
             storedKey = SessionKey(bytes: postgres.sessionKey)
             connections.append(postgres.client)
+            watch = postgres.watch
         }
         guard let sessionKey = configuration.sessionKey ?? storedKey else {
             throw MarketError(
@@ -70,7 +74,7 @@ public struct Market: Sendable {
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),
                 bodies: BodyBudget(limit: configuration.bodyBytesInFlight),
                 idleTimeout: configuration.connectionIdleTimeout, answerCacheBytes: configuration.answerCacheBytes),
-            logger: logger, connections: connections)
+            logger: logger, connections: connections, watch: watch)
     }
 
     /// The HTTP server on `host`:`port` (0 picks a free port); `onListening` learns the port.
@@ -84,10 +88,12 @@ public struct Market: Sendable {
             restock: { [service] in try await DemoCatalogue.fill(service) }, onListening: onListening)
     }
 
-    /// What a server runs beside its HTTP server to remove the image blobs nobody uses.
-    public var imageSweeper: some Service {
-        ImageSweeper(
+    /// What a server runs beside its HTTP server: the sweeper that removes the image blobs nobody
+    /// uses and, on PostgreSQL, the catalogue's watch.
+    public var backgroundWork: [any Service] {
+        let sweeper = ImageSweeper(
             service: service, interval: configuration.sweepInterval, grace: configuration.sweepGrace, logger: logger)
+        return [sweeper] + (watch.map { [$0] } ?? [])
     }
 
     /// Runs `body` while the market's connections run: a command's work, or a server until it stops.

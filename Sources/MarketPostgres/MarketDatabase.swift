@@ -23,18 +23,38 @@ struct MarketDatabase: Sendable {
     }
 
     /// Runs `body` in one transaction: it commits when `body` returns, and rolls back when it throws.
+    /// Returns once every server watching the catalogue holds what it committed.
     func transaction<T: Sendable>(
         _ body: @escaping @Sendable (DatabaseSession) async throws -> T
     ) async throws -> T {
-        try await guarded(MarketTimers.databaseWrites) { [client, logger] in
+        let (result, version) = try await guarded(MarketTimers.databaseWrites) { [client, logger] in
             do {
                 return try await client.withTransaction(logger: logger) { connection in
-                    try await body(DatabaseSession(connection: connection, logger: logger))
+                    let session = DatabaseSession(connection: connection, logger: logger)
+                    let result = try await body(session)
+                    return (result, try await session.single(CatalogueVersionQuery()))
                 }
             } catch let error as PostgresTransactionError {
                 // What went wrong first: the rule that refused the change, or the database.
                 throw error.beginError ?? error.closureError ?? error.commitError ?? error
             }
+        }
+        try await waitUntilWatchersHold(version)
+        return result
+    }
+
+    /// Returns once every server whose lease runs (`CatalogueWatch`) holds `version`, which takes
+    /// them a round trip; a server that stopped answering is waited for until its lease runs out.
+    /// Their word comes through the database, so this asks again after a pause that doubles.
+    private func waitUntilWatchersHold(_ version: Int64) async throws {
+        var pause = Duration.microseconds(200)
+        while try await read({ session in
+            try await session.single(
+                "SELECT EXISTS (SELECT FROM catalogue_watcher WHERE lease_until > now() AND seen_version < \(version))",
+                as: Bool.self)
+        }) {
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(100))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MarketCore
 import PostgresNIO
+import ServiceLifecycle
 
 /// A market kept in PostgreSQL: its store, its image bytes and the connection pool they share.
 /// Opening one checks that the database answers, brings its layout up to date and reads the
@@ -11,6 +12,8 @@ public struct PostgresMarket: Sendable {
     public let images: PostgresImageStore
     /// Runs the connection pool; it must run (in a ServiceGroup) while the market is used.
     public let client: PostgresClient
+    /// What a server runs to know the catalogue's version without asking for it (`CatalogueWatch`).
+    public let watch: any Service
     public let location: PostgresLocation
     /// The key that seals the storefront's cookies, the same for every server of this market.
     public let sessionKey: Data
@@ -43,9 +46,11 @@ public struct PostgresMarket: Sendable {
         poolLogger.logLevel = max(logger.logLevel, .warning)
         let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: poolLogger)
         let database = MarketDatabase(client: client, location: location, logger: logger, deadline: deadline)
+        let watch = CatalogueWatch(location: location, logger: poolLogger)
         return PostgresMarket(
-            store: PostgresMarketStore(database: database), images: PostgresImageStore(database: database),
-            client: client, location: location, sessionKey: sessionKey)
+            store: PostgresMarketStore(database: database, watch: watch),
+            images: PostgresImageStore(database: database),
+            client: client, watch: watch, location: location, sessionKey: sessionKey)
     }
 }
 

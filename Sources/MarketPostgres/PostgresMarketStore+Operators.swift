@@ -66,7 +66,7 @@ extension PostgresMarketStore {
     }
 
     public func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String? {
-        try await database.read { session in
+        try await database.transaction { session in
             try await session.first(
                 "UPDATE product SET hidden = \(hidden) WHERE id = \(id) RETURNING name", as: String.self)
         }

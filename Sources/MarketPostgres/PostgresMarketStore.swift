@@ -7,10 +7,12 @@ import PostgresNIO
 /// server that is given its URL. Each method is one transaction; changes lock the product's row.
 public final class PostgresMarketStore: MarketStore {
     let database: MarketDatabase
+    private let watch: CatalogueWatch
     private let visible = VisibleProducts()
 
-    init(database: MarketDatabase) {
+    init(database: MarketDatabase, watch: CatalogueWatch) {
         self.database = database
+        self.watch = watch
     }
 
     public func checkReachable() async throws {
@@ -18,8 +20,11 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func catalogueVersion() async throws -> Int64 {
-        try await database.read { session in try await Self.catalogueVersion(session) }
+        if let version = watch.version { return version }
+        return try await database.read { session in try await Self.catalogueVersion(session) }
     }
+
+    public func catalogueVersionAtHand() -> Int64? { watch.version }
 
     static func catalogueVersion(_ session: DatabaseSession) async throws -> Int64 {
         try await session.single(CatalogueVersionQuery())

@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
             }
             let services = ServiceGroup(
                 configuration: .init(
-                    services: [application, market.imageSweeper, ShutdownNotice(logger: logger)],
+                    services: [application, ShutdownNotice(logger: logger)] + market.backgroundWork,
                     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await services.run()
         }

@@ -46,15 +46,36 @@ public enum TestStorage {
 
     /// Runs one statement as the cluster's administrator.
     public static func administer(_ adminURL: String, _ sql: String) async throws {
+        _ = try await count(adminURL, sql)
+    }
+
+    /// Runs one statement as the cluster's administrator; the number its first row holds (0 without a row).
+    public static func count(_ adminURL: String, _ sql: String) async throws -> Int {
         let connection = try await PostgresConnection.connect(
             configuration: try PostgresLocation(url: adminURL).connectionConfiguration(), id: 1, logger: logger)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            let first = try await rows.first { _ in true }
+            try await connection.close()
+            return try first.map { try $0.decode(Int.self) } ?? 0
         } catch {
             try? await connection.close()
             throw error
         }
-        try await connection.close()
+    }
+
+    /// Runs `body` while a transaction of the administrator's holds the locks `lock` takes.
+    public static func holding<T: Sendable>(
+        _ adminURL: String, _ lock: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async throws -> T {
+        let connection = try await PostgresConnection.connect(
+            configuration: try PostgresLocation(url: adminURL).connectionConfiguration(), id: 1, logger: logger)
+        defer { Task { try? await connection.close() } }
+        try await connection.query("BEGIN", logger: logger)
+        try await connection.query(PostgresQuery(unsafeSQL: lock), logger: logger)
+        let result = try await body()
+        try await connection.query("ROLLBACK", logger: logger)
+        return result
     }
 
     /// The configuration of a fresh, empty market of `kind`, and what removes it afterwards.

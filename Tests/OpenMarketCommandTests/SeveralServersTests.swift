@@ -125,6 +125,79 @@ import Testing
         }
     }
 
+    /// Each server learns the catalogue's changes on a connection of its own; when those are cut,
+    /// a change through one server is still shown at once by the other, and both watch again by
+    /// themselves.
+    @Test func serversWhoseWatchesAreCutGiveNothingStaleAndWatchAgain() async throws {
+        try await ServerGroup.run { group in
+            let (a, b) = (group.peers[0], group.peers[1])
+            let id = try await Self.watchedProduct(in: group)
+            for round in 1...2 {
+                try await Self.keep(id, on: b, price: round == 1 ? 1000 : 1001)
+                let cut =
+                    "SELECT count(pg_terminate_backend(pid)) FROM (\(Self.watches.replacing("count(*)", with: "pid"))) w"
+                #expect(try await TestStorage.count(group.database, cut) == 2, "round \(round)")
+                let price = 1000 + round
+                let patched = #"{"price":\#(price),"secret":"\#(Self.papri.secret)"}"#
+                #expect(try await a.patch(id, patched, by: Self.papri).status == 202)
+                #expect(
+                    try await b.send("GET", "/api/products/\(id)").json["price"] as? Int == price,
+                    "round \(round), right after")
+                try await Self.waitUntil("both watch again") {
+                    try await TestStorage.count(group.database, Self.watches) == 2
+                }
+            }
+        }
+    }
+
+    /// A server that has not heard of a change (its watch's connection is stuck behind a lock) is
+    /// waited for: the change's response comes once that server's lease has run out, and by then
+    /// it asks the database rather than give what it kept.
+    @Test func aChangeIsAnsweredOnlyOnceEveryServerHasHeardOfItOrStoppedTrustingWhatItHolds() async throws {
+        try await ServerGroup.run { group in
+            let (a, b) = (group.peers[0], group.peers[1])
+            let id = try await Self.watchedProduct(in: group)
+            let path = "/api/products/\(id)"
+            try await Self.keep(id, on: b, price: 1000)
+
+            try await TestStorage.holding(group.database, "SELECT FROM catalogue_watcher FOR UPDATE") {
+                try await Self.waitUntil("both watches wait for the lock") {
+                    try await TestStorage.count(group.database, Self.watches + " AND wait_event_type = 'Lock'") == 2
+                }
+                let patched = #"{"price":3100,"secret":"\#(Self.papri.secret)"}"#
+                #expect(try await a.patch(id, patched, by: Self.papri).status == 202)
+                #expect(try await b.send("GET", path).json["price"] as? Int == 3100, "right after the change")
+            }
+            #expect(try await b.send("GET", path).json["price"] as? Int == 3100, "once the watches hear again")
+        }
+    }
+
+    static let watches = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'openmarket catalogue watch'"
+
+    /// A product made through the first server, once both servers watch the catalogue.
+    static func watchedProduct(in group: ServerGroup) async throws -> Int {
+        let made = try await group.peers[0].create("Watched", by: papri, images: [try TestImages.jpeg(dots: 2)])
+        let id = try #require(try made.json["id"] as? Int)
+        try await waitUntil("a watch for each server") { try await TestStorage.count(group.database, watches) == 2 }
+        return id
+    }
+
+    /// Reads the product twice through `peer`, which keeps it.
+    static func keep(_ id: Int, on peer: MarketPeer, price: Int) async throws {
+        _ = try await peer.send("GET", "/api/products/\(id)")
+        #expect(try await peer.send("GET", "/api/products/\(id)").json["price"] as? Int == price, "kept")
+    }
+
+    /// Waits for a condition that nothing signals (another process's reconnection), asking again
+    /// every 50 ms for at most 20 s.
+    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<400 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("never: \(what)")
+    }
+
     static let visitor = "Cookie: market_form_token=" + String(repeating: "b", count: 64)
 
     /// A head's lines but its date.
@@ -132,8 +205,9 @@ import Testing
         response.headers.map { "\($0.name.lowercased()): \($0.value)" }.filter { !$0.hasPrefix("date:") }
     }
 
-    /// On PostgreSQL the desk waits for the catalogue's version before it gives a kept answer;
-    /// requests sent together, and a head in pieces, are still answered in order.
+    /// On PostgreSQL a server that has not heard from the database lately (here its watch is stuck
+    /// behind a lock until its lease ran out) asks for the catalogue's version before it gives a
+    /// kept answer; requests sent together, and a head in pieces, are still answered in order.
     @Test func requestsSentTogetherAreAnsweredInOrderWhileTheDeskWaitsForTheVersion() async throws {
         try await ServerGroup.run { group in
             let a = group.peers[0]
@@ -149,15 +223,21 @@ import Testing
             }
             let paths = [list, detail, "/healthChecker", list, missing, detail, list]
             let head = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(a.port)\r\n\r\n" }
-            let connection = try await RawConnection(port: a.port)
-            try await connection.send(Data(paths.map(head).joined().utf8))
-            for (path, answer) in zip(paths, try await connection.responses(paths.count)) {
-                #expect(answer.status == expected[path]?.status && answer.body == expected[path]?.body, "\(path)")
+            try await TestStorage.holding(group.database, "SELECT FROM catalogue_watcher FOR UPDATE") {
+                try await Self.waitUntil("every lease ran out") {
+                    try await TestStorage.count(
+                        group.database, "SELECT count(*) FROM catalogue_watcher WHERE lease_until > now()") == 0
+                }
+                let connection = try await RawConnection(port: a.port)
+                try await connection.send(Data(paths.map(head).joined().utf8))
+                for (path, answer) in zip(paths, try await connection.responses(paths.count)) {
+                    #expect(answer.status == expected[path]?.status && answer.body == expected[path]?.body, "\(path)")
+                }
+                let pieces = head(list)
+                try await connection.send(Data(pieces.prefix(20).utf8))
+                try await connection.send(Data(pieces.dropFirst(20).utf8))
+                #expect(try await connection.response().body == expected[list]?.body)
             }
-            let pieces = head(list)
-            try await connection.send(Data(pieces.prefix(20).utf8))
-            try await connection.send(Data(pieces.dropFirst(20).utf8))
-            #expect(try await connection.response().body == expected[list]?.body)
         }
     }
 
