@@ -118,11 +118,11 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        let visible = visible
+        let (visible, watch) = (visible, watch)
         return try await database.read { session in
             if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
                 let (ids, total) = VisibleProducts.page(
-                    of: try await Self.visibleIDs(session, kept: visible), offset: page.offset,
+                    of: try await Self.visibleIDs(session, kept: visible, at: watch.version), offset: page.offset,
                     limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
                 guard !ids.isEmpty else { return Page(request: page, totalCount: total, items: []) }
                 let rows =
@@ -154,9 +154,13 @@ public final class PostgresMarketStore: MarketStore {
     /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
     /// come from an index alone; only those rows are joined. Each query is planned for its values,
     /// so the NULL tests cost nothing and a term or a vendor uses its index.
-    /// The ids on show now, oldest first: those kept, when the catalogue has not changed since.
-    private static func visibleIDs(_ session: DatabaseSession, kept: VisibleProducts) async throws -> [Int64] {
-        return try await kept.ids(at: try await catalogueVersion(session)) {
+    /// The ids on show now, oldest first: those kept, when the catalogue has not changed since
+    /// `version` (read when the watch does not know it).
+    private static func visibleIDs(
+        _ session: DatabaseSession, kept: VisibleProducts, at version: Int64?
+    ) async throws -> [Int64] {
+        let version = if let version { version } else { try await catalogueVersion(session) }
+        return try await kept.ids(at: version) {
             var ids: [Int64] = []
             for try await id in try await session.query("SELECT id FROM product WHERE NOT hidden ORDER BY id")
                 .decode(Int64.self)
