@@ -4,8 +4,8 @@ import Synchronization
 /// before it asked: a caller waits for the next read to start, and every caller that arrived while
 /// one read ran is answered by the read that follows, which reads all that they asked for. Under
 /// load one query answers a whole batch of requests; alone, a request pays for exactly one.
-final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
-    typealias Delivery = @Sendable (Result<Answer, any Error>) -> Void
+public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
+    public typealias Delivery = @Sendable (Result<Answer, any Error>) -> Void
 
     private struct State {
         var reading = false
@@ -16,11 +16,11 @@ final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
     private let read: @Sendable ([Question]) async throws -> [Answer]
     private let state = Mutex(State())
 
-    init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) {
+    public init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) {
         self.read = read
     }
 
-    func ask(_ question: Question) async throws -> Answer {
+    public func ask(_ question: Question) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             ask(question) { continuation.resume(with: $0) }
         }
@@ -28,7 +28,7 @@ final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
 
     /// The same, for a caller that cannot wait in a task (a network event loop): `deliver` is
     /// called once, on whichever thread the read finished.
-    func ask(_ question: Question, _ deliver: @escaping Delivery) {
+    public func ask(_ question: Question, _ deliver: @escaping Delivery) {
         let start = state.withLock { state in
             state.waiting.append((question, deliver))
             defer { state.reading = true }

@@ -9,10 +9,20 @@ public final class PostgresMarketStore: MarketStore {
     let database: MarketDatabase
     private let watch: CatalogueWatch
     private let visible = VisibleProducts()
+    /// The rows of deep pages, read together for every page asked for while the last read ran.
+    private let pageRows: Batches<[Int64], [ProductSummary]>
 
     init(database: MarketDatabase, watch: CatalogueWatch) {
         self.database = database
         self.watch = watch
+        pageRows = Batches { pages in
+            let rows = try await database.read { session in
+                try await session.rows(ShownSummariesQuery(ids: Array(Set(pages.joined()))))
+            }
+            let summaries = Dictionary(
+                try rows.map { row in try ProductRow(row).summary() }.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            return pages.map { ids in ids.compactMap { summaries[$0] } }
+        }
     }
 
     public func checkReachable() async throws {
@@ -118,19 +128,10 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        let (visible, watch) = (visible, watch)
+        if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
+            return try await deepPage(page)
+        }
         return try await database.read { session in
-            if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-                let (ids, total) = VisibleProducts.page(
-                    of: try await Self.visibleIDs(session, kept: visible, at: watch.version), offset: page.offset,
-                    limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
-                guard !ids.isEmpty else { return Page(request: page, totalCount: total, items: []) }
-                let rows =
-                    page.order == .newestFirst
-                    ? try await session.rows(ProductsQuery<NewestFirst>(ids: ids))
-                    : try await session.rows(ProductsQuery<OldestFirst>(ids: ids))
-                return Page(request: page, totalCount: total, items: try rows.map { try ProductRow($0).summary() })
-            }
             let pattern = search.map(Self.likePattern)
             let total = try await session.single(
                 pattern.map { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \($0)" }
@@ -154,6 +155,23 @@ public final class PostgresMarketStore: MarketStore {
     /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
     /// come from an index alone; only those rows are joined. Each query is planned for its values,
     /// so the NULL tests cost nothing and a term or a vendor uses its index.
+    /// A page deep in the catalogue: its ids from those on show (`VisibleProducts`), its rows read
+    /// with those of the other deep pages asked for meanwhile.
+    private func deepPage(_ page: PageRequest) async throws -> Page<ProductSummary> {
+        let (visible, version) = (visible, watch.version)
+        let shown: [Int64]
+        if let kept = version.flatMap(visible.kept(at:)) {
+            shown = kept
+        } else {
+            shown = try await database.read { session in try await Self.visibleIDs(session, kept: visible, at: version)
+            }
+        }
+        let (ids, total) = VisibleProducts.page(
+            of: shown, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
+        guard !ids.isEmpty else { return Page(request: page, totalCount: total, items: []) }
+        return Page(request: page, totalCount: total, items: try await pageRows.ask(ids))
+    }
+
     /// The ids on show now, oldest first: those kept, when the catalogue has not changed since
     /// `version` (read when the watch does not know it).
     private static func visibleIDs(

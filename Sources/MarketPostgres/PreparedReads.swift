@@ -62,32 +62,16 @@ struct ShownProductsQuery: ProductIDsQuery {
     var ids: [Int64]
 }
 
-/// Which way a page runs.
-protocol PageOrder: Sendable {
-    static var direction: String { get }
-}
-
-enum OldestFirst: PageOrder {
-    static let direction = "ASC"
-}
-
-enum NewestFirst: PageOrder {
-    static let direction = "DESC"
-}
-
-/// Those of `ids` on show, as a list shows them: see `ProductRow.summary()`. A page deep in the
-/// catalogue is read this way (`VisibleProducts`). By their ids rather than between two: the
-/// database then keeps one plan for every page instead of planning each one anew.
-struct ProductsQuery<Order: PageOrder>: ProductIDsQuery {
+/// Those of `ids` on show, as a list shows them (`ProductRow.summary()`), in any order: the rows
+/// of deep pages (`VisibleProducts`). By their ids rather than between two: the database then
+/// keeps one plan for every page instead of planning each one anew.
+struct ShownSummariesQuery: ProductIDsQuery {
     typealias Row = PostgresRow
-    static var sql: String {
-        """
+    static let sql = """
         SELECT \(PostgresMarketStore.summaryColumns)
         FROM product p \(PostgresMarketStore.summaryJoins)
         WHERE p.id = ANY($1) AND NOT p.hidden
-        ORDER BY p.id \(Order.direction)
         """
-    }
 
     var ids: [Int64]
 }
