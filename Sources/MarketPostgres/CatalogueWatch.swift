@@ -11,7 +11,7 @@ import Synchronization
 /// trigger that counts versions) on a connection of its own, and through the same connection
 /// holds a lease in `catalogue_watcher`: "until then, I know every version you tell me". Every
 /// change, before its response goes out, waits until each watcher whose lease runs has taken in
-/// its version (`CatalogueWatchers.waitUntilSeen`). The server trusts what it holds only while its
+/// its version (`MarketDatabase.transaction`). The server trusts what it holds only while its
 /// lease runs by its own clock, which starts before the database's does; a lost connection, a
 /// slow renewal or a server that stopped answering costs round trips or a wait of one lease, never
 /// a stale answer.
@@ -178,4 +178,6 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 }
 
 /// The watch's connection ended, or stopped answering.
-struct WatchLost: Error {}
+struct WatchLost: Error, CustomStringConvertible {
+    var description: String { "its connection ended or stopped answering" }
+}
