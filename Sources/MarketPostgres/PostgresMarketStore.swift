@@ -152,9 +152,6 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
-    /// come from an index alone; only those rows are joined. Each query is planned for its values,
-    /// so the NULL tests cost nothing and a term or a vendor uses its index.
     /// A page deep in the catalogue: its ids from those on show (`VisibleProducts`), its rows read
     /// with those of the other deep pages asked for meanwhile.
     private func deepPage(_ page: PageRequest) async throws -> Page<ProductSummary> {
@@ -189,6 +186,9 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
+    /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
+    /// come from an index alone; only those rows are joined. Each query is planned for its values,
+    /// so the NULL tests cost nothing and a term or a vendor uses its index.
     private static func summaries(
         _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?
     ) async throws -> [ProductSummary] {

@@ -7,16 +7,6 @@ import Testing
 @Suite struct LimitsTests {
     static let papri = TestMarket.papri
 
-    /// Waits, a hundredth of a second at a time for at most a minute, until `condition` holds.
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw RawHTTPError("the condition never held") }
-            // The server's counters announce nothing when they change; the condition is asked again.
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     static func head(_ path: String, length: Int, headers: [String] = []) -> Data {
         var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length)\r\n"
         head += "Content-Type: multipart/form-data; boundary=limits\r\n"
@@ -56,7 +46,7 @@ import Testing
             try await first.send(
                 Self.head("/api/products", length: firstLength, headers: ["identifier: \(Self.papri.identifier)"]))
             try await first.send(Data(repeating: 0x2d, count: 1000))
-            try await Self.waitUntil { bodies.inFlight == firstLength }
+            try await waitUntil("the first body held") { bodies.inFlight == firstLength }
 
             let params = #"{"secret":"\#(Self.papri.secret)"}"#
             let body =
@@ -76,7 +66,7 @@ import Testing
 
             try await first.send(Data(repeating: 0x2d, count: firstLength - 1000))
             #expect(try await first.response().status == 400)
-            try await Self.waitUntil { bodies.inFlight == 0 }
+            try await waitUntil("no body held") { bodies.inFlight == 0 }
             let taken = try await second()
             #expect(taken.status == 400, "read and checked now: \(taken.text)")
         }
@@ -87,10 +77,10 @@ import Testing
             let connections = market.market.limits.connections
             let list = "/api/products?page_no=1&items_per_page=10"
             for _ in 0..<2 { #expect(try await market.send("GET", list).status == 200) }
-            try await Self.waitUntil { connections.open == 0 }
+            try await waitUntil("no connection open") { connections.open == 0 }
             var open: [RawConnection] = []
             for _ in 0..<3 { open.append(try await RawConnection(port: market.port)) }
-            try await Self.waitUntil { connections.open == 3 }
+            try await waitUntil("three connections open") { connections.open == 3 }
 
             let refused = try await market.send("GET", "/healthChecker")
             #expect(refused.status == 503)
@@ -99,7 +89,7 @@ import Testing
             #expect(try await market.send("GET", list).status == 503, "a kept answer too")
 
             open.removeLast().hangUp()
-            try await Self.waitUntil { connections.open == 2 }
+            try await waitUntil("two connections open") { connections.open == 2 }
             #expect(try await market.send("GET", "/healthChecker").status == 200)
         }
     }

@@ -143,7 +143,7 @@ import Testing
                 #expect(
                     try await b.send("GET", "/api/products/\(id)").json["price"] as? Int == price,
                     "round \(round), right after")
-                try await Self.waitUntil("both watch again") {
+                try await waitUntil("both watch again") {
                     try await TestStorage.count(group.database, Self.watches) == 2
                 }
             }
@@ -161,7 +161,7 @@ import Testing
             try await Self.keep(id, on: b, price: 1000)
 
             try await TestStorage.holding(group.database, "SELECT FROM catalogue_watcher FOR UPDATE") {
-                try await Self.waitUntil("both watches wait for the lock") {
+                try await waitUntil("both watches wait for the lock") {
                     try await TestStorage.count(group.database, Self.watches + " AND wait_event_type = 'Lock'") == 2
                 }
                 let patched = #"{"price":3100,"secret":"\#(Self.papri.secret)"}"#
@@ -186,16 +186,6 @@ import Testing
     static func keep(_ id: Int, on peer: MarketPeer, price: Int) async throws {
         _ = try await peer.send("GET", "/api/products/\(id)")
         #expect(try await peer.send("GET", "/api/products/\(id)").json["price"] as? Int == price, "kept")
-    }
-
-    /// Waits for a condition that nothing signals (another process's reconnection), asking again
-    /// every 50 ms for at most 20 s.
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<400 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("never: \(what)")
     }
 
     static let visitor = "Cookie: market_form_token=" + String(repeating: "b", count: 64)
@@ -224,7 +214,7 @@ import Testing
             let paths = [list, detail, "/healthChecker", list, missing, detail, list]
             let head = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(a.port)\r\n\r\n" }
             try await TestStorage.holding(group.database, "SELECT FROM catalogue_watcher FOR UPDATE") {
-                try await Self.waitUntil("every lease ran out") {
+                try await waitUntil("every lease ran out") {
                     try await TestStorage.count(
                         group.database, "SELECT count(*) FROM catalogue_watcher WHERE lease_until > now()") == 0
                 }
