@@ -119,8 +119,8 @@ extension FrontDesk {
         case .routerOnly: return nil
         case .body(let body): return answer(body, making, key, head, version).map(Next.answer)
         case .later(let start):
-            return .later { [self] deliver in
-                start { body in deliver(body.flatMap { self.answer($0, making, key, head, version) }) }
+            return .later { [self] loop, deliver in
+                start(loop) { body in deliver(body.flatMap { self.answer($0, making, key, head, version) }) }
             }
         }
     }

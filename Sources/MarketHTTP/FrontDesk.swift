@@ -101,16 +101,17 @@ final class FrontDesk: Sendable {
     /// What the desk does next for a request it may answer (`plan`).
     enum Next {
         case answer(Answer)
-        /// The answer must wait (for the catalogue's version, or a read): `start` delivers it.
-        case later(_ start: @Sendable (@escaping Delivery) -> Void)
+        /// The answer must wait (for the catalogue's version, or a read): `start` delivers it,
+        /// made on the connection's loop it is given when the desk makes it.
+        case later(_ start: @Sendable (any EventLoop, @escaping Delivery) -> Void)
         /// The router's; its answer is kept under `keepingAs` when it may be given again.
         case router(keepingAs: DeskKey?)
 
         /// Hands the answer to `deliver`, now or once it comes.
-        func deliver(to deliver: @escaping Delivery) {
+        func deliver(on loop: any EventLoop, to deliver: @escaping Delivery) {
             switch self {
             case .answer(let answer): deliver(answer)
-            case .later(let start): start(deliver)
+            case .later(let start): start(loop, deliver)
             case .router: deliver(nil)
             }
         }
@@ -125,9 +126,9 @@ final class FrontDesk: Sendable {
             if let version = service.catalogueVersionAtHand() {
                 return next(for: head, key, making, at: .success(version))
             }
-            return .later { [self] deliver in
+            return .later { [self] loop, deliver in
                 service.catalogueVersion { version in
-                    self.next(for: head, key, making, at: version).deliver(to: deliver)
+                    self.next(for: head, key, making, at: version).deliver(on: loop, to: deliver)
                 }
             }
         }

@@ -95,7 +95,7 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
             held = []
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
-            start { answer in
+            start(loop) { answer in
                 loop.execute {
                     let (handler, context) = bound.value
                     handler.answer(request, with: answer, context: context)

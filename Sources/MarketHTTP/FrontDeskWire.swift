@@ -76,13 +76,14 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Holds what arrives until the desk's answer comes (or the router must answer), then gives it.
     private func wait(
-        for start: @Sendable (@escaping FrontDesk.Delivery) -> Void, head: HTTPRequest, or request: ByteBuffer,
+        for start: @Sendable (any EventLoop, @escaping FrontDesk.Delivery) -> Void, head: HTTPRequest,
+        or request: ByteBuffer,
         since started: ContinuousClock.Instant, context: ChannelHandlerContext
     ) {
         waiting = true
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
-        start { answer in
+        start(loop) { answer in
             loop.execute {
                 let (wire, context) = bound.value
                 wire.waiting = false

@@ -11,9 +11,9 @@ package struct DeskRead: Sendable {
     /// What the desk can do for one request.
     package enum Made: Sendable {
         case body(ByteBuffer)
-        /// The read would wait (for a server, or a free connection): `start` reads and hands over
-        /// the body once it returns, or nil.
-        case later(_ start: @Sendable (@escaping @Sendable (ByteBuffer?) -> Void) -> Void)
+        /// The read would wait (for a server, or a free connection): `start` reads and, once it
+        /// returns, makes the body on the loop it is given and hands it over there, or nil.
+        case later(_ start: @Sendable (any EventLoop, @escaping @Sendable (ByteBuffer?) -> Void) -> Void)
         /// Only the route may answer: a refusal, or anything out of the ordinary.
         case routerOnly
     }
@@ -36,7 +36,14 @@ package struct DeskRead: Sendable {
         make = { head, parameters in
             guard let query = query(head, parameters) else { return .routerOnly }
             guard let value = atHand(query) else {
-                return .later { deliver in later(query) { value in deliver(value.flatMap { body($0, query, head) }) } }
+                return .later { loop, deliver in
+                    later(query) { value in
+                        // On the connection's own loop, not the thread the read returned on: one read
+                        // answers many requests, whose bodies would otherwise be made one after
+                        // another on that thread while the next read waits for the last of them.
+                        loop.execute { deliver(value.flatMap { body($0, query, head) }) }
+                    }
+                }
             }
             return body(value, query, head).map(Made.body) ?? .routerOnly
         }
