@@ -163,7 +163,8 @@ public final class PostgresMarketStore: MarketStore {
         if let kept = version.flatMap(visible.kept(at:)) {
             shown = kept
         } else {
-            shown = try await database.read { session in try await Self.visibleIDs(session, kept: visible, at: version)
+            shown = try await database.read { session in
+                try await Self.visibleIDs(session, kept: visible, at: version)
             }
         }
         let (ids, total) = VisibleProducts.page(
