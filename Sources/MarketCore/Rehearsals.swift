@@ -93,6 +93,15 @@ public final class Rehearsals: @unchecked Sendable {
         }
     }
 
+    /// The vendor is known, as of less than `faultsFreshness` ago, to rehearse no faults: what
+    /// they ask may be answered without `nextStaging`. False when that has to be read again.
+    public func rehearsesNothing(_ vendorID: Int64) -> Bool {
+        lock.withLock {
+            guard let cached = faults[vendorID] else { return false }
+            return cached.faults == nil && ContinuousClock.now - cached.readAt <= Self.faultsFreshness
+        }
+    }
+
     private struct CachedFaults {
         var faults: RehearsedFaults?
         var readAt: ContinuousClock.Instant

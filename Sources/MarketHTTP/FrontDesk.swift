@@ -143,6 +143,8 @@ final class FrontDesk: Sendable {
         guard let kept = answers.answer(for: key.text, at: version, now: Date()) else {
             return making.flatMap { made($0, key, for: head, at: version) } ?? .router(keepingAs: key)
         }
+        // The router stages what a seller rehearses, and reads their faults again when they may have changed.
+        if let vendorID = kept.rehearser, !rehearsals.rehearsesNothing(vendorID) { return .router(keepingAs: key) }
         return .answer(given(kept, to: head))
     }
 
@@ -203,12 +205,13 @@ final class FrontDesk: Sendable {
         guard let key, let mark = AnswerCache.DeskMark(mark), head.status == .ok,
             mark.newToken || head.headerFields[.setCookie] == nil
         else { return nil }
-        if routes.has(route: mark.route) {
+        // A signed-in seller's pages are only ever the router's to make.
+        if routes.has(route: mark.route), mark.expires == nil {
             shapes.learn(route: mark.route, variant: key.variant, head: head.headerFields)
         }
         let answer = AnswerCache.Answer(
-            version: mark.version, headers: head.headerFields, body: ByteBuffer(), route: mark.route,
-            newToken: mark.newToken)
+            version: mark.version, headers: head.headerFields, body: ByteBuffer(), expires: mark.expires,
+            rehearser: mark.rehearser, route: mark.route, newToken: mark.newToken)
         return (key.text, answer)
     }
 

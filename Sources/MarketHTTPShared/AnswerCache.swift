@@ -19,19 +19,23 @@ package final class AnswerCache: Sendable {
         package var headers: HTTPFields
         package var body: ByteBuffer
         package var expires: Date?
+        /// The vendor it was made for, whose rehearsed faults it must not pass by: the front desk
+        /// gives it only while that vendor rehearses none.
+        package var rehearser: Int64?
         /// The route that gave it, for the front desk's metrics.
         package var route = ""
         /// It hands a new visitor a form token, which the front desk makes anew each time.
         package var newToken = false
 
         package init(
-            version: Int64, headers: HTTPFields, body: ByteBuffer, expires: Date? = nil, route: String = "",
-            newToken: Bool = false
+            version: Int64, headers: HTTPFields, body: ByteBuffer, expires: Date? = nil, rehearser: Int64? = nil,
+            route: String = "", newToken: Bool = false
         ) {
             self.version = version
             self.headers = headers
             self.body = body
             self.expires = expires
+            self.rehearser = rehearser
             self.route = route
             self.newToken = newToken
         }
@@ -52,6 +56,8 @@ package final class AnswerCache: Sendable {
     /// A route's answer may say until when it holds (seconds since 1970) in this header, which
     /// the route's adapter removes before the answer leaves.
     package static let expiresHeader = HTTPField.Name("Market-Answer-Expires")!
+    /// And for which vendor it was made (`Answer.rehearser`), in this one, removed the same way.
+    package static let rehearserHeader = HTTPField.Name("Market-Answer-Rehearser")!
     /// Says that the answer may be given again by the front desk (`DeskMark`); the front desk
     /// removes it before the answer leaves.
     package static let deskHeader = HTTPField.Name("Market-Desk")!
@@ -61,16 +67,21 @@ package final class AnswerCache: Sendable {
     package static let deskKeeps = HTTPField.Name("Market-Desk-Keeps")!
 
     /// What `deskHeader` says: at which catalogue version the answer holds, which route gave it,
-    /// and whether it hands a new visitor a form token (the front desk makes each visitor a new
-    /// one): `1234 /api/products`, `1234 / new-token`.
+    /// whether it hands a new visitor a form token (the front desk makes each visitor a new one),
+    /// until when and for which vendor it holds: `1234 /api/products`, `1234 / new-token`,
+    /// `1234 / until=1790000000.5 rehearser=3`.
     package struct DeskMark {
         package var version: Int64
         package var route: String
         package var newToken = false
+        package var expires: Date?
+        package var rehearser: Int64?
 
-        init(version: Int64, route: String) {
-            self.version = version
+        init(_ answer: Answer, route: String) {
+            version = answer.version
             self.route = route
+            expires = answer.expires
+            rehearser = answer.rehearser
         }
 
         package init?(_ text: String) {
@@ -78,10 +89,22 @@ package final class AnswerCache: Sendable {
             guard words.count > 1, let version = Int64(words[0]) else { return nil }
             self.version = version
             route = String(words[1])
-            newToken = words.dropFirst(2).contains("new-token")
+            for word in words.dropFirst(2) {
+                if word == "new-token" { newToken = true }
+                if word.hasPrefix("until=") {
+                    expires = Double(word.dropFirst(6)).map(Date.init(timeIntervalSince1970:))
+                }
+                if word.hasPrefix("rehearser=") { rehearser = Int64(word.dropFirst(10)) }
+            }
         }
 
-        package var text: String { "\(version) \(route)" + (newToken ? " new-token" : "") }
+        package var text: String {
+            var text = "\(version) \(route)"
+            if newToken { text += " new-token" }
+            if let expires { text += " until=\(expires.timeIntervalSince1970)" }
+            if let rehearser { text += " rehearser=\(rehearser)" }
+            return text
+        }
     }
 
     private let capacity: Int
@@ -181,35 +204,37 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
             return given(answer, to: request, context: context)
         }
         let response = try await next(request, context)
-        let expires = response.headers[AnswerCache.expiresHeader].flatMap(Double.init).map(
-            Date.init(timeIntervalSince1970:))
-        guard response.status == .ok, response.headers[.setCookie] == nil else {
+        var headers = response.headers
+        let expires = headers[AnswerCache.expiresHeader].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let rehearser = headers[AnswerCache.rehearserHeader].flatMap { Int64($0) }
+        headers[AnswerCache.expiresHeader] = nil
+        headers[AnswerCache.rehearserHeader] = nil
+        guard response.status == .ok, headers[.setCookie] == nil else {
             var response = response
-            response.headers[AnswerCache.expiresHeader] = nil
+            response.headers = headers
             return response
         }
         let body = try await BodyCollector.bytes(of: response)
-        var headers = response.headers
-        headers[AnswerCache.expiresHeader] = nil
         headers[.eTag] = AnswerCache.tag(of: body)
-        let answer = AnswerCache.Answer(version: version, headers: headers, body: body, expires: expires)
-        if request.headers[AnswerCache.deskKeeps] == nil || !Self.deskMayGive(answer, to: request) {
+        let answer = AnswerCache.Answer(
+            version: version, headers: headers, body: body, expires: expires, rehearser: rehearser)
+        if request.headers[AnswerCache.deskKeeps] == nil || !Self.deskMayGive(to: request) {
             cache.keep(answer, for: key)
         }
         return given(answer, to: request, context: context)
     }
 
-    /// The answer holds for everyone who sends this request until the catalogue changes, and the
-    /// request named no vendor whose failures could be rehearsed.
-    private static func deskMayGive(_ answer: AnswerCache.Answer, to request: Request) -> Bool {
-        answer.expires == nil && request.identifier == nil
+    /// The request named no vendor in its headers, whose failures the router would rehearse (a
+    /// signed-in seller's are in the answer's mark: the desk checks them itself).
+    private static func deskMayGive(to request: Request) -> Bool {
+        request.identifier == nil
     }
 
     /// The answer, marked for the front desk when it may give it again without the routes.
     private func given(_ answer: AnswerCache.Answer, to request: Request, context: Context) -> Response {
         var response = AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
-        if response.status == .ok, Self.deskMayGive(answer, to: request) {
-            let mark = AnswerCache.DeskMark(version: answer.version, route: context.endpointPath ?? "")
+        if response.status == .ok, Self.deskMayGive(to: request) {
+            let mark = AnswerCache.DeskMark(answer, route: context.endpointPath ?? "")
             response.headers[AnswerCache.deskHeader] = mark.text
         }
         return response

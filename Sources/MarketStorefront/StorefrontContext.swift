@@ -70,6 +70,7 @@ struct VisitMiddleware: RouterMiddleware {
         context.visit = visit
         var response = try await next(request, context)
         response.headers[AnswerCache.expiresHeader] = nil
+        response.headers[AnswerCache.rehearserHeader] = nil
         response = visit.handOutFormToken(with: response)
         // The front desk may give this page to other new visitors, each with a token of their own.
         if visit.madeFormToken, var mark = response.headers[AnswerCache.deskHeader].flatMap(AnswerCache.DeskMark.init) {

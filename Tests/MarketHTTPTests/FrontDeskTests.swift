@@ -166,4 +166,39 @@ extension FrontDeskTests {
             #expect(other.status == 200 && other.body == first.body)
         }
     }
+
+    /// A signed-in seller's pages are given again like anyone's, yet every fault the seller
+    /// rehearses still fails them, and switching the faults off brings the pages back.
+    @Test func aSignedInSellersPagesAreGivenAgainButNeverPastTheFaultsTheyRehearse() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Seller's own lamp")
+            var seller = StorefrontVisitor(port: market.port)
+            _ = try await seller.signIn(TestMarket.papri)
+            _ = try await seller.get("/")  // takes the sign-in's notice, which is shown once
+            let cookies = "Cookie: " + seller.cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
+            let headers = [cookies, "Accept-Language: en"]
+            let pages = ["/", "/products/\(product.id)"]
+            for path in pages {
+                let first = try await market.send("GET", path, headers: headers)
+                #expect(first.status == 200 && first.text.contains("Sign out"), "\(path)")
+                for _ in 0..<2 {
+                    let again = try await market.send("GET", path, headers: headers)
+                    #expect(Self.lines(again) == Self.lines(first) && again.body == first.body, "\(path)")
+                }
+            }
+
+            let rehearsed = try await seller.post(
+                "/inspector/rehearsal", ["fail": "100", "status": "502", "seed": "7"])
+            #expect(rehearsed.status == 303)
+            for path in pages {
+                #expect(try await market.send("GET", path, headers: headers).status == 502, "\(path)")
+            }
+            #expect(try await market.send("GET", "/", headers: [Self.visitor]).status == 200, "only the seller's fail")
+            _ = try await seller.post("/inspector/rehearsal", ["clear": "1"])
+            for path in pages {
+                let back = try await market.send("GET", path, headers: headers)
+                #expect(back.status == 200 && back.text.contains("Sign out"), "\(path)")
+            }
+        }
+    }
 }
