@@ -4,15 +4,15 @@
 /// looked up through `TemplateObject` without reflection, and a line that holds nothing but a
 /// section, partial, block or comment tag leaves no trace in the page, as Mustache asks.
 struct PageTemplate: Sendable {
-    indirect enum Part: Sendable {
+    enum Part: Sendable {
         case text([UInt8])
         case value([String], escaped: Bool)
-        case section([String], [Part], inverted: Bool)
+        indirect case section([String], [Part], inverted: Bool)
         case partial(String)
         /// A parent template rendered with these blocks filled in.
-        case parent(String, blocks: [String: [Part]])
+        indirect case parent(String, blocks: [String: [Part]])
         /// A block a child may fill in, and what it shows otherwise.
-        case block(String, [Part])
+        indirect case block(String, [Part])
     }
 
     struct ParseError: Error, CustomStringConvertible {
