@@ -205,7 +205,8 @@ final class FrontDesk: Sendable {
         guard let key, let mark = AnswerCache.DeskMark(mark), head.status == .ok,
             mark.newToken || head.headerFields[.setCookie] == nil
         else { return nil }
-        // A signed-in seller's pages are only ever the router's to make.
+        // What the desk makes carries no end: an answer that has one (a page showing a sign-in)
+        // is only ever the router's to make.
         if routes.has(route: mark.route), mark.expires == nil {
             shapes.learn(route: mark.route, variant: key.variant, head: head.headerFields)
         }
