@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MarketCore
 import MarketModel
 import Testing
@@ -37,6 +38,39 @@ import Testing
             #expect(try await server.products(PageRequest(number: 1, itemsPerPage: 20), matching: nil).totalCount == 0)
             #expect(tool.catalogueVersionAtHand() == afterHide)
         }
+    }
+
+    /// The version at hand is read again only when the wal-index header changed: every commit, by
+    /// any connection, changes it, and the version then read is the committed one.
+    @Test func everyCommitIsSeenThoughTheVersionIsReadOnlyWhenTheHeaderChanged() async throws {
+        try await Self.withTwoStores { server, _ in
+            let header = try #require(WALIndexHeader(databasePath: server.pool.path))
+            let before = try #require(header.read())
+            #expect(header.read() == before, "nothing committed, the same header")
+            let start = try #require(server.catalogueVersionAtHand())
+
+            // Another connection to the file, as a tool in another process would open it.
+            let tool = try DatabaseQueue(path: server.pool.path)
+            for step in Int64(1)...20 {
+                try await tool.write { db in try db.execute(sql: "UPDATE catalogueVersion SET version = version + 1") }
+                #expect(header.read() != before)
+                #expect(server.catalogueVersionAtHand() == start + step)
+                #expect(server.catalogueVersionAtHand() == start + step, "read again, unchanged")
+            }
+            // A commit that leaves the catalogue as it is changes the header, not the version.
+            try await tool.write { db in try db.execute(sql: "CREATE TABLE unrelated (id INTEGER)") }
+            #expect(server.catalogueVersionAtHand() == start + 20)
+            try await tool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            #expect(server.catalogueVersionAtHand() == start + 20)
+        }
+    }
+
+    @Test func aDatabaseWithoutAWALIndexHasNoHeader() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-test-\(UUID()).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try DatabaseQueue(path: path)
+        #expect(WALIndexHeader(databasePath: path) == nil)
     }
 
     /// Searches read through the pool, which hands its readers back only when a task thread
