@@ -52,6 +52,35 @@ import Testing
         #expect(staged?.outcome == .fail(status: 502))
     }
 
+    /// The front desk asks, for every signed-in seller's page it gives, whether the seller rehearses
+    /// nothing. While it keeps asking, the answer is read again before it goes stale (otherwise
+    /// every request of that moment goes to the router at once), and a fault set elsewhere is still
+    /// learned within a second.
+    @Test func whileTheDeskAsksTheFaultsAreReadAgainBeforeTheyGoStale() async throws {
+        let market = try await TestMarket()
+        defer { try? FileManager.default.removeItem(at: market.directory) }
+        let here = market.market.rehearsals
+        let elsewhere = Rehearsals(store: market.store)
+        let papri = try #require(try await here.vendor(identifiedBy: TestMarket.papri.identifier))
+        #expect(try await here.nextStaging(for: papri.id) == nil)
+        // Asked as the desk would, every 20 ms, for twice as long as an answer stays fresh.
+        let start = ContinuousClock.now
+        var untrusted = 0
+        while ContinuousClock.now - start < Rehearsals.faultsFreshness * 2 {
+            if !here.rehearsesNothing(papri.id) { untrusted += 1 }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(untrusted == 0)
+
+        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri.id)
+        let set = ContinuousClock.now
+        try await waitUntil("the fault set elsewhere is learned", limit: .seconds(3)) {
+            !here.rehearsesNothing(papri.id)
+        }
+        #expect(ContinuousClock.now - set <= Rehearsals.faultsFreshness + .milliseconds(500))
+        #expect(try await here.nextStaging(for: papri.id)?.outcome == .fail(status: 502))
+    }
+
     @Test(arguments: [
         (RehearsedFaults(latencyMs: 40_000), "latency must be from 0 to 30000 ms"),
         (RehearsedFaults(failPercent: 80, dropPercent: 30), "share of dropped connections must be from 0 to 20"),
