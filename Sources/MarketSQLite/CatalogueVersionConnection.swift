@@ -5,7 +5,7 @@ import Synchronization
 /// A connection of its own that reads the catalogue's version on the caller's thread, in a few
 /// microseconds: a read through the pool hands the work to a reader thread and back, which cost
 /// more than the read itself for every kept answer. While the wal-index header is the one seen
-/// before the last read, it gives that read's version without reading (a fifth of a kept answer's
+/// before the last read, it gives that read's version without reading (a sixth of a kept answer's
 /// time went to the read).
 final class CatalogueVersionConnection: @unchecked Sendable {  // the handles are used only under `lock`
     /// The header seen just before the last read, and the version that read gave.
