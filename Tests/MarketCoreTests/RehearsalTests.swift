@@ -33,21 +33,27 @@ import Testing
         #expect(try await rehearsals.nextStaging(for: papri.id) == nil)
     }
 
+    /// A market's rehearsals and another server's on the same store, and papri's id, who rehearses
+    /// nothing yet.
+    static func twoServers() async throws -> (TestMarket, here: Rehearsals, elsewhere: Rehearsals, papri: Int64) {
+        let market = try await TestMarket()
+        let here = market.market.rehearsals
+        let papri = try #require(try await here.vendor(identifiedBy: TestMarket.papri.identifier))
+        #expect(try await here.nextStaging(for: papri.id) == nil)
+        return (market, here, Rehearsals(store: market.store), papri.id)
+    }
+
     /// Another server, or `openmarket faults set`, changes the faults in the store; this server
     /// follows within a second.
     @Test func faultsSetElsewhereTakeEffectWithinASecond() async throws {
-        let market = try await TestMarket()
+        let (market, here, elsewhere, papri) = try await Self.twoServers()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        let here = market.market.rehearsals
-        let elsewhere = Rehearsals(store: market.store)
-        let papri = try #require(try await here.vendor(identifiedBy: TestMarket.papri.identifier))
-        #expect(try await here.nextStaging(for: papri.id) == nil)
-        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri.id)
+        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri)
         let set = ContinuousClock.now
-        var staged = try await here.nextStaging(for: papri.id)
+        var staged = try await here.nextStaging(for: papri)
         while staged == nil, ContinuousClock.now - set < .seconds(3) {
             await Task.yield()
-            staged = try await here.nextStaging(for: papri.id)
+            staged = try await here.nextStaging(for: papri)
         }
         #expect(staged?.outcome == .fail(status: 502))
     }
@@ -57,28 +63,24 @@ import Testing
     /// every request of that moment goes to the router at once), and a fault set elsewhere is still
     /// learned within a second.
     @Test func whileTheDeskAsksTheFaultsAreReadAgainBeforeTheyGoStale() async throws {
-        let market = try await TestMarket()
+        let (market, here, elsewhere, papri) = try await Self.twoServers()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        let here = market.market.rehearsals
-        let elsewhere = Rehearsals(store: market.store)
-        let papri = try #require(try await here.vendor(identifiedBy: TestMarket.papri.identifier))
-        #expect(try await here.nextStaging(for: papri.id) == nil)
         // Asked as the desk would, every 20 ms, for twice as long as an answer stays fresh.
         let start = ContinuousClock.now
         var untrusted = 0
         while ContinuousClock.now - start < Rehearsals.faultsFreshness * 2 {
-            if !here.rehearsesNothing(papri.id) { untrusted += 1 }
+            if !here.rehearsesNothing(papri) { untrusted += 1 }
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(untrusted == 0)
 
-        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri.id)
+        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri)
         let set = ContinuousClock.now
         try await waitUntil("the fault set elsewhere is learned", limit: .seconds(3)) {
-            !here.rehearsesNothing(papri.id)
+            !here.rehearsesNothing(papri)
         }
         #expect(ContinuousClock.now - set <= Rehearsals.faultsFreshness + .milliseconds(500))
-        #expect(try await here.nextStaging(for: papri.id)?.outcome == .fail(status: 502))
+        #expect(try await here.nextStaging(for: papri)?.outcome == .fail(status: 502))
     }
 
     @Test(arguments: [
