@@ -65,7 +65,9 @@ import Testing
     @Test func whileTheDeskAsksTheFaultsAreReadAgainBeforeTheyGoStale() async throws {
         let (market, here, elsewhere, papri) = try await Self.twoServers()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        // Asked as the desk would, every 20 ms, for twice as long as an answer stays fresh.
+        // Asked as the desk would, every 20 ms, for twice as long as an answer stays fresh. The pause
+        // waits for nothing: what is tested is that the answer holds while time passes, so the asks
+        // must be spread over it (the wait for the fault set elsewhere, below, is on its condition).
         let start = ContinuousClock.now
         var untrusted = 0
         while ContinuousClock.now - start < Rehearsals.faultsFreshness * 2 {
