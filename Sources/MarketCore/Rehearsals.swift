@@ -13,6 +13,8 @@ public final class Rehearsals: @unchecked Sendable {
 
     let store: any MarketStore
     let now: @Sendable () -> Date
+    /// Time as it passes (never set back), for how long what was read is trusted.
+    let elapsed: @Sendable () -> ContinuousClock.Instant
     private let lock = NSLock()
     private var vendors: [String: Vendor] = [:]
     private var faults: [Int64: CachedFaults] = [:]
@@ -22,9 +24,13 @@ public final class Rehearsals: @unchecked Sendable {
     private var anonymous: [(id: Int64, at: Date, detail: @Sendable () -> Data)] = []
     private var anonymousCount: Int64 = 0
 
-    public init(store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init,
+        elapsed: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.store = store
         self.now = now
+        self.elapsed = elapsed
     }
 
     /// The vendor an `identifier` header names, or nil. Vendors are never removed, so a vendor once
@@ -71,13 +77,13 @@ public final class Rehearsals: @unchecked Sendable {
     public func setFaults(_ faults: RehearsedFaults?, vendorID: Int64) async throws {
         let faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
         try await store.setFaults(try faults.map { try JSONEncoder().encode($0) }, vendorID: vendorID)
-        lock.withLock { self.faults[vendorID] = CachedFaults(faults: faults, readAt: .now, served: 0) }
+        lock.withLock { self.faults[vendorID] = CachedFaults(faults: faults, readAt: elapsed(), served: 0) }
     }
 
     /// What to stage for a vendor's next request, or nil when they have no faults set. Requests are
     /// counted from when the faults were set (or last changed), so a seed replays the same sequence.
     public func nextStaging(for vendorID: Int64) async throws -> StagedFault? {
-        let start = ContinuousClock.now
+        let start = elapsed()
         if lock.withLock({ faults[vendorID].map { start - $0.readAt > Self.faultsFreshness } ?? true }) {
             remember(try await faults(of: vendorID), of: vendorID, readAt: start)
         }
@@ -98,18 +104,19 @@ public final class Rehearsals: @unchecked Sendable {
     /// request that came in the moment they went stale would go to the router and read them, each
     /// (on PostgreSQL a signed-in seller's pages had a p99 of a quarter of a second).
     public func rehearsesNothing(_ vendorID: Int64) -> Bool {
+        let asked = elapsed()
         let (nothing, refresh) = lock.withLock { () -> (Bool, Bool) in
             guard let cached = faults[vendorID] else { return (false, false) }
-            let age = ContinuousClock.now - cached.readAt
+            let age = asked - cached.readAt
             let nothing = cached.faults == nil && age <= Self.faultsFreshness
             return (nothing, nothing && age > Self.faultsFreshness / 2 && refreshing.insert(vendorID).inserted)
         }
         if refresh {
+            // As of the ask, not of when the task runs: the read may only seem older than it is.
             Task {
                 defer { lock.withLock { _ = refreshing.remove(vendorID) } }
-                let start = ContinuousClock.now
                 // One that fails leaves them to go stale: the router then reads them, and says why it cannot.
-                do { remember(try await faults(of: vendorID), of: vendorID, readAt: start) } catch {}
+                do { remember(try await faults(of: vendorID), of: vendorID, readAt: asked) } catch {}
             }
         }
         return nothing

@@ -33,55 +33,53 @@ import Testing
         #expect(try await rehearsals.nextStaging(for: papri.id) == nil)
     }
 
-    /// A market's rehearsals and another server's on the same store, and papri's id, who rehearses
-    /// nothing yet.
-    static func twoServers() async throws -> (TestMarket, here: Rehearsals, elsewhere: Rehearsals, papri: Int64) {
+    /// Two servers' rehearsals on the same store, on a clock the test moves, and papri's id, who
+    /// rehearses nothing yet (as this server has just read).
+    static func twoServers() async throws -> (
+        TestMarket, clock: TestClock, here: Rehearsals, elsewhere: Rehearsals, papri: Int64
+    ) {
         let market = try await TestMarket()
-        let here = market.market.rehearsals
+        let clock = TestClock()
+        let here = Rehearsals(store: market.store, now: { clock.now }, elapsed: { clock.elapsed })
         let papri = try #require(try await here.vendor(identifiedBy: TestMarket.papri.identifier))
         #expect(try await here.nextStaging(for: papri.id) == nil)
-        return (market, here, Rehearsals(store: market.store), papri.id)
+        return (market, clock, here, Rehearsals(store: market.store), papri.id)
     }
 
     /// Another server, or `openmarket faults set`, changes the faults in the store; this server
-    /// follows within a second.
-    @Test func faultsSetElsewhereTakeEffectWithinASecond() async throws {
-        let (market, here, elsewhere, papri) = try await Self.twoServers()
+    /// follows once what it read is no longer fresh.
+    @Test func faultsSetElsewhereTakeEffectOnceWhatWasReadIsNoLongerFresh() async throws {
+        let (market, clock, here, elsewhere, papri) = try await Self.twoServers()
         defer { try? FileManager.default.removeItem(at: market.directory) }
         try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri)
-        let set = ContinuousClock.now
-        var staged = try await here.nextStaging(for: papri)
-        while staged == nil, ContinuousClock.now - set < .seconds(3) {
-            await Task.yield()
-            staged = try await here.nextStaging(for: papri)
-        }
-        #expect(staged?.outcome == .fail(status: 502))
+        clock.advance(by: 0.9)
+        #expect(try await here.nextStaging(for: papri) == nil, "still as read less than a second ago")
+        clock.advance(by: 0.2)
+        #expect(try await here.nextStaging(for: papri)?.outcome == .fail(status: 502))
     }
 
     /// The front desk asks, for every signed-in seller's page it gives, whether the seller rehearses
-    /// nothing. While it keeps asking, the answer is read again before it goes stale (otherwise
-    /// every request of that moment goes to the router at once), and a fault set elsewhere is still
-    /// learned within a second.
+    /// nothing. An ask past half the answer's freshness has it read again, so the answer still
+    /// holds when the first read goes stale (otherwise every request of that moment would go to
+    /// the router at once), and a fault set elsewhere is learned by that read.
     @Test func whileTheDeskAsksTheFaultsAreReadAgainBeforeTheyGoStale() async throws {
-        let (market, here, elsewhere, papri) = try await Self.twoServers()
+        let (market, clock, here, elsewhere, papri) = try await Self.twoServers()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        // Asked as the desk would, every 20 ms, for twice as long as an answer stays fresh. The pause
-        // waits for nothing: what is tested is that the answer holds while time passes, so the asks
-        // must be spread over it (the wait for the fault set elsewhere, below, is on its condition).
-        let start = ContinuousClock.now
-        var untrusted = 0
-        while ContinuousClock.now - start < Rehearsals.faultsFreshness * 2 {
-            if !here.rehearsesNothing(papri) { untrusted += 1 }
-            try await Task.sleep(for: .milliseconds(20))
+        clock.advance(by: 0.4)
+        #expect(here.rehearsesNothing(papri), "fresh, and not read again yet")
+        clock.advance(by: 0.3)
+        #expect(here.rehearsesNothing(papri), "still trusted while it is read again")
+        clock.advance(by: 0.4)
+        try await waitUntil("the second read, begun at 0.7 s, is trusted at 1.1 s", limit: .seconds(10)) {
+            here.rehearsesNothing(papri)
         }
-        #expect(untrusted == 0)
 
         try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri)
-        let set = ContinuousClock.now
-        try await waitUntil("the fault set elsewhere is learned", limit: .seconds(3)) {
+        clock.advance(by: 0.2)
+        #expect(here.rehearsesNothing(papri), "as read at 0.7 s, trusted while it is read again")
+        try await waitUntil("the fault set elsewhere is learned by that read", limit: .seconds(10)) {
             !here.rehearsesNothing(papri)
         }
-        #expect(ContinuousClock.now - set <= Rehearsals.faultsFreshness + .milliseconds(500))
         #expect(try await here.nextStaging(for: papri)?.outcome == .fail(status: 502))
     }
 
