@@ -60,7 +60,7 @@ import Testing
             // A commit that leaves the catalogue as it is changes the header, not the version.
             try await tool.write { db in try db.execute(sql: "CREATE TABLE unrelated (id INTEGER)") }
             #expect(server.catalogueVersionAtHand() == start + 20)
-            try await tool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try await tool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             #expect(server.catalogueVersionAtHand() == start + 20)
         }
     }
