@@ -123,8 +123,10 @@ let package = Package(
         .target(
             name: "MarketApp",
             dependencies: [
-                "MarketHTTP", "MarketAPIv2", "MarketStorefront", "MarketSQLite", "MarketPostgres", "MarketImaging", "MarketDemo",
+                "MarketHTTP", "MarketHTTPShared", "MarketAPIv2", "MarketStorefront", "MarketSQLite", "MarketPostgres",
+                "MarketImaging", "MarketDemo",
                 server("Logging", "swift-log"),
+                server("NIOPosix", "swift-nio"),
                 server("Metrics", "swift-metrics"),
                 server("Prometheus", "swift-prometheus"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),

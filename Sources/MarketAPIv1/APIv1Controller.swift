@@ -38,7 +38,7 @@ package struct APIv1Controller<Context: RequestContext> {
             DeskRead(
                 route: "/item/{id}", query: { _, parameters in Int64(parameters[0]) },
                 atHand: { [service] id in service.productAtHand(id: id) },
-                later: { [service] id, deliver in service.product(id: id, deliver) },
+                later: { [service] id, _, deliver in service.product(id: id, deliver) },
                 body: { product, _, head in
                     try? JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs))
                 }),

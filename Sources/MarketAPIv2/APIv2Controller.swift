@@ -50,7 +50,7 @@ package struct APIv2Controller<Context: RequestContext> {
             DeskRead(
                 route: "/api/products/{id}", query: { _, parameters in Int64(parameters[0]) },
                 atHand: { [service] id in service.productAtHand(id: id) },
-                later: { [service] id, deliver in service.product(id: id, deliver) },
+                later: { [service] id, _, deliver in service.product(id: id, deliver) },
                 body: { [self] product, _, head in JSONResponse.bytes(body(of: product, for: head)) }),
         ]
     }

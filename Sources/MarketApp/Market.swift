@@ -4,11 +4,13 @@ import Logging
 import MarketCore
 import MarketDemo
 import MarketHTTP
+import MarketHTTPShared
 import MarketImaging
 import MarketModel
 import MarketPostgres
 import MarketSQLite
 import MarketStorefront
+import NIOPosix
 import ServiceLifecycle
 
 /// A whole market, built from a configuration in one place: the store, the images, the service
@@ -41,6 +43,8 @@ public struct Market: Sendable {
         let storedKey: SessionKey?
         var connections: [any Service] = []
         var watch: (any Service)?
+        // Reads for requests the front desk answers run on one of the server's loops (`LoopExecutor`).
+        let reads = LoopExecutor.on(MultiThreadedEventLoopGroup.singleton.next())
         switch configuration.storage {
         case .folder(let folder):
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -51,7 +55,7 @@ public struct Market: Sendable {
             storedKey = try SessionKey(storedAt: folder.appendingPathComponent("session.key"))
         case .postgres(let url):
             let postgres = try await PostgresMarket.open(
-                url: url, logger: logger, deadline: configuration.databaseDeadline)
+                url: url, logger: logger, deadline: configuration.databaseDeadline, readsOn: reads)
             store = postgres.store
             images = CachedImageStore(postgres.images, capacity: configuration.imageCacheBytes)
             storedKey = SessionKey(bytes: postgres.sessionKey)
@@ -65,7 +69,7 @@ public struct Market: Sendable {
         let service = MarketService(
             store: store, images: images, imageProcessor: VipsImageProcessor(),
             hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration,
-            now: configuration.clock)
+            now: configuration.clock, readsOn: reads)
         return Market(
             configuration: configuration, service: service,
             rehearsals: Rehearsals(store: store, now: configuration.clock), store: store, images: images,

@@ -17,10 +17,12 @@ public struct MarketService: Sendable {
     /// Every picture decoded or encoded for this market's requests goes through these slots.
     let imageWork = ImageWork()
 
+    /// `readExecutor` runs the reads made for callers that cannot wait in a task (see
+    /// `product(id:_:)`); nil: Swift's cooperative threads.
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
         hasher: SecretHasher = SecretHasher(), openRegistration: Bool = false,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, readsOn readExecutor: (any TaskExecutor)? = nil
     ) {
         self.store = store
         self.images = images
@@ -28,8 +30,8 @@ public struct MarketService: Sendable {
         self.hasher = hasher
         self.openRegistration = openRegistration
         self.now = now
-        versions = CatalogueVersionReader(read: store.catalogueVersion)
-        productReads = Batches { [store] ids in
+        versions = CatalogueVersionReader(on: readExecutor, read: store.catalogueVersion)
+        productReads = Batches(on: readExecutor) { [store] ids in
             let products = Dictionary(
                 try await store.products(ids: Array(Set(ids))).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             return ids.map { products[$0] }

@@ -29,7 +29,7 @@ package struct DeskRead: Sendable {
     package init<Query: Sendable, Value: Sendable>(
         route: String, query: @escaping @Sendable (HTTPRequest, [Substring]) -> Query?,
         atHand: @escaping @Sendable (Query) -> Value?,
-        later: @escaping @Sendable (Query, @escaping @Sendable (Value?) -> Void) -> Void,
+        later: @escaping @Sendable (Query, any EventLoop, @escaping @Sendable (Value?) -> Void) -> Void,
         body: @escaping @Sendable (Value, Query, HTTPRequest) -> ByteBuffer?
     ) {
         self.route = route
@@ -37,7 +37,7 @@ package struct DeskRead: Sendable {
             guard let query = query(head, parameters) else { return .routerOnly }
             guard let value = atHand(query) else {
                 return .later { loop, deliver in
-                    later(query) { value in
+                    later(query, loop) { value in
                         // On the connection's own loop, not the thread the read returned on: one read
                         // answers many requests, whose bodies would otherwise be made one after
                         // another on that thread while the next read waits for the last of them.
@@ -49,10 +49,11 @@ package struct DeskRead: Sendable {
         }
     }
 
-    /// A later read made in a task, for reads the store makes in tasks only.
+    /// A later read made in a task, for reads the store makes in tasks only; on the connection's
+    /// loop, where its answer is made and sent.
     package static func inTask<Query: Sendable, Value: Sendable>(
         _ read: @escaping @Sendable (Query) async -> Value?
-    ) -> @Sendable (Query, @escaping @Sendable (Value?) -> Void) -> Void {
-        { query, deliver in Task { deliver(await read(query)) } }
+    ) -> @Sendable (Query, any EventLoop, @escaping @Sendable (Value?) -> Void) -> Void {
+        { query, loop, deliver in Task(executorPreference: LoopExecutor.on(loop)) { deliver(await read(query)) } }
     }
 }

@@ -19,9 +19,10 @@ public struct PostgresMarket: Sendable {
     public let sessionKey: Data
 
     /// Connects once to migrate, then prepares the pool. Throws a `PostgresUnreachable` that says
-    /// what to check when the database does not answer.
+    /// what to check when the database does not answer. Queries run on `readExecutor` (nil: Swift's
+    /// cooperative threads).
     public static func open(
-        url: String, logger: Logger, deadline: Duration = .seconds(5)
+        url: String, logger: Logger, deadline: Duration = .seconds(5), readsOn readExecutor: (any TaskExecutor)? = nil
     ) async throws -> PostgresMarket {
         let location = try PostgresLocation(url: url)
         let sessionKey: Data
@@ -45,7 +46,8 @@ public struct PostgresMarket: Sendable {
         var poolLogger = logger
         poolLogger.logLevel = max(logger.logLevel, .warning)
         let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: poolLogger)
-        let database = MarketDatabase(client: client, location: location, logger: logger, deadline: deadline)
+        let database = MarketDatabase(
+            client: client, location: location, logger: logger, deadline: deadline, executor: readExecutor)
         let watch = CatalogueWatch(location: location, logger: poolLogger)
         return PostgresMarket(
             store: PostgresMarketStore(database: database, watch: watch),

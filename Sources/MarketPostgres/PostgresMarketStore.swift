@@ -15,7 +15,7 @@ public final class PostgresMarketStore: MarketStore {
     init(database: MarketDatabase, watch: CatalogueWatch) {
         self.database = database
         self.watch = watch
-        pageRows = Batches { pages in
+        pageRows = Batches(on: database.executor) { pages in
             let rows = try await database.read { session in
                 try await session.rows(ShownSummariesQuery(ids: Array(Set(pages.joined()))))
             }

@@ -111,8 +111,7 @@ extension Storefront {
                     return ProductPageQuery(id: id, request: request, visit: visit)
                 },
                 atHand: { [service] query in service.productAtHand(id: query.id) },
-                later: { [service] query, deliver in service.product(id: query.id, deliver)
-                },
+                later: { [service] query, _, deliver in service.product(id: query.id, deliver) },
                 body: { [self] product, query, _ in
                     let page = pages.html(
                         "product", title: product.name, visit: query.visit,

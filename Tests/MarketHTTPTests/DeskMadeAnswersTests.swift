@@ -123,7 +123,7 @@ import Testing
     @Test func theDeskFindsRoutesAsTheRouterDoes() {
         let read = { (route: String) in
             DeskRead(
-                route: route, query: { _, _ in nil as Int? }, atHand: { _ in nil as Int? }, later: { _, _ in },
+                route: route, query: { _, _ in nil as Int? }, atHand: { _ in nil as Int? }, later: { _, _, _ in },
                 body: { _, _, _ in nil })
         }
         let routes = DeskRoutes([read("/api/products"), read("/api/products/{id}"), read("/items/{page}")])
