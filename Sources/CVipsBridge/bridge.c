@@ -54,14 +54,17 @@ static int encode(VipsImage *image, omk_format format, int bitdepth, omk_encoded
     return 0;
 }
 
-omk_status omk_normalize(const void *input, size_t length, int long_edge, int thumbnail_edge, long long max_pixels,
-                         omk_encoded *original, omk_encoded *thumbnail, char **error) {
-    VipsObject *objects[5] = {NULL, NULL, NULL, NULL, NULL};
+struct omk_picture {
+    VipsImage *image;  // decoded, in memory: read by several threads at once
+    omk_format format;
+};
+
+omk_status omk_decode(const void *input, size_t length, int long_edge, long long max_pixels, omk_picture **picture,
+                      char **error) {
+    VipsObject *objects[3] = {NULL, NULL, NULL};
     VipsImage **header = (VipsImage **)&objects[0];
     VipsImage **shrunk = (VipsImage **)&objects[1];
     VipsImage **srgb = (VipsImage **)&objects[2];
-    VipsImage **decoded = (VipsImage **)&objects[3];
-    VipsImage **small = (VipsImage **)&objects[4];
 
     // Opening reads only the header, so a bomb is refused before a pixel is decoded.
     *header = vips_image_new_from_buffer(input, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
@@ -71,36 +74,48 @@ omk_status omk_normalize(const void *input, size_t length, int long_edge, int th
     }
     long long pixels = (long long)vips_image_get_width(*header) * vips_image_get_height(*header);
     if (pixels > max_pixels) {
-        unref_all(objects, 5);
+        unref_all(objects, 3);
         *error = g_strdup_printf("has %lld pixels", pixels);
         return OMK_TOO_MANY_PIXELS;
     }
-    gboolean transparent = vips_image_hasalpha(*header);
-    omk_format format = transparent ? OMK_FORMAT_PNG : OMK_FORMAT_JPEG;
+    omk_format format = vips_image_hasalpha(*header) ? OMK_FORMAT_PNG : OMK_FORMAT_JPEG;
     // thumbnail_buffer shrinks while loading where the format allows and applies the EXIF
     // orientation; "fail_on=warning" makes a truncated or corrupt file (even one whose decoder only
     // warns, such as a header that claims more pixels than the data holds) an error instead of a
-    // grey picture. The shrunk picture is kept in memory (a few MB at most), so the thumbnail is
-    // made from it rather than by decoding the upload or the new original again.
+    // grey picture. The copy in memory (a few MB at most) no longer needs the input.
+    VipsImage *decoded = NULL;
     if (vips_thumbnail_buffer((void *)input, length, shrunk, long_edge, "height", long_edge, "size", VIPS_SIZE_DOWN,
                               "option_string", "fail_on=warning", NULL) != 0
         || vips_colourspace(*shrunk, srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0
-        || (*decoded = vips_image_copy_memory(*srgb)) == NULL
-        || encode(*decoded, format, 0, original) != 0) {
-        unref_all(objects, 5);
+        || (decoded = vips_image_copy_memory(*srgb)) == NULL) {
+        unref_all(objects, 3);
         *error = take_error();
         return OMK_UNREADABLE;
     }
-    if (vips_thumbnail_image(*decoded, small, thumbnail_edge, "height", thumbnail_edge, "size", VIPS_SIZE_DOWN, NULL) != 0
-        || encode(*small, format, 0, thumbnail) != 0) {
-        omk_free(original->data);
-        original->data = NULL;
-        unref_all(objects, 5);
-        *error = take_error();
-        return OMK_UNREADABLE;
-    }
-    unref_all(objects, 5);
+    unref_all(objects, 3);
+    *picture = g_new(omk_picture, 1);
+    (*picture)->image = decoded;
+    (*picture)->format = format;
     return OMK_OK;
+}
+
+int omk_encode_picture(const omk_picture *picture, int long_edge, omk_encoded *out, char **error) {
+    VipsImage *small = NULL;
+    int failed = long_edge > 0
+        ? vips_thumbnail_image(picture->image, &small, long_edge, "height", long_edge, "size", VIPS_SIZE_DOWN, NULL)
+            || encode(small, picture->format, 0, out)
+        : encode(picture->image, picture->format, 0, out);
+    if (small != NULL) g_object_unref(small);
+    if (failed) {
+        *error = take_error();
+        return -1;
+    }
+    return 0;
+}
+
+void omk_release(omk_picture *picture) {
+    g_object_unref(picture->image);
+    g_free(picture);
 }
 
 int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error) {

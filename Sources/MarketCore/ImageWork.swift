@@ -1,14 +1,21 @@
 import Foundation
 import Synchronization
 
-/// Bounds the pictures being decoded and encoded at once across all requests: one per core, and
-/// a queue behind them of 16 per core (a few seconds of work; the pictures waiting are
-/// already in memory, within the server's body budget). Beyond that a request is refused with 503
-/// and Retry-After at once, instead of piling up threads while reads wait for the cores.
+/// Bounds the pictures being decoded and encoded at once across all requests: one step of a
+/// picture's work per core, and behind them at most 16 pictures per core (a few seconds of work;
+/// the pictures waiting are already in memory, within the server's body budget). A request whose
+/// pictures would go beyond that is refused with 503 and Retry-After at once, instead of piling up
+/// threads while reads wait for the cores.
+///
+/// Waiting steps run in the order their requests were admitted, so that one request's pictures are
+/// finished before the next request's begin: a create's decoded pictures do not wait in memory
+/// behind another create, and its last picture's steps can share the cores.
 final class ImageWork: Sendable {
     private struct State {
         var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var admitted = 0
+        var nextTurn: UInt64 = 0
+        var waiting: [(turn: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     let slots: Int
@@ -20,45 +27,45 @@ final class ImageWork: Sendable {
         self.queueLength = queueLength ?? 16 * self.slots
     }
 
-    /// How many are waiting for a slot.
+    /// How many steps are waiting for a slot.
     var waiting: Int { state.withLock { $0.waiting.count } }
 
-    /// Runs `work` in a free slot, waiting in the queue for one if need be.
-    func run<T: Sendable>(_ work: () async throws -> T) async throws -> T {
-        try await takeSlot()
-        defer { releaseSlot() }
-        return try await work()
-    }
-
-    private func takeSlot() async throws {
-        enum Admission { case now, queued, refused }
-        let admission = state.withLock { state -> Admission in
-            if state.running < slots {
-                state.running += 1
-                return .now
-            }
-            return state.waiting.count < queueLength ? .queued : .refused
+    /// Admits a request's `pictures` and runs `body`, whose steps take their turn in the slots.
+    func admitting<T>(_ pictures: Int, _ body: (ImageSteps) async throws -> T) async throws -> T {
+        let turn = state.withLock { state -> UInt64? in
+            guard state.admitted + pictures <= slots + queueLength else { return nil }
+            state.admitted += pictures
+            state.nextTurn += 1
+            return state.nextTurn
         }
-        switch admission {
-        case .now:
-            return
-        case .refused:
+        guard let turn else {
             throw MarketError(
                 .unavailable, "the market is processing too many pictures just now; try again in a moment",
                 retryAfter: 2)
-        case .queued:
-            await withCheckedContinuation { continuation in
-                let admitted = state.withLock { state -> Bool in
-                    // A slot may have come free since the first look.
-                    if state.running < slots {
-                        state.running += 1
-                        return true
-                    }
-                    state.waiting.append(continuation)
-                    return false
+        }
+        defer { state.withLock { $0.admitted -= pictures } }
+        return try await body(ImageSteps(work: self, turn: turn))
+    }
+
+    /// Runs `step` in a free slot, waiting for one behind the steps of earlier turns if need be.
+    fileprivate func run<T: Sendable>(turn: UInt64, _ step: () async throws -> T) async throws -> T {
+        await takeSlot(turn: turn)
+        defer { releaseSlot() }
+        return try await step()
+    }
+
+    private func takeSlot(turn: UInt64) async {
+        await withCheckedContinuation { continuation in
+            let admitted = state.withLock { state -> Bool in
+                if state.running < slots {
+                    state.running += 1
+                    return true
                 }
-                if admitted { continuation.resume() }
+                let place = state.waiting.firstIndex { $0.turn > turn } ?? state.waiting.endIndex
+                state.waiting.insert((turn, continuation), at: place)
+                return false
             }
+            if admitted { continuation.resume() }
         }
     }
 
@@ -69,8 +76,24 @@ final class ImageWork: Sendable {
                 state.running -= 1
                 return nil
             }
-            return state.waiting.removeFirst()
+            return state.waiting.removeFirst().continuation
         }
         next?.resume()
+    }
+}
+
+/// Where an image processor does its blocking work, one step at a time on threads of their own:
+/// in the market's image slots, or, for tools and tests, at once. A step must not wait for
+/// another step; steps that do not depend on each other may be run side by side.
+public struct ImageSteps: Sendable {
+    fileprivate let work: ImageWork?
+    fileprivate let turn: UInt64
+
+    /// Steps run at once, each on a thread of its own.
+    public static let unbounded = ImageSteps(work: nil, turn: 0)
+
+    public func run<T: Sendable>(_ step: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let work else { return try await offload(step) }
+        return try await work.run(turn: turn) { try await offload(step) }
     }
 }

@@ -3,11 +3,13 @@ import Foundation
 /// Turns uploaded bytes into the images the market serves: decoded, upright, stripped of metadata,
 /// re-encoded and thumbnailed.
 public protocol ImageProcessor: Sendable {
-    /// Throws an `ImageRejection` when the bytes are not an image the market accepts.
-    func process(_ upload: Data) async throws -> ProcessedImage
+    /// Throws an `ImageRejection` when the bytes are not an image the market accepts. The blocking
+    /// work is done in `steps`.
+    func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage
     /// A stored image made `width` pixels wide (never wider than it is) in `format`, for pages
     /// that ask for the size they show.
-    func resize(_ image: Data, toWidth width: Int, as format: ImageFormat) async throws -> EncodedImage
+    func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
+        -> EncodedImage
 }
 
 /// Keeps image blobs under keys the market chooses (content hashes, so a key's bytes never change).

@@ -205,28 +205,28 @@ extension MarketService {
     /// The pictures of one upload, processed side by side in the market's image slots. A refusal
     /// names the first picture that fails, whichever finished first.
     private func process(_ uploads: [Data]) async throws -> [ProcessedImage] {
-        let results = await withTaskGroup(of: (Int, Result<ProcessedImage, any Error>).self) { group in
-            for (index, upload) in uploads.enumerated() {
-                group.addTask { (index, await Result { try await process(upload, index: index) }) }
+        let results = try await imageWork.admitting(uploads.count) { steps in
+            await withTaskGroup(of: (Int, Result<ProcessedImage, any Error>).self) { group in
+                for (index, upload) in uploads.enumerated() {
+                    group.addTask { (index, await Result { try await process(upload, index: index, in: steps) }) }
+                }
+                var results = [Result<ProcessedImage, any Error>?](repeating: nil, count: uploads.count)
+                for await (index, result) in group { results[index] = result }
+                return results
             }
-            var results = [Result<ProcessedImage, any Error>?](repeating: nil, count: uploads.count)
-            for await (index, result) in group { results[index] = result }
-            return results
         }
         return try results.map { try $0!.get() }
     }
 
-    private func process(_ upload: Data, index: Int) async throws -> ProcessedImage {
+    private func process(_ upload: Data, index: Int, in steps: ImageSteps) async throws -> ProcessedImage {
         guard upload.count <= MarketRules.maximumImageBytes else {
             throw MarketError(
                 .tooLarge, field: .image(index),
                 rule: "is \(upload.count) bytes; an image may be at most \(MarketRules.maximumImageBytes) bytes")
         }
         do {
-            return try await imageWork.run {
-                try await MarketTimers.measure(MarketTimers.imageProcessing) {
-                    try await imageProcessor.process(upload)
-                }
+            return try await MarketTimers.measure(MarketTimers.imageProcessing) {
+                try await imageProcessor.process(upload, in: steps)
             }
         } catch let rejection as ImageRejection {
             throw MarketError(rejection.isTooLarge ? .tooLarge : .invalid, field: .image(index), rule: rejection.reason)

@@ -121,7 +121,9 @@ public struct MarketService: Sendable {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
         for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
             guard case .bytes(let source)? = try await images.content(forKey: sourceKey) else { continue }
-            let copy = try await imageWork.run { try await imageProcessor.resize(source, toWidth: width, as: format) }
+            let copy = try await imageWork.admitting(1) { steps in
+                try await imageProcessor.resize(source, toWidth: width, as: format, in: steps)
+            }
             try await images.put(copy.data, key: key)
             return .bytes(copy.data)
         }

@@ -7,17 +7,24 @@ import MarketModel
 public struct VipsImageProcessor: ImageProcessor {
     public init() {}
 
-    public func process(_ upload: Data) async throws -> ProcessedImage {
+    /// Decodes the upload in one step, then encodes the original and the thumbnail from that one
+    /// decoded picture in two more that may run side by side.
+    public func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage {
         guard let kind = UploadKind.sniff(upload) else {
             throw ImageRejection("is not a JPEG, PNG or WebP image")
         }
         try Vips.ensureStarted()
-        return try await offload { try Self.normalize(upload, kind: kind) }
+        let picture = try await steps.run { try DecodedPicture(upload, kind: kind) }
+        async let original = steps.run { try picture.encoded(longEdge: nil) }
+        async let thumbnail = steps.run { try picture.encoded(longEdge: MarketRules.thumbnailLongEdge) }
+        return ProcessedImage(original: try await original, thumbnail: try await thumbnail)
     }
 
-    public func resize(_ image: Data, toWidth width: Int, as format: ImageFormat) async throws -> EncodedImage {
+    public func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
+        -> EncodedImage
+    {
         try Vips.ensureStarted()
-        return try await offload {
+        return try await steps.run {
             var encoded = omk_encoded()
             var error: UnsafeMutablePointer<CChar>?
             let status = image.withUnsafeBytes { bytes in
@@ -27,21 +34,26 @@ public struct VipsImageProcessor: ImageProcessor {
             return Vips.take(encoded)
         }
     }
+}
 
-    private static func normalize(_ data: Data, kind: UploadKind) throws -> ProcessedImage {
-        var original = omk_encoded()
-        var thumbnail = omk_encoded()
+/// An upload decoded, upright and in sRGB, shrunk to the original's size, held in libvips' memory
+/// until the last encoding made from it is done.
+private final class DecodedPicture: @unchecked Sendable {
+    // libvips never changes a decoded picture, and several threads may read it at once.
+    private let picture: OpaquePointer
+
+    init(_ upload: Data, kind: UploadKind) throws {
+        var picture: OpaquePointer?
         var error: UnsafeMutablePointer<CChar>?
-        let status = data.withUnsafeBytes { bytes in
-            omk_normalize(
+        let status = upload.withUnsafeBytes { bytes in
+            omk_decode(
                 bytes.baseAddress, bytes.count, Int32(MarketRules.originalLongEdge),
-                Int32(MarketRules.thumbnailLongEdge), Int64(MarketRules.maximumImagePixels), &original, &thumbnail,
-                &error)
+                Int64(MarketRules.maximumImagePixels), &picture, &error)
         }
-        switch status {
-        case OMK_OK:
-            return ProcessedImage(original: Vips.take(original), thumbnail: Vips.take(thumbnail))
-        case OMK_TOO_MANY_PIXELS:
+        switch (status, picture) {
+        case (OMK_OK, let picture?):
+            self.picture = picture
+        case (OMK_TOO_MANY_PIXELS, _):
             throw ImageRejection(
                 "\(Vips.message(error)); an image may have at most \(MarketRules.maximumImagePixels) pixels",
                 isTooLarge: true)
@@ -50,6 +62,19 @@ public struct VipsImageProcessor: ImageProcessor {
             if let error { omk_free(error) }
             throw ImageRejection("is damaged or not a whole \(kind.rawValue) image; send the picture again")
         }
+    }
+
+    deinit { omk_release(picture) }
+
+    /// The picture encoded as it is, or shrunk to fit `longEdge`.
+    func encoded(longEdge: Int?) throws -> EncodedImage {
+        var encoded = omk_encoded()
+        var error: UnsafeMutablePointer<CChar>?
+        guard omk_encode_picture(picture, Int32(longEdge ?? 0), &encoded, &error) == 0 else {
+            if let error { omk_free(error) }
+            throw ImageRejection("could not be encoded again; send the picture again")
+        }
+        return Vips.take(encoded)
     }
 }
 

@@ -3,9 +3,9 @@
 
 #include <stddef.h>
 
-// A thin, non-variadic face on the few libvips operations the market uses. Swift cannot call
-// C variadic functions, and keeping a whole pipeline in one C call keeps the input buffer's
-// lifetime obvious: libvips reads it lazily until the output is encoded.
+// A thin, non-variadic face on the few libvips operations the market uses: Swift cannot call
+// C variadic functions. libvips reads an input buffer lazily, so each call that takes one is done
+// with it when it returns.
 
 typedef enum {
     OMK_FORMAT_JPEG = 0,
@@ -30,13 +30,22 @@ typedef struct {
 /// Starts libvips once per process; returns 0 on success.
 int omk_start(void);
 
+/// A decoded picture held in memory, upright and in sRGB, that several threads may encode at once.
+typedef struct omk_picture omk_picture;
+
 /// Decodes `input` once, refuses it when its header announces more than `max_pixels`, turns it
-/// upright by its EXIF orientation, shrinks it to fit `long_edge` while loading (never enlarges),
-/// converts it to sRGB and re-encodes it without any metadata as `original`: JPEG, or PNG when it
-/// has transparency; then shrinks that decoded picture to fit `thumbnail_edge` as `thumbnail`.
+/// upright by its EXIF orientation, shrinks it to fit `long_edge` while loading (never enlarges)
+/// and converts it to sRGB. The picture no longer needs `input`; release it with omk_release.
 /// On failure `*error` receives a message to free with omk_free.
-omk_status omk_normalize(const void *input, size_t length, int long_edge, int thumbnail_edge, long long max_pixels,
-                         omk_encoded *original, omk_encoded *thumbnail, char **error);
+omk_status omk_decode(const void *input, size_t length, int long_edge, long long max_pixels, omk_picture **picture,
+                      char **error);
+
+/// Encodes the picture without any metadata, as JPEG, or PNG when it has transparency: as it is
+/// when `long_edge` is 0, else shrunk to fit `long_edge` (never enlarged). Returns 0 on success;
+/// on failure `*error` receives a message to free with omk_free.
+int omk_encode_picture(const omk_picture *picture, int long_edge, omk_encoded *out, char **error);
+
+void omk_release(omk_picture *picture);
 
 /// A stored image shrunk to `width` pixels wide (never enlarged) and encoded as `format`, for the
 /// smaller copies pages ask for. The image was normalized when it was stored: upright, sRGB, plain.
