@@ -33,10 +33,10 @@ public final class CachedImageStore: ImageStore {
 
     public func bytesAtHand(forKey key: String) -> Data? {
         entries.withLock { entries in
+            guard let index = entries.byKey.index(forKey: key) else { return nil }
             entries.clock += 1
-            guard let data = entries.byKey[key]?.data else { return nil }
-            entries.byKey[key]?.lastUse = entries.clock
-            return data
+            entries.byKey.values[index].lastUse = entries.clock
+            return entries.byKey.values[index].data
         }
     }
 

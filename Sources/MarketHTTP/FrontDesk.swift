@@ -52,6 +52,8 @@ final class FrontDesk: Sendable {
         var status: Int
     }
     private let meters = Mutex<[Meter: (count: Counter, time: Metrics.Timer)]>([:])
+    /// Images' heads by key (`imageHead`), a few thousand at most.
+    private let imageHeads = Mutex<[String: (tag: String, fields: HTTPFields)]>([:])
 
     init(
         service: MarketService, answers: AnswerCache, reads: [DeskRead], rehearsals: Rehearsals, logger: Logger,
@@ -162,19 +164,36 @@ final class FrontDesk: Sendable {
 
     /// The image's answer, when its bytes are at hand.
     func image(_ key: String, for head: HTTPRequest) -> Answer? {
-        guard let data = service.imageAtHand(key: key), let format = ImageKey.format(of: key) else { return nil }
-        let tag = ImageAnswer.tag(of: key)
+        guard let data = service.imageAtHand(key: key), let (tag, full) = imageHead(key, length: data.count) else {
+            return nil
+        }
         let unchanged = ImageAnswer.isUnchanged(tag, for: head)
-        // In the order the router's answer has them: its own, then the middleware's, then Hummingbird's.
-        var fields = ImageAnswer.headers(tag: tag, format: format)
-        if !unchanged { fields.append(HTTPField(name: .contentLength, value: String(data.count))) }
-        fields.append(HTTPField(name: .xContentTypeOptions, value: "nosniff"))
-        fields.append(HTTPField(name: .date, value: date.now()))
-        fields.append(HTTPField(name: .server, value: serverName))
+        var fields = full
+        if unchanged { fields[.contentLength] = nil }
+        fields[.date] = date.now()
         let body = unchanged ? nil : ByteBuffer(bytes: data)
         return Answer(
             response: HTTPResponse(status: unchanged ? .notModified : .ok, headerFields: fields), body: body,
             route: "/images/{key}")
+    }
+
+    /// The head of an image's whole answer but for its date, in the order the router's answer has
+    /// them: its own, then the middleware's, then Hummingbird's. Made once for each image (they
+    /// took a tenth of the time an image's answer takes): its key names its bytes for good.
+    private func imageHead(_ key: String, length: Int) -> (tag: String, fields: HTTPFields)? {
+        if let kept = imageHeads.withLock({ $0[key] }) { return kept }
+        guard let format = ImageKey.format(of: key) else { return nil }
+        let tag = ImageAnswer.tag(of: key)
+        var fields = ImageAnswer.headers(tag: tag, format: format)
+        fields.append(HTTPField(name: .contentLength, value: String(length)))
+        fields.append(HTTPField(name: .xContentTypeOptions, value: "nosniff"))
+        fields.append(HTTPField(name: .date, value: ""))
+        fields.append(HTTPField(name: .server, value: serverName))
+        imageHeads.withLock { heads in
+            if heads.count >= 4096 { heads = [:] }
+            heads[key] = (tag, fields)
+        }
+        return (tag, fields)
     }
 
     /// A kept answer, or 304 for a client that holds it already.

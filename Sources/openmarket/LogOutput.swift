@@ -19,8 +19,13 @@ final class LogOutput: Sendable {
     }
 
     func write(_ line: String) {
+        write { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Writes what `line` appends to the bytes waiting: no string is made for a line of several parts.
+    func write(_ line: (inout [UInt8]) -> Void) {
         let start = pending.withLock { pending in
-            pending.bytes.append(contentsOf: line.utf8)
+            line(&pending.bytes)
             defer { pending.draining = true }
             return !pending.draining
         }

@@ -40,9 +40,20 @@ struct ServeLogHandler: LogHandler {
         case .text:
             let shown =
                 fields.isEmpty ? "" : fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-            format.output.write(
-                "\(TextOfTheSecond.logTime.now()) \(event.level) \(label):\(shown) [\(event.source)] \(event.message)\n"
-            )
+            let (time, message) = (TextOfTheSecond.logTime.now(), event.message.description)
+            // "\(time) \(level) \(label):\(shown) [\(source)] \(message)\n", appended part by part.
+            format.output.write { line in
+                func add(_ part: String, then separator: String) {
+                    line.append(contentsOf: part.utf8)
+                    line.append(contentsOf: separator.utf8)
+                }
+                add(time, then: " ")
+                add(event.level.rawValue, then: " ")
+                add(label, then: ":")
+                add(shown, then: " [")
+                add(event.source, then: "] ")
+                add(message, then: "\n")
+            }
         case .json:
             var object = fields.mapValues { "\($0)" }
             object["time"] = Date().formatted(.iso8601)

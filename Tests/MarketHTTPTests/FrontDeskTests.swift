@@ -48,6 +48,37 @@ import Testing
         }
     }
 
+    /// A client that holds an image gets the same 304 from the router (the first answer, before the
+    /// bytes are at hand) as from the desk (every one after): no length, no body; one that holds
+    /// another gets the whole image. Each image's head is its own.
+    @Test func anImageTheClientHoldsIsTheSame304FromTheRouterAndFromTheDesk() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Held lamp", imageCount: 2)
+            let detail = try await market.send("GET", "/api/products/\(product.id)").json
+            let urls = try #require((detail["images"] as? [[String: Any]])?.compactMap { $0["url"] as? String })
+            var bodies: [Data] = []
+            for url in urls {
+                let path = String(url.dropFirst("http://127.0.0.1:\(market.port)".count))
+                let tag = "\"\(ImageKey.name(of: String(path.dropFirst("/images/".count))))\""
+                var unchanged: [RawResponse] = []
+                for _ in 0..<3 {
+                    unchanged.append(try await market.send("GET", path, headers: ["If-None-Match: \(tag)"]))
+                }
+                for answer in unchanged {
+                    #expect(answer.status == 304 && answer.body.isEmpty, "\(path)")
+                    #expect(Self.lines(answer) == Self.lines(unchanged[0]), "\(path)")
+                    #expect(answer.header("ETag") == tag && answer.header("Content-Length") == nil)
+                }
+                let whole = try await market.send("GET", path, headers: ["If-None-Match: \"other\""])
+                #expect(whole.status == 200 && whole.header("ETag") == tag)
+                #expect(whole.header("Content-Length") == String(whole.body.count))
+                #expect(Self.lines(whole).filter { !$0.hasPrefix("content-length:") } == Self.lines(unchanged[0]))
+                bodies.append(whole.body)
+            }
+            #expect(bodies.count == 2 && bodies[0] != bodies[1])
+        }
+    }
+
     @Test func newVisitorsGivenAKeptPageEachGetATokenOfTheirOwn() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Welcoming sofa")
