@@ -53,7 +53,12 @@ final class FrontDesk: Sendable {
     }
     private let meters = Mutex<[Meter: (count: Counter, time: Metrics.Timer)]>([:])
     /// Images' heads by key (`imageHead`), a few thousand at most.
-    private let imageHeads = Mutex<[String: (tag: String, fields: HTTPFields)]>([:])
+    private let imageHeads = Mutex<[String: ImageHead]>([:])
+    private struct ImageHead {
+        var tag: String
+        var length: Int
+        var fields: HTTPFields
+    }
 
     init(
         service: MarketService, answers: AnswerCache, reads: [DeskRead], rehearsals: Rehearsals, logger: Logger,
@@ -164,11 +169,11 @@ final class FrontDesk: Sendable {
 
     /// The image's answer, when its bytes are at hand.
     func image(_ key: String, for head: HTTPRequest) -> Answer? {
-        guard let data = service.imageAtHand(key: key), let (tag, full) = imageHead(key, length: data.count) else {
+        guard let data = service.imageAtHand(key: key), let kept = imageHead(key, length: data.count) else {
             return nil
         }
-        let unchanged = ImageAnswer.isUnchanged(tag, for: head)
-        var fields = full
+        let unchanged = ImageAnswer.isUnchanged(kept.tag, for: head)
+        var fields = kept.fields
         if unchanged { fields[.contentLength] = nil }
         fields[.date] = date.now()
         let body = unchanged ? nil : ByteBuffer(bytes: data)
@@ -179,9 +184,10 @@ final class FrontDesk: Sendable {
 
     /// The head of an image's whole answer but for its date, in the order the router's answer has
     /// them: its own, then the middleware's, then Hummingbird's. Made once for each image (making
-    /// them took a twentieth of a thumbnail's time): its key names its bytes for good.
-    private func imageHead(_ key: String, length: Int) -> (tag: String, fields: HTTPFields)? {
-        if let kept = imageHeads.withLock({ $0[key] }) { return kept }
+    /// them took a twentieth of a thumbnail's time): its key names its bytes for good. A length
+    /// that differs (a smaller copy made again by another libvips) makes the head anew.
+    private func imageHead(_ key: String, length: Int) -> ImageHead? {
+        if let kept = imageHeads.withLock({ $0[key] }), kept.length == length { return kept }
         guard let format = ImageKey.format(of: key) else { return nil }
         let tag = ImageAnswer.tag(of: key)
         var fields = ImageAnswer.headers(tag: tag, format: format)
@@ -189,11 +195,12 @@ final class FrontDesk: Sendable {
         fields.append(HTTPField(name: .xContentTypeOptions, value: "nosniff"))
         fields.append(HTTPField(name: .date, value: ""))
         fields.append(HTTPField(name: .server, value: serverName))
+        let made = ImageHead(tag: tag, length: length, fields: fields)
         imageHeads.withLock { heads in
             if heads.count >= 4096 { heads = [:] }
-            heads[key] = (tag, fields)
+            heads[key] = made
         }
-        return (tag, fields)
+        return made
     }
 
     /// A kept answer, or 304 for a client that holds it already.
