@@ -63,6 +63,13 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
                     passOn(request, context: context)
                     continue
                 }
+                if case .image(let key) = plan,
+                    let answer = desk.imageOnWire(key, for: plain, allocator: context.channel.allocator)
+                {
+                    context.writeAndFlush(wrapOutboundOut(.byteBuffer(answer)), promise: nil)
+                    answered(plain, .ok, route: FrontDesk.imageRoute, since: started)
+                    continue
+                }
                 switch desk.next(for: plain, plan) {
                 case .answer(let answer): give(answer, to: plain, or: request, since: started, context: context)
                 case .router: passOn(request, context: context)
@@ -123,28 +130,44 @@ final class FrontDeskWire: ChannelDuplexHandler, RemovableChannelHandler {
     ) {
         guard answer.framed else { return passOn(request, context: context) }
         write(answer.response, answer.body, context: context)
-        desk.answered(head, answer.response.status, route: answer.route, since: started)
+        answered(head, answer.response.status, route: answer.route, since: started)
+    }
+
+    private func answered(
+        _ head: HTTPRequest, _ status: HTTPResponse.Status, route: String, since started: ContinuousClock.Instant
+    ) {
+        desk.answered(head, status, route: route, since: started)
         idle.desksAnswer()
     }
 
     /// The bytes SwiftNIO's encoder would write for an answer with a length, or a 304.
     private func write(_ response: HTTPResponse, _ body: ByteBuffer?, context: ChannelHandlerContext) {
         var head = context.channel.allocator.buffer(capacity: 512)
-        head.writeString("HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n")
-        let bodiless = response.status == .notModified
-        for field in response.headerFields
-        where !bodiless || (field.name != .contentLength && field.name != .transferEncoding) {
-            head.writeString(field.name.rawName)
-            head.writeStaticString(": ")
-            head.writeString(field.value)
-            head.writeStaticString("\r\n")
-        }
-        head.writeStaticString("\r\n")
-        guard let body, !bodiless else {
+        Self.write(response, to: &head)
+        guard let body, response.status != .notModified else {
             return context.writeAndFlush(wrapOutboundOut(.byteBuffer(head)), promise: nil)
         }
         context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(body)), promise: nil)
+    }
+
+    /// Writes the head SwiftNIO's encoder would write for `response`; returns where the value of its
+    /// `Date` field starts, if it has one.
+    @discardableResult
+    static func write(_ response: HTTPResponse, to head: inout ByteBuffer) -> Int? {
+        head.writeString("HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n")
+        let bodiless = response.status == .notModified
+        var date: Int?
+        for field in response.headerFields
+        where !bodiless || (field.name != .contentLength && field.name != .transferEncoding) {
+            head.writeString(field.name.rawName)
+            head.writeStaticString(": ")
+            if field.name == .date { date = head.writerIndex }
+            head.writeString(field.value)
+            head.writeStaticString("\r\n")
+        }
+        head.writeStaticString("\r\n")
+        return date
     }
 
     func read(context: ChannelHandlerContext) {

@@ -13,6 +13,15 @@ import Testing
         "GET \(path) \(version)\r\nHost: 127.0.0.1:\(market.port)\r\n\(fields)\r\n"
     }
 
+    /// RFC 9110's date, as the `Date` field has it.
+    static let imfFixdate = {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return format
+    }()
+
     /// The router's answer, then the one the desk keeps, as a client on its own connection sees them.
     static func routerAndDesk(_ path: String, in market: TestMarket) async throws -> (RawResponse, RawResponse) {
         let first = try await market.send("GET", path)
@@ -24,7 +33,10 @@ import Testing
             let product = try await market.addProduct("Wired lamp")
             let image = try await FrontDeskTests.thumbnail(of: product.id, in: market)
             for path in [Self.list, "/api/products/\(product.id)", image] {
+                let asked = Date().timeIntervalSince1970.rounded(.down)
                 let (router, desk) = try await Self.routerAndDesk(path, in: market)
+                let dated = try #require(desk.header("Date").flatMap(Self.imfFixdate.date(from:)))
+                #expect((asked...Date().timeIntervalSince1970).contains(dated.timeIntervalSince1970), "\(path)")
                 let exactly = { (answer: RawResponse) in
                     answer.headers.filter { $0.name.lowercased() != "date" }.map { "\($0.name): \($0.value)" }
                 }
