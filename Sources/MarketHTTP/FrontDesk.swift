@@ -280,8 +280,8 @@ final class FrontDesk: Sendable {
     ) {
         let path = head.path ?? "/"
         let withoutQuery = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
-        logger.info(
-            RequestLogMiddleware<MarketRequestContext>.line(head.method, String(withoutQuery), status, since: start))
+        RequestLogMiddleware<MarketRequestContext>.log(
+            head.method, String(withoutQuery), status, since: start, to: logger)
         let meter = meters.withLock { meters in
             let name = Meter(route: route, status: status.code)
             if let meter = meters[name] { return meter }

@@ -241,7 +241,11 @@ extension LogFormatTests {
         }
         #expect(try await server.terminate() == 0)
         let lines = server.logText.split(separator: "\n")
-        let requests = lines.filter { $0.contains(" info openmarket:") && $0.contains("] GET /api/products 200 ") }
+        // One source for every request's line, whoever answered it, and its time in tenths of a millisecond.
+        let requests = lines.filter {
+            $0.contains(" info openmarket:") && $0.contains(" [MarketHTTPShared] GET /api/products 200 ")
+                && $0.wholeMatch(of: /.* 200 \d+\.\dms/) != nil
+        }
         #expect(requests.count == 30, "\(server.logText)")
         #expect(lines.last?.hasSuffix("Open Market is closed") == true, "\(lines.suffix(3))")
     }
