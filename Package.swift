@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "MarketStorefront",
             dependencies: [
-                "MarketHTTPShared", "MarketInspector",
+                "MarketHTTPShared",
                 server("Hummingbird", "hummingbird"),
                 server("Crypto", "swift-crypto"),
             ],
@@ -113,8 +113,11 @@ let package = Package(
             dependencies: [
                 "MarketHTTPShared", "MarketAPIv1", "MarketAPIv2", "MarketInspector", "MarketStorefront",
                 server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
                 server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
                 server("NIOHTTPTypes", "swift-nio-extras"),
+                server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
                 server("Metrics", "swift-metrics"),
                 server("Prometheus", "swift-prometheus"),
             ],

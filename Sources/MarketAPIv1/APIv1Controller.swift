@@ -20,48 +20,39 @@ package struct APIv1Controller<Context: RequestContext> {
     package func addRoutes(to router: Router<Context>, answers: AnswerCache) {
         let router = router.group().add(middleware: FieldSpellingMiddleware(V1FieldNames.name))
         let reading = router.keepingAnswers(in: answers, of: service)
-        reading.get("items/{page}", use: list)
-        reading.get("item/{id}", use: show)
+        reading.get(list)
+        reading.get(show)
         router.post("item", use: create)
         router.patch("item/{id}", use: update)
         router.delete("item/{id}", use: delete)
     }
 
-    /// The lists and details the front desk may answer itself, with the bytes these routes give.
-    package func deskReads() -> [DeskRead] {
-        [
-            DeskRead(
-                route: "/items/{page}", query: { _, parameters in Int(parameters[0]).map(Self.page) },
-                atHand: { [service] page in service.productsAtHand(page) },
-                later: DeskRead.inTask { [service] page in try? await service.products(page) },
-                body: { page, _, head in try? JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs)) }),
-            DeskRead(
-                route: "/item/{id}", query: { _, parameters in Int64(parameters[0]) },
-                atHand: { [service] id in service.productAtHand(id: id) },
-                later: { [service] id, _, deliver in service.product(id: id, deliver) },
-                body: { product, _, head in
-                    try? JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs))
-                }),
-        ]
-    }
+    /// The reads the front desk may make itself.
+    package var deskReads: [DeskRead] { [list.forDesk, show.forDesk] }
 
-    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
-        try await v1Errors {
-            let text = context.parameters.get("page") ?? ""
-            guard let number = Int(text) else { throw MarketError(.notFound, "no page \"\(text)\"") }
-            let page = try await service.products(Self.page(number))
-            return try JSONResponse.make(V1PageBody(page: page, urls: request.imageURLs))
-        }
+    var list: CatalogueRead<PageRequest, Page<ProductSummary>> {
+        CatalogueRead(
+            route: "/items/{page}", headers: JSONResponse.headers,
+            query: { _, parameters in
+                guard let number = Int(parameters[0]) else {
+                    throw MarketError(.notFound, "no page \"\(parameters[0])\"")
+                }
+                return Self.page(number)
+            },
+            read: { [service] page in try await service.products(page) },
+            body: { page, _, head in try JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs)) })
     }
 
     private static func page(_ number: Int) -> PageRequest {
         PageRequest(number: number, itemsPerPage: itemsPerPage, order: .oldestFirst)
     }
 
-    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        try await v1Errors {
-            try respond(with: try await service.product(id: try context.productID()), to: request)
-        }
+    var show: CatalogueRead<Int64, Product> {
+        CatalogueRead(
+            route: "/item/{id}", headers: JSONResponse.headers,
+            query: { _, parameters in try MarketError.productID(parameters[0]) },
+            read: { [service] id in try await service.product(id: id) },
+            body: { product, _, head in try JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs)) })
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

@@ -19,11 +19,12 @@ package struct APIv2Controller<Context: RequestContext> {
     /// `answers` keeps the lists and details it gave until the catalogue changes.
     package func addRoutes(to router: Router<Context>, answers: AnswerCache) {
         router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
-        let products = router.group("api/products").add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
-        let reading = products.keepingAnswers(in: answers, of: service)
-        reading.get(use: list)
+        let spelled = router.group().add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
+        let reading = spelled.keepingAnswers(in: answers, of: service)
+        reading.get(list)
+        reading.get(show)
+        let products = spelled.group("api/products")
         products.post(use: create)
-        reading.get("{id}", use: show)
         products.patch("{id}", use: update)
         products.post("{id}/secret", use: issueDeleteSecret)
         products.post("{id}/archived", use: issueDeletePath)
@@ -35,38 +36,29 @@ package struct APIv2Controller<Context: RequestContext> {
         products.delete("api/products/{id}", use: deleteByLastSegment)
     }
 
-    /// The lists and details the front desk may answer itself, with the bytes these routes give.
-    package func deskReads() -> [DeskRead] {
-        [
-            DeskRead(
-                route: "/api/products",
-                query: { head, _ in
-                    let query = head.queryFields
-                    return (try? V2Requests.page(from: query)).map { ($0, query["search_value"]) }
-                },
-                atHand: { [service] query in service.productsAtHand(query.0, search: query.1) },
-                later: DeskRead.inTask { [service] query in try? await service.products(query.0, search: query.1) },
-                body: { [self] page, _, head in JSONResponse.bytes(listBody(page, for: head)) }),
-            DeskRead(
-                route: "/api/products/{id}", query: { _, parameters in Int64(parameters[0]) },
-                atHand: { [service] id in service.productAtHand(id: id) },
-                later: { [service] id, _, deliver in service.product(id: id, deliver) },
-                body: { [self] product, _, head in JSONResponse.bytes(body(of: product, for: head)) }),
-        ]
+    /// The reads the front desk may make itself.
+    package var deskReads: [DeskRead] { [list.forDesk, show.forDesk] }
+
+    /// A page of products, of the whole catalogue or of those a search finds.
+    var list: CatalogueRead<(PageRequest, String?), Page<ProductSummary>> {
+        CatalogueRead(
+            route: "/api/products", headers: JSONResponse.headers,
+            query: { head, _ in
+                let query = head.queryFields
+                return (try V2Requests.page(from: query), query["search_value"])
+            },
+            read: { [service] query in try await service.products(query.0, search: query.1) },
+            body: { [self] page, _, head in
+                JSONResponse.bytes(V2PageBody(page: page, flavor: flavor(of: head), urls: head.imageURLs))
+            })
     }
 
-    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
-        let query = request.queryFields
-        let page = try await service.products(try V2Requests.page(from: query), search: query["search_value"])
-        return JSONResponse.make(listBody(page, for: request.head))
-    }
-
-    private func listBody(_ page: Page<ProductSummary>, for head: HTTPRequest) -> V2PageBody {
-        V2PageBody(page: page, flavor: flavor(of: head), urls: head.imageURLs)
-    }
-
-    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        try respond(with: try await service.product(id: try context.productID()), to: request)
+    var show: CatalogueRead<Int64, Product> {
+        CatalogueRead(
+            route: "/api/products/{id}", headers: JSONResponse.headers,
+            query: { _, parameters in try MarketError.productID(parameters[0]) },
+            read: { [service] id in try await service.product(id: id) },
+            body: { [self] product, _, head in JSONResponse.bytes(body(of: product, for: head)) })
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

@@ -30,8 +30,8 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
         }
     }
 
-    /// The same, for a caller that cannot wait in a task (a network event loop): `deliver` is
-    /// called once, on whichever thread the read finished.
+    /// The same for a caller that does not wait: `deliver` is called once, on whichever thread the
+    /// read finished.
     public func ask(_ question: Question, _ deliver: @escaping Delivery) {
         let start = state.withLock { state in
             state.waiting.append((question, deliver))
@@ -74,9 +74,5 @@ final class CatalogueVersionReader: Sendable {
 
     func current() async throws -> Int64 {
         try await batches.ask(())
-    }
-
-    func current(_ deliver: @escaping @Sendable (Result<Int64, any Error>) -> Void) {
-        batches.ask((), deliver)
     }
 }

@@ -12,13 +12,11 @@ public struct MarketService: Sendable {
     let openRegistration: Bool
     let now: @Sendable () -> Date
     private let versions: CatalogueVersionReader
-    /// Products read for callers that cannot wait in a task, together with every other asked for meanwhile.
-    private let productReads: Batches<Int64, Product?>
     /// Every picture decoded or encoded for this market's requests goes through these slots.
     let imageWork = ImageWork()
 
-    /// `readExecutor` runs the reads made for callers that cannot wait in a task (see
-    /// `product(id:_:)`); nil: Swift's cooperative threads.
+    /// `readExecutor` runs the catalogue version's reads, batched for many callers; nil: Swift's
+    /// cooperative threads.
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
         hasher: SecretHasher = SecretHasher(), openRegistration: Bool = false,
@@ -31,11 +29,6 @@ public struct MarketService: Sendable {
         self.openRegistration = openRegistration
         self.now = now
         versions = CatalogueVersionReader(on: readExecutor, read: store.catalogueVersion)
-        productReads = Batches(on: readExecutor) { [store] ids in
-            let products = Dictionary(
-                try await store.products(ids: Array(Set(ids))).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            return ids.map { products[$0] }
-        }
     }
 
     // MARK: Browsing
@@ -47,12 +40,8 @@ public struct MarketService: Sendable {
         return try await versions.current()
     }
 
-    /// The same, delivered to a caller that cannot wait in a task; see `catalogueVersion()`.
-    public func catalogueVersion(_ deliver: @escaping @Sendable (Result<Int64, any Error>) -> Void) {
-        versions.current(deliver)
-    }
-
-    /// The same, read on the caller's thread, or nil when that would mean waiting.
+    /// The same, read on the caller's thread, or nil when that would mean waiting: what a network
+    /// event loop may ask before it gives a kept answer.
     public func catalogueVersionAtHand() -> Int64? {
         store.catalogueVersionAtHand()
     }
@@ -66,30 +55,9 @@ public struct MarketService: Sendable {
         }
     }
 
-    /// `products(_:search:)` read on the caller's thread when that costs next to nothing (a page
-    /// of the whole catalogue); nil when only `products(_:search:)` can answer.
-    public func productsAtHand(_ page: PageRequest, search: String? = nil) -> Page<ProductSummary>? {
-        guard let page = try? page.validated(), case .everything = SearchTerm(search) else { return nil }
-        return store.productsAtHand(page)
-    }
-
     public func product(id: Int64) async throws -> Product {
         guard let product = try await store.product(id: id) else { throw MarketError.productNotFound(id) }
         return product
-    }
-
-    /// `product(id:)` read on the caller's thread when that costs next to nothing; nil when only
-    /// `product(id:)` can answer (no such product, or reading it would mean waiting).
-    public func productAtHand(id: Int64) -> Product? {
-        store.productAtHand(id: id)
-    }
-
-    /// The same for a caller that cannot wait in a task (a network event loop), read after this call
-    /// began together with every other product asked for meanwhile (one query answers many callers):
-    /// `deliver` gets the product, or nil when only `product(id:)` can answer (no such product, or the
-    /// store failed).
-    public func product(id: Int64, _ deliver: @escaping @Sendable (Product?) -> Void) {
-        productReads.ask(id) { deliver((try? $0.get()) ?? nil) }
     }
 
     /// An image's bytes if they are in memory now, without waiting for anything.

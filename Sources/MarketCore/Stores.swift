@@ -41,27 +41,10 @@ public protocol ProductStore: Sendable {
     /// The same, read on the caller's thread when that costs next to nothing; nil when it would
     /// mean waiting (for a server, a lock, another thread).
     func catalogueVersionAtHand() -> Int64?
-    /// `product(id:)` read on the caller's thread when that costs next to nothing; nil when there
-    /// is no such product on show, when reading would mean waiting (for a server, a lock, another
-    /// thread) or when the read fails: `product(id:)` then says which.
-    func productAtHand(id: Int64) -> Product?
-    /// `products(_:matching: nil)` read the same way; nil when only that can answer.
-    func productsAtHand(_ page: PageRequest) -> Page<ProductSummary>?
-    /// Those of these products that are on show, in any order.
-    func products(ids: [Int64]) async throws -> [Product]
 }
 
 extension ProductStore {
     public func catalogueVersionAtHand() -> Int64? { nil }
-    public func productAtHand(id: Int64) -> Product? { nil }
-    public func productsAtHand(_ page: PageRequest) -> Page<ProductSummary>? { nil }
-
-    /// One after the other, for a store that reads one product as cheaply as several.
-    public func products(ids: [Int64]) async throws -> [Product] {
-        var products: [Product] = []
-        for id in ids { if let product = try await product(id: id) { products.append(product) } }
-        return products
-    }
 }
 
 /// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.

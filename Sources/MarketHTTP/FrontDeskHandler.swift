@@ -1,12 +1,13 @@
-import Foundation
 import HTTPTypes
 import MarketHTTPShared
 import NIOCore
 import NIOHTTPTypes
 
-/// The front desk on one connection. It answers a request only when the router has nothing of
-/// this connection's in hand, so answers leave in the order the requests came; while it waits for
-/// the catalogue's version it holds what else arrives, and reads nothing more.
+/// The front desk on one connection, after SwiftNIO's HTTP parser and its pipelining handler: that
+/// handler passes on one request at a time and reads nothing more until its answer has gone, so
+/// answers leave in the order the requests came whoever gives them. The desk answers a request
+/// only while the client is reading (the channel is writable); until then it holds it, and with it
+/// the connection, exactly as the router's writer waits.
 final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -22,169 +23,110 @@ final class FrontDeskHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let desk: FrontDesk
     /// A request the desk may answer, whose end has not come yet.
     private var pending: Request?
-    /// A request with the router: the key its answer may be kept under, and the `If-None-Match` the
-    /// desk took off it, so that the router answers in full and the desk can keep the answer.
-    private struct Forwarded {
-        var key: DeskKey?
-        var asked: String?
-    }
+    /// A whole request the desk is to answer next.
+    private var next: Request?
+    /// The desk is giving an answer now; a request that arrives meanwhile (the pipelining handler
+    /// passes the next one on as soon as an answer's end is written) waits in `next` for it.
+    private var answering = false
+    /// The desk owes an answer it cannot give yet: it waits for a read, or for the client to read.
+    private var waiting = false
+    private var closeWanted: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
 
-    /// The requests with the router, oldest first.
-    private var withRouter: [Forwarded] = []
-    /// The router's answer goes out as 304: its body is dropped.
-    private var dropsBody = false
-    /// The router's answer being copied for the desk.
-    private var copying: (key: String, answer: AnswerCache.Answer)?
-    /// What arrived while the desk waited for the version; nil while it waits for nothing.
-    private var held: [HTTPRequestPart]?
-    private var postponed = Postponed()
-
-    private let gate: ConnectionGate
-    private let idle: IdleConnection
-    /// Answers given to the requests that came through the parser.
-    private var answered = 0
-
-    init(desk: FrontDesk, gate: ConnectionGate, idle: IdleConnection) {
+    init(desk: FrontDesk) {
         self.desk = desk
-        self.gate = gate
-        self.idle = idle
     }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        guard gate.admitted else { return }
-        let wire = FrontDeskWire(desk: desk, answers: self, idle: idle)
-        try? context.pipeline.syncOperations.addHandler(wire, position: .first)
-    }
-
-    /// Whether every one of the first `requests` to come through the parser has had its answer.
-    func answeredAll(_ requests: Int) -> Bool { answered == requests }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        if held != nil { return held!.append(part) }
-        take(part, context: context)
-    }
-
-    private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let head):
-            if withRouter.isEmpty, let plan = desk.plan(for: head) {
-                pending = Request(head: head, plan: plan, started: .now)
-            } else {
-                toRouter(head, keepingAs: nil, context: context)
-            }
+            guard let plan = desk.plan(for: head) else { return context.fireChannelRead(data) }
+            pending = Request(head: head, plan: plan, started: .now)
         case .body:
             // A GET with a body after all: the router's.
             if let request = pending {
                 pending = nil
-                toRouter(request.head, keepingAs: nil, context: context)
+                context.fireChannelRead(wrapInboundOut(.head(request.head)))
             }
-            context.fireChannelRead(wrapInboundOut(part))
+            context.fireChannelRead(data)
         case .end:
-            guard let request = pending else { return context.fireChannelRead(wrapInboundOut(part)) }
+            guard let request = pending else { return context.fireChannelRead(data) }
             pending = nil
-            answer(request, context: context)
+            next = request
+            answerNext(context: context)
         }
     }
 
-    private func answer(_ request: Request, context: ChannelHandlerContext) {
-        switch desk.next(for: request.head, request.plan) {
-        case .answer(let answer): give(answer, to: request, context: context)
-        case .router(let key): toRouterWhole(request.head, keepingAs: key, context: context)
-        case .later(let start):
-            held = []
-            let loop = context.eventLoop
-            let bound = NIOLoopBound((self, context), eventLoop: loop)
-            start(loop) { answer in
-                loop.execute {
-                    let (handler, context) = bound.value
-                    handler.answer(request, with: answer, context: context)
+    /// Answers the next request, and the one the pipelining handler passes on when that answer's
+    /// end is written, and so on: a loop rather than a recursion as deep as the requests pipelined.
+    private func answerNext(context: ChannelHandlerContext) {
+        guard !answering, !waiting else { return }
+        answering = true
+        defer { answering = false }
+        while !waiting, let request = next {
+            guard context.channel.isWritable else { return waiting = true }
+            next = nil
+            switch desk.next(for: request.head, request.plan) {
+            case .answer(let answer): give(answer, to: request, context: context)
+            case .router: toRouter(request.head, context: context)
+            case .later(let answer):
+                waiting = true
+                let loop = context.eventLoop
+                let bound = NIOLoopBound((self, context), eventLoop: loop)
+                Task(executorPreference: LoopExecutor.on(loop)) {
+                    let answer = await answer()
+                    loop.execute {
+                        let (handler, context) = bound.value
+                        handler.answered(request, with: answer, context: context)
+                    }
                 }
             }
         }
     }
 
-    /// The desk's answer once it came, or the router's; then what arrived meanwhile.
-    private func answer(_ request: Request, with answer: FrontDesk.Answer?, context: ChannelHandlerContext) {
-        guard context.channel.isActive else { return held = nil }
-        if let answer {
-            give(answer, to: request, context: context)
-        } else {
-            toRouterWhole(request.head, keepingAs: request.plan.key, context: context)
+    /// The desk's answer once it came, or the router's when it did not.
+    private func answered(_ request: Request, with answer: FrontDesk.Answer?, context: ChannelHandlerContext) {
+        waiting = false
+        if context.channel.isActive {
+            if let answer {
+                give(answer, to: request, context: context)
+            } else {
+                toRouter(request.head, context: context)
+            }
         }
-        let parts = held ?? []
-        held = nil
-        for part in parts {
-            if held != nil { held!.append(part) } else { take(part, context: context) }
+        if let close = closeWanted, !waiting {
+            closeWanted = nil
+            return context.close(mode: close.mode, promise: close.promise)
         }
-        context.fireChannelReadComplete()
-        guard held == nil else { return }
-        postponed.resume(context: context)
+        answerNext(context: context)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, waiting, next != nil {
+            waiting = false
+            answerNext(context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private func give(_ answer: FrontDesk.Answer, to request: Request, context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(.head(answer.response)), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        answered += 1
         desk.answered(request.head, answer.response.status, route: answer.route, since: request.started)
     }
 
-    private func toRouter(_ head: HTTPRequest, keepingAs key: DeskKey?, context: ChannelHandlerContext) {
-        var head = head
-        let asked = key == nil ? nil : head.headerFields[.ifNoneMatch]
-        if asked != nil { head.headerFields[.ifNoneMatch] = nil }
-        head.headerFields[AnswerCache.deskKeeps] = key == nil ? nil : "1"
-        withRouter.append(Forwarded(key: key, asked: asked))
+    /// A whole bodiless request for the router.
+    private func toRouter(_ head: HTTPRequest, context: ChannelHandlerContext) {
         context.fireChannelRead(wrapInboundOut(.head(head)))
-    }
-
-    /// A whole bodiless request for the router, outside the read that brought it.
-    private func toRouterWhole(_ head: HTTPRequest, keepingAs key: DeskKey?, context: ChannelHandlerContext) {
-        toRouter(head, keepingAs: key, context: context)
         context.fireChannelRead(wrapInboundOut(.end(nil)))
+        context.fireChannelReadComplete()
     }
 
-    // MARK: The router's answers
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(var head):
-            let forwarded = withRouter.first
-            if let mark = head.headerFields[AnswerCache.deskHeader] {
-                head.headerFields[AnswerCache.deskHeader] = nil
-                copying = desk.copy(of: head, marked: mark, as: forwarded?.key)
-            }
-            if head.status == .ok, let unchanged = AnswerCache.unchanged(head.headerFields, asked: forwarded?.asked) {
-                head = HTTPResponse(status: .notModified, headerFields: unchanged)
-                dropsBody = true
-            }
-            return context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .body(var body):
-            // Most answers are one buffer, often the very one the router keeps: shared, not copied.
-            if copying?.answer.body.readableBytes == 0 {
-                copying?.answer.body = body
-            } else {
-                copying?.answer.body.writeBuffer(&body)
-            }
-            if dropsBody { return promise?.succeed(()) ?? () }
-        case .end:
-            answered += 1
-            dropsBody = false
-            if let copying { desk.answers.keep(copying.answer, for: copying.key) }
-            copying = nil
-            if !withRouter.isEmpty { withRouter.removeFirst() }
-        }
-        context.write(data, promise: promise)
-    }
-
-    func read(context: ChannelHandlerContext) {
-        guard held == nil else { return postponed.read() }
-        context.read()
-    }
-
+    /// Nothing closes while the desk reads for an answer it owes (a client that stopped reading is
+    /// owed nothing more).
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard held == nil else { return postponed.close(mode: mode, promise: promise) }
-        context.close(mode: mode, promise: promise)
+        guard waiting, next == nil, context.channel.isActive else { return context.close(mode: mode, promise: promise) }
+        closeWanted = (mode, promise)
     }
 }

@@ -10,43 +10,38 @@ struct ImageController<Context: RequestContext> {
     let service: MarketService
 
     func addRoutes(to router: Router<Context>) {
-        router.get("images/{key}", use: show)
+        router.get(RouterPath(ImageAnswer.route), use: show)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let key = context.parameters.get("key") ?? ""
         let stored =
             key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
-        guard let stored, let format = ImageKey.format(of: key) else {
+        guard let stored, let (status, headers) = ImageAnswer.head(key, for: request.head) else {
             throw MarketError(.notFound, "no image is called \(key)")
         }
-        let data: Data
         switch stored {
-        case .bytes(let bytes): data = bytes
         case .redirect(let url): return Response(status: .found, headers: [.location: url.absoluteString])
+        case .bytes where status == .notModified: return Response(status: .notModified, headers: headers)
+        case .bytes(let data):
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        let tag = ImageAnswer.tag(of: key)
-        var headers = ImageAnswer.headers(tag: tag, format: format)
-        if ImageAnswer.isUnchanged(tag, for: request.head) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentLength] = String(data.count)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
-/// What an image's answer says besides its bytes, wherever it is given.
+/// An image's answer besides its bytes, wherever it is given.
 enum ImageAnswer {
-    static func tag(of key: String) -> String {
-        "\"" + ImageKey.name(of: key) + "\""
-    }
+    static let route = "/images/{key}"
+    static let routeSegments = route.split(separator: "/")
 
-    static func headers(tag: String, format: ImageFormat) -> HTTPFields {
-        [.contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable"]
-    }
-
-    /// The client holds these bytes already.
-    static func isUnchanged(_ tag: String, for request: HTTPRequest) -> Bool {
-        request.headerFields[.ifNoneMatch]?.contains(tag) == true
+    /// The head of the answer to a request for the image `key`, its length aside: 304 when the
+    /// client holds these bytes already. Nil for a key that names no picture format.
+    static func head(_ key: String, for request: HTTPRequest) -> (HTTPResponse.Status, HTTPFields)? {
+        guard let format = ImageKey.format(of: key) else { return nil }
+        let tag = "\"" + ImageKey.name(of: key) + "\""
+        let fields: HTTPFields = [
+            .contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable",
+        ]
+        return (request.headerFields[.ifNoneMatch]?.contains(tag) == true ? .notModified : .ok, fields)
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import MarketAPIv1
 import MarketAPIv2
@@ -53,8 +54,8 @@ public enum MarketServer {
 
     /// The application on `host`:`port` (0 picks a free port); `onListening` learns the port.
     /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. Each connection
-    /// passes the connection limit, the idle timeout, `100 Continue` and the front desk (which
-    /// answers what it can without the router) before the router.
+    /// passes the connection limit, the front desk (which answers what it can without the router)
+    /// and `100 Continue` before the router.
     public static func application(
         service: MarketService, rehearsals: Rehearsals, host: String, port: Int, flavor: V2Flavor = .marketTraining,
         sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry, logger: Logger,
@@ -62,28 +63,29 @@ public enum MarketServer {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
-        let idleTimeout = TimeAmount.nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))
         let answers = AnswerCache(capacity: limits.answerCacheBytes)
         let serverName = "OpenMarket"
         let storefront = try Storefront(
             service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
         let desk = FrontDesk(
             service: service, answers: answers,
-            reads: APIv2Controller<MarketRequestContext>(service: service, defaultFlavor: flavor).deskReads()
-                + APIv1Controller<MarketRequestContext>(service: service).deskReads() + storefront.deskReads(),
-            rehearsals: rehearsals, logger: logger, serverName: serverName)
+            reads: APIv2Controller<MarketRequestContext>(service: service, defaultFlavor: flavor).deskReads
+                + APIv1Controller<MarketRequestContext>(service: service).deskReads + storefront.deskReads,
+            rehearsals: rehearsals,
+            noteRead: { head, status, started in
+                AnonymousReads.note(head, status: status.code, started: started, rehearsals: rehearsals, logger: logger)
+            },
+            logger: logger, serverName: serverName)
+        let idleTimeout = limits.idleTimeout
         return Application(
             router: router(
                 service: service, rehearsals: rehearsals, flavor: flavor, storefront: storefront, limits: limits,
                 metrics: metrics, answers: answers),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: {
-                        let gate = connections.gate()
-                        let idle = IdleConnection(timeout: idleTimeout)
-                        return [gate, idle, ExpectContinue(), desk.handler(gate: gate, idle: idle)]
-                    }(),
-                    idleTimeout: nil)),
+            server: HTTPServerBuilder { responder in
+                MarketChannel(responder: responder, idleTimeout: idleTimeout) {
+                    [connections.gate(), FrontDeskHandler(desk: desk), ExpectContinue()]
+                }
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)

@@ -12,35 +12,29 @@ import Synchronization
 /// any server is seen by the next request to every server: nothing expires on a timer, and
 /// nothing is stale. Bounded by bytes; the least recently used answers go first.
 package final class AnswerCache: Sendable {
-    /// One kept answer. `expires` is set when the answer shows something that ends by itself (a
-    /// sign-in shown in a page's header).
+    /// One kept answer: the head and body the route gave, before the middleware outside the cache
+    /// (compression, `nosniff`, the date) finished it.
     package struct Answer: Sendable {
         package var version: Int64
         package var headers: HTTPFields
         package var body: ByteBuffer
-        package var expires: Date?
-        /// The vendor it was made for, whose rehearsed faults it must not pass by: the front desk
-        /// gives it only while that vendor rehearses none.
-        package var rehearser: Int64?
+        package var terms: AnswerTerms
         /// The route that gave it, for the front desk's metrics.
-        package var route = ""
-        /// It hands a new visitor a form token, which the front desk makes anew each time.
-        package var newToken = false
+        package var route: String
 
-        package init(
-            version: Int64, headers: HTTPFields, body: ByteBuffer, expires: Date? = nil, rehearser: Int64? = nil,
-            route: String = "", newToken: Bool = false
-        ) {
+        package init(version: Int64, headers: HTTPFields, body: ByteBuffer, terms: AnswerTerms, route: String) {
             self.version = version
             self.headers = headers
             self.body = body
-            self.expires = expires
-            self.rehearser = rehearser
+            self.terms = terms
             self.route = route
-            self.newToken = newToken
         }
 
         var size: Int { body.readableBytes + 512 }
+
+        func holds(at version: Int64, now: Date) -> Bool {
+            self.version == version && terms.expires.map { $0 > now } ?? true
+        }
     }
 
     /// Answers in two generations: new ones and those used lately go into `recent`; when it holds
@@ -51,60 +45,6 @@ package final class AnswerCache: Sendable {
         var recentSize = 0
         var older: [String: Answer] = [:]
         var newestVersion: Int64 = .min
-    }
-
-    /// A route's answer may say until when it holds (seconds since 1970) in this header, which
-    /// the route's adapter removes before the answer leaves.
-    package static let expiresHeader = HTTPField.Name("Market-Answer-Expires")!
-    /// And for which vendor it was made (`Answer.rehearser`), in this one, removed the same way.
-    package static let rehearserHeader = HTTPField.Name("Market-Answer-Rehearser")!
-    /// Says that the answer may be given again by the front desk (`DeskMark`); the front desk
-    /// removes it before the answer leaves.
-    package static let deskHeader = HTTPField.Name("Market-Desk")!
-    /// Set by the front desk on a request whose answer it will keep itself when it may give it
-    /// again: the router need not keep a second copy of it (the desk removes the header from
-    /// what clients send).
-    package static let deskKeeps = HTTPField.Name("Market-Desk-Keeps")!
-
-    /// What `deskHeader` says: at which catalogue version the answer holds, which route gave it,
-    /// whether it hands a new visitor a form token (the front desk makes each visitor a new one),
-    /// until when and for which vendor it holds: `1234 /api/products`, `1234 / new-token`,
-    /// `1234 / until=1790000000.5 rehearser=3`.
-    package struct DeskMark {
-        package var version: Int64
-        package var route: String
-        package var newToken = false
-        package var expires: Date?
-        package var rehearser: Int64?
-
-        init(_ answer: Answer, route: String) {
-            version = answer.version
-            self.route = route
-            expires = answer.expires
-            rehearser = answer.rehearser
-        }
-
-        package init?(_ text: String) {
-            let words = text.split(separator: " ")
-            guard words.count > 1, let version = Int64(words[0]) else { return nil }
-            self.version = version
-            route = String(words[1])
-            for word in words.dropFirst(2) {
-                if word == "new-token" { newToken = true }
-                if word.hasPrefix("until=") {
-                    expires = Double(word.dropFirst(6)).map(Date.init(timeIntervalSince1970:))
-                }
-                if word.hasPrefix("rehearser=") { rehearser = Int64(word.dropFirst(10)) }
-            }
-        }
-
-        package var text: String {
-            var text = "\(version) \(route)"
-            if newToken { text += " new-token" }
-            if let expires { text += " until=\(expires.timeIntervalSince1970)" }
-            if let rehearser { text += " rehearser=\(rehearser)" }
-            return text
-        }
     }
 
     private let capacity: Int
@@ -120,7 +60,7 @@ package final class AnswerCache: Sendable {
         return generations.withLock { kept in
             forget(before: version, in: &kept, dropping: &dropped)
             if let answer = kept.recent[key] {
-                guard answer.version == version, answer.expires.map({ $0 > now }) ?? true else {
+                guard answer.holds(at: version, now: now) else {
                     kept.recentSize -= answer.size
                     kept.recent[key] = nil
                     return nil
@@ -128,7 +68,7 @@ package final class AnswerCache: Sendable {
                 return answer
             }
             guard let answer = kept.older.removeValue(forKey: key) else { return nil }
-            guard answer.version == version, answer.expires.map({ $0 > now }) ?? true else { return nil }
+            guard answer.holds(at: version, now: now) else { return nil }
             insert(answer, for: key, in: &kept, dropping: &dropped)
             return answer
         }
@@ -184,14 +124,20 @@ package final class AnswerCache: Sendable {
 /// successful answers of the routes it is added to. Every answer it passes carries an `ETag`; a
 /// client that revalidates with `If-None-Match` and still has the same bytes gets 304 without them.
 /// Added only to routes whose answer depends on nothing but the URL, the catalogue and the request
-/// headers named in `key(of:)`; an answer that sets a cookie is never kept.
+/// headers named in `key(of:)`; an answer that sets a cookie is never kept. The front desk gives
+/// what it keeps again, before the router.
 package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     let cache: AnswerCache
     let version: @Sendable () async throws -> Int64
+    let terms: @Sendable (Context) -> AnswerTerms
 
-    package init(cache: AnswerCache, version: @escaping @Sendable () async throws -> Int64) {
+    package init(
+        cache: AnswerCache, version: @escaping @Sendable () async throws -> Int64,
+        terms: @escaping @Sendable (Context) -> AnswerTerms
+    ) {
         self.cache = cache
         self.version = version
+        self.terms = terms
     }
 
     package func handle(
@@ -201,43 +147,40 @@ package struct AnswerCacheMiddleware<Context: RequestContext>: RouterMiddleware 
         let version = try await version()
         let key = AnswerCache.key(of: request.head)
         if let answer = cache.answer(for: key, at: version, now: Date()) {
-            return given(answer, to: request, context: context)
+            return AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
         }
         let response = try await next(request, context)
+        let terms = terms(context)
+        guard response.status == .ok, response.headers[.setCookie] == nil, terms.keep else { return response }
         var headers = response.headers
-        let expires = headers[AnswerCache.expiresHeader].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        let rehearser = headers[AnswerCache.rehearserHeader].flatMap { Int64($0) }
-        headers[AnswerCache.expiresHeader] = nil
-        headers[AnswerCache.rehearserHeader] = nil
-        guard response.status == .ok, headers[.setCookie] == nil else {
-            var response = response
-            response.headers = headers
-            return response
-        }
         let body = try await BodyCollector.bytes(of: response)
         headers[.eTag] = AnswerCache.tag(of: body)
         let answer = AnswerCache.Answer(
-            version: version, headers: headers, body: body, expires: expires, rehearser: rehearser)
-        if request.headers[AnswerCache.deskKeeps] == nil || !Self.deskMayGive(to: request) {
-            cache.keep(answer, for: key)
-        }
-        return given(answer, to: request, context: context)
+            version: version, headers: headers, body: body, terms: terms, route: context.endpointPath ?? "")
+        cache.keep(answer, for: key)
+        return AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
     }
+}
 
-    /// The request named no vendor in its headers, whose failures the router would rehearse (a
-    /// signed-in seller's are in the answer's mark: the desk checks them itself).
-    private static func deskMayGive(to request: Request) -> Bool {
-        request.identifier == nil
-    }
+/// For whom a kept answer holds, besides everyone who sends the same request while the catalogue
+/// stays at its version.
+package struct AnswerTerms: Sendable {
+    /// It may be kept at all. A page that shows a form token made for this one answer may not: given
+    /// again with another visitor's new token, its forms would be refused.
+    package var keep = true
+    /// It shows something that ends by itself (a sign-in in the page's header).
+    package var expires: Date?
+    /// The vendor it was made for, whose rehearsed faults it must not pass by: the front desk gives
+    /// it only while that vendor rehearses none.
+    package var rehearser: Int64?
+    /// It hands a new visitor a form token, set beside it: each visitor given it gets one of their own.
+    package var newToken = false
 
-    /// The answer, marked for the front desk when it may give it again without the routes.
-    private func given(_ answer: AnswerCache.Answer, to request: Request, context: Context) -> Response {
-        var response = AnswerCache.response(headers: answer.headers, body: answer.body, to: request)
-        if response.status == .ok, Self.deskMayGive(to: request) {
-            let mark = AnswerCache.DeskMark(answer, route: context.endpointPath ?? "")
-            response.headers[AnswerCache.deskHeader] = mark.text
-        }
-        return response
+    package init(keep: Bool = true, expires: Date? = nil, rehearser: Int64? = nil, newToken: Bool = false) {
+        self.keep = keep
+        self.expires = expires
+        self.rehearser = rehearser
+        self.newToken = newToken
     }
 }
 
@@ -301,8 +244,12 @@ extension AnswerCache {
 }
 
 extension RouterGroup {
-    /// A group for routes whose answers `cache` may keep and give again (see `AnswerCacheMiddleware`).
-    package func keepingAnswers(in cache: AnswerCache, of service: MarketService) -> RouterGroup<Context> {
-        group().add(middleware: AnswerCacheMiddleware(cache: cache, version: service.catalogueVersion))
+    /// A group for routes whose answers `cache` may keep and give again (see `AnswerCacheMiddleware`),
+    /// on the `terms` their context says.
+    package func keepingAnswers(
+        in cache: AnswerCache, of service: MarketService,
+        terms: @escaping @Sendable (Context) -> AnswerTerms = { _ in AnswerTerms() }
+    ) -> RouterGroup<Context> {
+        group().add(middleware: AnswerCacheMiddleware(cache: cache, version: service.catalogueVersion, terms: terms))
     }
 }

@@ -12,12 +12,12 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
     static var smallest: Int { 1024 }
 
     /// A text answer of `length` bytes goes compressed to a client that accepts gzip.
-    package static func compresses(_ length: Int, acceptingGzip: Bool) -> Bool {
+    static func compresses(_ length: Int, acceptingGzip: Bool) -> Bool {
         acceptingGzip && length >= smallest
     }
 
     /// A compressed answer's tag: the same validator, but no longer a byte-for-byte one.
-    package static func weak(_ tag: String) -> String {
+    static func weak(_ tag: String) -> String {
         tag.hasPrefix("W/") ? tag : "W/" + tag
     }
 
@@ -27,19 +27,29 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        guard Self.isText(response.headers[.contentType]), response.headers[.contentEncoding] == nil else {
-            return response
-        }
-        response.headers[.vary] = [response.headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ")
-        guard request.method != .head, let length = response.body.contentLength,
-            Self.compresses(length, acceptingGzip: Self.acceptsGzip(request.headers[.acceptEncoding]))
+        let accepts = request.method != .head && Self.acceptsGzip(request.headers[.acceptEncoding])
+        guard Self.mayCompress(&response.headers, length: response.body.contentLength, acceptingGzip: accepts),
+            let compressed = Gzip.compress(try await BodyCollector.bytes(of: response))
         else { return response }
-        guard let compressed = Gzip.compress(try await BodyCollector.bytes(of: response)) else { return response }
-        response.headers[.contentEncoding] = "gzip"
-        response.headers[.eTag] = response.headers[.eTag].map(Self.weak)
-        response.headers[.contentLength] = String(compressed.readableBytes)
+        Self.compressed(&response.headers, to: compressed)
         response.body = ResponseBody(byteBuffer: compressed)
         return response
+    }
+
+    /// Says that a text answer with these fields varies by `Accept-Encoding`, and whether its body of
+    /// `length` bytes goes compressed. The front desk finishes its answers with the same steps.
+    package static func mayCompress(_ fields: inout HTTPFields, length: Int?, acceptingGzip: Bool) -> Bool {
+        guard isText(fields[.contentType]), fields[.contentEncoding] == nil else { return false }
+        fields[.vary] = [fields[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ")
+        guard let length else { return false }
+        return compresses(length, acceptingGzip: acceptingGzip)
+    }
+
+    /// The fields of an answer whose body went compressed, as `compressed`.
+    package static func compressed(_ fields: inout HTTPFields, to compressed: ByteBuffer) {
+        fields[.contentEncoding] = "gzip"
+        fields[.eTag] = fields[.eTag].map(weak)
+        fields[.contentLength] = String(compressed.readableBytes)
     }
 
     static func isText(_ contentType: String?) -> Bool {

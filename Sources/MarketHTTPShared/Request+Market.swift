@@ -92,10 +92,11 @@ package enum JSONResponse {
         return encoder
     }()
 
+    /// The fields of every JSON answer.
+    package static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+
     package static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: try bytes(value)))
+        Response(status: status, headers: headers, body: .init(byteBuffer: try bytes(value)))
     }
 
     /// The body `make` answers with.
@@ -104,9 +105,7 @@ package enum JSONResponse {
     }
 
     package static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: bytes(value)))
+        Response(status: status, headers: headers, body: .init(byteBuffer: bytes(value)))
     }
 
     /// The body `make` answers with: the bytes `value` writes.
@@ -120,7 +119,13 @@ package enum JSONResponse {
 extension RequestContext {
     /// The `{id}` of the path; anything but a whole number names no product.
     package func productID() throws(MarketError) -> Int64 {
-        let text = parameters.get("id") ?? ""
+        try MarketError.productID(parameters.get("id") ?? "")
+    }
+}
+
+extension MarketError {
+    /// The product a path's `{id}` names; anything but a whole number names none.
+    package static func productID(_ text: some StringProtocol) throws(MarketError) -> Int64 {
         guard let id = Int64(text) else { throw MarketError(.notFound, "no product has the id \"\(text)\"") }
         return id
     }

@@ -24,9 +24,6 @@ struct Recording: Sendable {
     ) {
         self.rehearsals = rehearsals
         self.vendorID = vendorID
-        var head = head
-        // The front desk's note to the router, not something the client sent.
-        head.headerFields[AnswerCache.deskKeeps] = nil
         self.head = head
         self.scheme = scheme
         self.started = started

@@ -121,15 +121,6 @@ public final class PostgresMarketStore: MarketStore {
         try await database.read { session in try await Self.product(id: id, in: session, visibleOnly: true) }
     }
 
-    public func products(ids: [Int64]) async throws -> [Product] {
-        // One product by the statement for one: PostgreSQL keeps no plan for `ANY` of a list much
-        // shorter than the ten it assumes, and planning it anew made a lone read cost it 3.5 times as much.
-        if ids.count == 1 { return try await product(id: ids[0]).map { [$0] } ?? [] }
-        return try await database.read { session in
-            try Self.products(from: try await session.rows(ShownProductsQuery(ids: ids)))
-        }
-    }
-
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
             return try await deepPage(page)

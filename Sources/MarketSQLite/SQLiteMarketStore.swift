@@ -36,13 +36,6 @@ public final class SQLiteMarketStore: MarketStore {
         return try ReadersAtHand.read(reader, single: single, body)
     }
 
-    /// A short read on this thread, or nil when no reader at hand is free or the read fails.
-    func readAtHand<T>(single: Bool = false, _ body: (Database) throws -> T) -> T? {
-        guard let reader = readersAtHand.take() else { return nil }
-        defer { readersAtHand.giveBack(reader) }
-        return try? ReadersAtHand.read(reader, single: single, body)
-    }
-
     /// Writes in one transaction through the pool, timed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await MarketTimers.measure(MarketTimers.databaseWrites) { try await pool.write(body) }
@@ -124,34 +117,21 @@ public final class SQLiteMarketStore: MarketStore {
         try await readAtOnce(single: true) { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
-    public func productAtHand(id: Int64) -> Product? {
-        readAtHand(single: true) { db in try Self.product(id: id, in: db, visibleOnly: true) } ?? nil
-    }
-
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         let visible = visible
         let read: @Sendable (Database) throws -> Page<ProductSummary> = { db in
-            try Self.products(page, matching: search, in: db, visible: visible, readingIDs: true)!
+            try Self.products(page, matching: search, in: db, visible: visible)
         }
         return try await search == nil ? readAtOnce(read) : self.read(read)
     }
 
-    /// A page of the whole catalogue, unless it is deep and the ids on show would have to be read
-    /// again (after a change): reading them all is no short read.
-    public func productsAtHand(_ page: PageRequest) -> Page<ProductSummary>? {
-        let visible = visible
-        return readAtHand { db in try Self.products(page, matching: nil, in: db, visible: visible, readingIDs: false) }
-            ?? nil
-    }
-
-    /// A page of products; nil when it is deep in the whole catalogue and the ids on show are not
-    /// kept at this version, unless `readingIDs`.
+    /// A page of products.
     private static func products(
-        _ page: PageRequest, matching search: String?, in db: Database, visible: VisibleProducts, readingIDs: Bool
-    ) throws -> Page<ProductSummary>? {
+        _ page: PageRequest, matching search: String?, in db: Database, visible: VisibleProducts
+    ) throws -> Page<ProductSummary> {
         let filter = SearchFilter(search, order: page.order, after: page.after)
         if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-            guard let visibleIDs = try visibleIDs(db, kept: visible, reading: readingIDs) else { return nil }
+            let visibleIDs = try visibleIDs(db, kept: visible)
             let (onPage, total) = VisibleProducts.page(
                 of: visibleIDs, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
             guard let low = onPage.min(), let high = onPage.max() else {
@@ -192,9 +172,8 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// The ids on show as this transaction sees them, oldest first: those kept, when the catalogue
     /// has not changed since; otherwise read now, or nil unless `reading`.
-    private static func visibleIDs(_ db: Database, kept: VisibleProducts, reading: Bool) throws -> [Int64]? {
+    private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
-        guard reading else { return kept.kept(at: version) }
         return try kept.ids(at: version) {
             try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
         }

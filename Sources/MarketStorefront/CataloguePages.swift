@@ -89,36 +89,32 @@ extension Storefront {
             ? words("noMatch", ["search": search]) : words("matches", ["count": count, "search": search])
     }
 
-    @Sendable func product(_ request: Request, context: StorefrontContext) async throws -> Response {
-        let product = try await service.product(id: try context.productID())
-        return pages.page(
-            "product", title: product.name, visit: context.visit,
-            content: productPage(product, visit: context.visit, request: request))
+    /// A product's page. The front desk makes it itself for a visitor who is not signed in and whose
+    /// visit sets no cookie; the route makes it for everyone.
+    var productPage: CatalogueRead<ProductPageQuery, Product> {
+        CatalogueRead(
+            route: "/products/{id}", headers: Pages.headers(contentType: "text/html; charset=utf-8"),
+            query: { [self] head, parameters in
+                let request = Request(head: head, body: .init(buffer: ByteBuffer()))
+                let visit = Visit(request, sealer: sealer, books: pages.books)
+                guard let id = Int64(parameters[0]), visit.cookiesToSet.isEmpty, visit.session == nil,
+                    visit.notice == nil
+                else { throw HTTPError(.notFound) }
+                return ProductPageQuery(id: id, request: request, visit: visit)
+            },
+            read: { [service] query in try await service.product(id: query.id) },
+            body: { [self] product, query, _ in
+                ByteBuffer(
+                    bytes: pages.html(
+                        "product", title: product.name, visit: query.visit,
+                        content: productPage(product, visit: query.visit, request: query.request)))
+            },
+            terms: { $0.visit.answerTerms })
     }
 
-    /// The pages the front desk may make itself: a product's page, as `product` makes it, for a
-    /// visitor who is not signed in and whose visit sets no cookie (the route answers the others).
-    package func deskReads() -> [DeskRead] {
-        [
-            DeskRead(
-                route: "/products/{id}",
-                query: { [self] head, parameters -> ProductPageQuery? in
-                    let request = Request(head: head, body: .init(buffer: ByteBuffer()))
-                    let visit = Visit(request, sealer: sealer, books: pages.books)
-                    guard let id = Int64(parameters[0]), visit.cookiesToSet.isEmpty, visit.session == nil,
-                        visit.notice == nil
-                    else { return nil }
-                    return ProductPageQuery(id: id, request: request, visit: visit)
-                },
-                atHand: { [service] query in service.productAtHand(id: query.id) },
-                later: { [service] query, _, deliver in service.product(id: query.id, deliver) },
-                body: { [self] product, query, _ in
-                    let page = pages.html(
-                        "product", title: product.name, visit: query.visit,
-                        content: productPage(product, visit: query.visit, request: query.request))
-                    return ByteBuffer(bytes: page)
-                })
-        ]
+    /// The product page's query for the route, which knows the visit already.
+    @Sendable static func productPageQuery(_ request: Request, context: StorefrontContext) throws -> ProductPageQuery {
+        ProductPageQuery(id: try context.productID(), request: request, visit: context.visit)
     }
 
     private func productPage(_ product: Product, visit: Visit, request: Request) -> [String: TemplateValue] {
@@ -143,8 +139,8 @@ extension Storefront {
     }
 }
 
-/// A product's page the front desk may make: which product, for whom.
-private struct ProductPageQuery: Sendable {
+/// A product's page: which product, for whom.
+struct ProductPageQuery: Sendable {
     var id: Int64
     var request: Request
     var visit: Visit

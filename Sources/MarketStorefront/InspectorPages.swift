@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
-import MarketInspector
 import MarketModel
 
 /// The request inspector for a signed-in vendor: what their app sent lately and what the market

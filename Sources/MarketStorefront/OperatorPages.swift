@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
-import MarketInspector
 import MarketModel
 
 /// The operator's console: every vendor with their products and last request, registering and

@@ -47,13 +47,7 @@ struct Pages: Sendable {
         let html = html(template, title: title, visit: visit, content: content)
         var visit = visit
         visit.clearNotice()
-        var headers = Self.headers(contentType: "text/html; charset=utf-8")
-        if let session = visit.session {
-            // The header shows the sign-in: a kept copy of this page must not outlive it, nor be
-            // given past the faults its vendor rehearses.
-            headers[AnswerCache.expiresHeader] = String(session.expires.timeIntervalSince1970)
-            headers[AnswerCache.rehearserHeader] = session.vendorID.map { String($0) }
-        }
+        let headers = Self.headers(contentType: "text/html; charset=utf-8")
         return visit.finish(
             Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: html))))
     }

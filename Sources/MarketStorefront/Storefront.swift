@@ -35,17 +35,24 @@ package struct Storefront: Sendable {
         ProblemPagesForBrowsers(pages: pages, sealer: sealer)
     }
 
+    /// The reads the front desk may make itself.
+    package var deskReads: [DeskRead] { [productPage.forDesk] }
+
     /// `answers` keeps the catalogue's and products' pages it gave until the catalogue changes.
     package func addRoutes(to router: Router<MarketRequestContext>, answers: AnswerCache) {
         let group = router.group(context: StorefrontContext.self)
             .add(middleware: VisitMiddleware(sealer: sealer, books: pages.books))
             .add(middleware: RehearsalMiddleware(rehearsals: rehearsals, pages: pages))
             .add(middleware: PageErrorMiddleware(pages: pages))
-        let browsing = group.keepingAnswers(in: answers, of: service)
+        let browsing = group.keepingAnswers(in: answers, of: service) { $0.visit.answerTerms }
         browsing.get("/", use: catalogue)
         group.get("products/new", use: newProduct)
         group.post("products/new", use: createProduct)
-        browsing.get("products/{id}", use: product)
+        browsing.get(productPage, query: Self.productPageQuery) { page, context in
+            var visit = context.visit
+            visit.clearNotice()
+            return visit.finish(page)
+        }
         group.get("products/{id}/edit", use: editProduct)
         group.post("products/{id}/edit", use: saveProduct)
         group.post("products/{id}/edit/unlock", use: unlockEditing)

@@ -68,15 +68,6 @@ struct VisitMiddleware: RouterMiddleware {
         var context = context
         let visit = Visit(request, sealer: sealer, books: books)
         context.visit = visit
-        var response = try await next(request, context)
-        response.headers[AnswerCache.expiresHeader] = nil
-        response.headers[AnswerCache.rehearserHeader] = nil
-        response = visit.handOutFormToken(with: response)
-        // The front desk may give this page to other new visitors, each with a token of their own.
-        if visit.madeFormToken, var mark = response.headers[AnswerCache.deskHeader].flatMap(AnswerCache.DeskMark.init) {
-            mark.newToken = true
-            response.headers[AnswerCache.deskHeader] = mark.text
-        }
-        return response
+        return visit.handOutFormToken(with: try await next(request, context))
     }
 }

@@ -66,6 +66,16 @@ struct Visit {
 
     var language: Language { words.language }
 
+    /// For whom a page of this visit may be kept and given again: a page that shows a sign-in not
+    /// past its end nor past the faults its vendor rehearses; and not at all when it shows a form
+    /// token made for this one answer (a signed-in visitor who came without one), which another
+    /// answer would hand out anew.
+    var answerTerms: AnswerTerms {
+        AnswerTerms(
+            keep: !(madeFormToken && session != nil), expires: session?.expires, rehearser: session?.vendorID,
+            newToken: madeFormToken)
+    }
+
     /// A form's token matches this visitor's cookie: the form came from one of our pages, not from
     /// another site posting in the visitor's name.
     func acceptsForm(token: String?) -> Bool {
@@ -182,21 +192,8 @@ struct Visit {
     func handOutFormToken(with response: Response) -> Response {
         guard madeFormToken else { return response }
         var response = response
-        response.setCookie(
-            Cookie(
-                name: CookieName.formToken, value: formToken, path: "/", secure: isSecure, httpOnly: true,
-                sameSite: .lax))
+        response.setCookie(FormToken.cookie(formToken, secure: isSecure))
         return response
-    }
-}
-
-/// The token a visitor's forms carry, against forms posted from other sites in their name.
-package enum FormToken {
-    package static let cookieName = "market_form_token"
-
-    /// A new visitor's token: 32 random bytes in hex.
-    package static func make() -> String {
-        Digest.hex(RandomBytes.shared.take(32))
     }
 }
 

@@ -121,20 +121,16 @@ import Testing
     }
 
     @Test func theDeskFindsRoutesAsTheRouterDoes() {
-        let read = { (route: String) in
-            DeskRead(
-                route: route, query: { _, _ in nil as Int? }, atHand: { _ in nil as Int? }, later: { _, _, _ in },
-                body: { _, _, _ in nil })
+        let parameters = { (path: String, route: String) in
+            DeskRoutes.parameters(of: path, in: route.split(separator: "/"))
         }
-        let routes = DeskRoutes([read("/api/products"), read("/api/products/{id}"), read("/items/{page}")])
-        #expect(routes.match("/api/products/12")?.read.route == "/api/products/{id}")
-        #expect(routes.match("/api/products/12")?.parameters == ["12"])
-        #expect(routes.match("//API/Products/12/?x=1")?.parameters == ["12"])
-        #expect(routes.match("/api/products?page_no=2")?.read.route == "/api/products")
-        #expect(routes.match("/api/products/")?.read.route == "/api/products")
-        #expect(routes.match("/items/7")?.parameters == ["7"])
-        #expect(routes.match("/api/products/12/secret") == nil)
-        #expect(routes.match("/api/vendors") == nil)
-        #expect(routes.match("/") == nil)
+        #expect(parameters("/api/products/12", "/api/products/{id}") == ["12"])
+        #expect(parameters("//API/Products/12/?x=1", "/api/products/{id}") == ["12"])
+        #expect(parameters("/api/products?page_no=2", "/api/products") == [])
+        #expect(parameters("/api/products/", "/api/products") == [])
+        #expect(parameters("/items/7", "/items/{page}") == ["7"])
+        #expect(parameters("/api/products/12/secret", "/api/products/{id}") == nil)
+        #expect(parameters("/api/products", "/api/products/{id}") == nil)
+        #expect(parameters("/", "/api/products") == nil)
     }
 }

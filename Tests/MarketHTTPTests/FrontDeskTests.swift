@@ -233,3 +233,70 @@ extension FrontDeskTests {
         }
     }
 }
+
+extension FrontDeskTests {
+    /// Requests with bodies between reads the desk answers: every answer comes in the requests' order.
+    @Test func requestsWithBodiesAmongThemAreAnsweredInTheOrderTheyCame() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Pipelined table")
+            let detail = "GET /api/products/\(product.id) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            _ = try await market.send("GET", "/api/products/\(product.id)")
+            let json = #"{"stock":4,"secret":"\#(TestMarket.papri.secret)"}"#
+            let update =
+                "PATCH /api/products/\(product.id) HTTP/1.1\r\nHost: 127.0.0.1\r\nidentifier: "
+                + "\(TestMarket.papri.identifier)\r\nContent-Type: application/json\r\nContent-Length: "
+                + "\(json.utf8.count)\r\n\r\n\(json)"
+            let refused = "POST /api/products HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}"
+            let refusal = try await RawHTTP.send(Data(refused.utf8), port: market.port)
+            #expect((400..<500).contains(refusal.status))
+            let connection = try await RawConnection(port: market.port)
+            try await connection.send(Data((detail + refused + detail + update + detail).utf8))
+            let answers = try await connection.responses(5)
+            #expect(answers.map(\.status) == [200, refusal.status, 200, 202, 200])
+            #expect(answers[1].body == refusal.body)
+            #expect(try answers[2].json["stock"] as? Int == Int(product.stock))
+            #expect(try answers[4].json["stock"] as? Int == 4, "the read after the change sees it")
+        }
+    }
+
+    /// A head SwiftNIO's parser refuses is answered 400 and the connection closed, whatever follows.
+    @Test func aHeadTheParserRefusesIsABadRequest() async throws {
+        try await TestMarket.withServer { market in
+            for head in [
+                "GET /api/products HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon in this line\r\n\r\n",
+                "GET /api/products HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+                "GET /api/products HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
+            ] {
+                let connection = try await RawConnection(port: market.port)
+                try await connection.send(Data((head + "GET /healthChecker HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").utf8))
+                #expect(try await connection.response().status == 400, "\(head)")
+                #expect(try await connection.closedByServer(within: .seconds(30)), "\(head)")
+            }
+        }
+    }
+
+    /// A signed-in visitor whose browser lost its form token gets a new one with every page, and
+    /// the page shows that very token: its forms (sign-out here) work, kept page or not.
+    @Test func aSignedInPageShowsTheTokenItHandsOut() async throws {
+        try await TestMarket.withServer { market in
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn()
+            _ = try await visitor.get("/")  // takes the sign-in's notice, which is shown once
+            let session = try #require(visitor.cookies["market_session"])
+            let head = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(market.port)\r\nAccept-Language: en\r\n"
+            var token = ""
+            for _ in 0..<3 {
+                let page = try await RawHTTP.send(
+                    Data((head + "Cookie: market_session=\(session)\r\n\r\n").utf8), port: market.port)
+                let cookie = try #require(page.header("Set-Cookie")?.firstMatch(of: /market_form_token=(\w{64})/))
+                let shown = try #require(page.text.firstMatch(of: /name="form_token" value="(\w{64})"/))
+                #expect(cookie.1 == shown.1)
+                token = String(shown.1)
+            }
+            visitor.cookies = ["market_session": session, "market_form_token": token]
+            let signedOut = try await visitor.post("/sign-out", [:])
+            #expect(signedOut.status == 303)
+            #expect(visitor.cookies["market_session"] == nil)
+        }
+    }
+}

@@ -109,6 +109,15 @@ public final class RunningServer: @unchecked Sendable {
     public func exitStatus() async -> Int32 {
         await process.exitStatus()
     }
+
+    /// The memory the server holds now (its resident set, `VmRSS`), in bytes.
+    public func residentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.id)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ")[1])
+        else { throw RawHTTPError("no VmRSS for process \(process.id)") }
+        return kilobytes * 1024
+    }
 }
 
 extension Thread {

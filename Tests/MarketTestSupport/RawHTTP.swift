@@ -83,6 +83,29 @@ public final class RawConnection: Sendable {
         }
     }
 
+    /// Sends `bytes` over and over, `count` times in all, until the server stops taking them: no
+    /// more fits for `patience` (the server has stopped reading). Returns how many went whole.
+    public func sendUntilRefused(_ bytes: Data, count: Int, patience: Duration) async throws -> Int {
+        let socket = socket
+        return try await Self.onThread {
+            var timeout = timeval(tv_sec: Int(patience.components.seconds), tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            return try bytes.withUnsafeBytes { buffer in
+                for sent in 0..<count {
+                    var offset = 0
+                    while offset < buffer.count {
+                        let written = Glibc.send(
+                            socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                        if written < 0, errno == EAGAIN || errno == EWOULDBLOCK { return sent }
+                        guard written > 0 else { throw RawHTTPError("send() failed after \(sent) requests") }
+                        offset += written
+                    }
+                }
+                return count
+            }
+        }
+    }
+
     /// Ends the connection from this side.
     public func hangUp() {
         shutdown(socket, Int32(SHUT_RDWR))

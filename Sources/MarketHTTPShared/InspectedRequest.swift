@@ -6,6 +6,11 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     package struct Header: Codable, Sendable, Equatable {
         package var name: String
         package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// One part of a multipart body.
@@ -16,6 +21,14 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         /// What the bytes are, whatever the part says: "JPEG image", "text", …
         package var sniffedType: String
         package var size: Int
+
+        package init(name: String, filename: String?, declaredType: String?, sniffedType: String, size: Int) {
+            self.name = name
+            self.filename = filename
+            self.declaredType = declaredType
+            self.sniffedType = sniffedType
+            self.size = size
+        }
     }
 
     /// Why a refused request was refused, and what a request the market accepts looks like.
@@ -23,6 +36,12 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         package var rule: String
         package var field: String?
         package var correctShape: String
+
+        package init(rule: String, field: String?, correctShape: String) {
+            self.rule = rule
+            self.field = field
+            self.correctShape = correctShape
+        }
     }
 
     package var method: String
@@ -43,4 +62,23 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     package var fault: String?
     /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
     package var curl: String
+
+    package init(
+        method: String, path: String, status: Int, milliseconds: Double, headers: [Header], bodyBytes: Int,
+        parts: [Part], json: String?, quirks: [String], answer: String, refusal: Refusal?, fault: String?, curl: String
+    ) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.milliseconds = milliseconds
+        self.headers = headers
+        self.bodyBytes = bodyBytes
+        self.parts = parts
+        self.json = json
+        self.quirks = quirks
+        self.answer = answer
+        self.refusal = refusal
+        self.fault = fault
+        self.curl = curl
+    }
 }
