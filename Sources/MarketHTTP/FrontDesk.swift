@@ -18,7 +18,8 @@ final class FrontDesk: Sendable {
     /// What the desk may do for a request, judged by its head.
     enum Plan: Sendable {
         case image(String)
-        case read(key: String)
+        /// A read whose answer may be kept under `key`, or made by `making` (a desk read's and its parameters).
+        case read(key: String, making: (read: DeskRead, parameters: [Substring])?)
     }
 
     /// An answer the desk gives.
@@ -86,18 +87,21 @@ final class FrontDesk: Sendable {
         if let key = DeskRoutes.parameters(of: path, in: ImageAnswer.routeSegments)?.first {
             return .image(String(key))
         }
-        return .read(key: AnswerCache.key(of: head))
+        let key = AnswerCache.key(of: head)
+        let making = routes.match(path)
+        guard making != nil || answers.holds(key) else { return nil }
+        return .read(key: key, making: making)
     }
 
     func next(for head: HTTPRequest, _ plan: Plan) -> Next {
         switch plan {
         case .image(let key):
             return image(key, for: head).map(Next.answer) ?? .router
-        case .read(let key):
-            if let version = service.catalogueVersionAtHand() { return next(for: head, key, at: version) }
+        case .read(let key, let making):
+            if let version = service.catalogueVersionAtHand() { return next(for: head, key, making, at: version) }
             return .later { [self] in
                 guard let version = try? await service.catalogueVersion() else { return nil }
-                switch next(for: head, key, at: version) {
+                switch next(for: head, key, making, at: version) {
                 case .answer(let answer): return answer
                 case .later(let made): return await made()
                 case .router: return nil
@@ -107,15 +111,22 @@ final class FrontDesk: Sendable {
     }
 
     /// The kept answer when it holds at `version`, or the one the desk makes; otherwise the
-    /// router's (changed, refused, or the store failed: the router says which).
-    private func next(for head: HTTPRequest, _ key: String, at version: Int64) -> Next {
-        if let kept = answers.answer(for: key, at: version, now: Date()) {
-            // The router stages what a seller rehearses, and reads their faults again when they may have changed.
-            if let vendorID = kept.terms.rehearser, !rehearsals.rehearsesNothing(vendorID) { return .router }
-            return .answer(given(kept, key: key, to: head))
+    /// router's (changed, refused, or the store failed: the router says which). A kept answer is
+    /// finished for the request once (`finishing`) and kept so, beside the route's, under `given`.
+    private func next(
+        for head: HTTPRequest, _ key: String, _ making: (read: DeskRead, parameters: [Substring])?,
+        at version: Int64
+    ) -> Next {
+        let gzip = CompressionMiddleware<MarketRequestContext>.acceptsGzip(head.headerFields[.acceptEncoding])
+        let given = key + (gzip ? "\ngiven gzip" : "\ngiven")
+        let now = Date()
+        if head.headerFields[.ifNoneMatch] == nil, let ready = answers.answer(for: given, at: version, now: now) {
+            return mayGive(ready) ? .answer(dated(ready.headers, .ok, ready, to: head, body: ready.body)) : .router
         }
-        guard let (read, parameters) = routes.match(head.path ?? ""), let making = read.making(head, parameters)
-        else { return .router }
+        if let kept = answers.answer(for: key, at: version, now: now) {
+            return mayGive(kept) ? .answer(self.given(kept, as: given, gzip: gzip, to: head)) : .router
+        }
+        guard let (read, parameters) = making, let making = read.making(head, parameters) else { return .router }
         return .later { [self] in
             guard let body = await making.body() else { return nil }
             // The route's answer as the answer cache keeps it: its own fields, its length and its tag.
@@ -125,64 +136,80 @@ final class FrontDesk: Sendable {
             let made = AnswerCache.Answer(
                 version: version, headers: fields, body: body, terms: making.terms, route: read.route)
             if making.terms.keep { answers.keep(made, for: key) }
-            return given(made, key: key, to: head)
+            return self.given(made, as: given, gzip: gzip, to: head)
         }
     }
 
-    /// A kept answer as the router would give it: as 304 to a client that holds it already, with a
-    /// new visitor's own form token, compressed for a client that accepts it, marked `nosniff` and
-    /// dated now.
-    private func given(_ kept: AnswerCache.Answer, key: String, to head: HTTPRequest) -> Answer {
-        var status = HTTPResponse.Status.ok
-        var fields = kept.headers
-        var body: ByteBuffer? = kept.body
-        if let unchanged = AnswerCache.unchanged(fields, asked: head.headerFields[.ifNoneMatch]) {
-            (status, fields, body) = (.notModified, unchanged, nil)
+    /// The router stages what a seller rehearses, and reads their faults again when they may have changed.
+    private func mayGive(_ answer: AnswerCache.Answer) -> Bool {
+        answer.terms.rehearser.map { rehearsals.rehearsesNothing($0) } ?? true
+    }
+
+    /// A kept answer as the router gives it: as 304 to a client that holds it already; otherwise
+    /// finished, and kept so under `key`.
+    private func given(_ kept: AnswerCache.Answer, as key: String, gzip: Bool, to head: HTTPRequest) -> Answer {
+        if let unchanged = AnswerCache.unchanged(kept.headers, asked: head.headerFields[.ifNoneMatch]) {
+            let (fields, _) = finishing(unchanged, body: nil, kept.terms, gzip: gzip, to: head)
+            return dated(fields, .notModified, kept, to: head, body: nil)
         }
-        if kept.terms.newToken {
-            let cookie = FormToken.cookie(FormToken.make(), secure: head.clientScheme == "https")
-            fields.append(HTTPField(name: .setCookie, value: cookie.description))
-        }
-        let acceptsGzip = CompressionMiddleware<MarketRequestContext>.acceptsGzip(head.headerFields[.acceptEncoding])
-        if CompressionMiddleware<MarketRequestContext>.mayCompress(
-            &fields, length: body?.readableBytes, acceptingGzip: acceptsGzip),
-            let compressed = compressed(kept, key: key)
+        let (fields, body) = finishing(kept.headers, body: kept.body, kept.terms, gzip: gzip, to: head)
+        let ready = AnswerCache.Answer(
+            version: kept.version, headers: fields, body: body ?? kept.body, terms: kept.terms, route: kept.route)
+        if kept.terms.keep { answers.keep(ready, for: key) }
+        return dated(fields, .ok, ready, to: head, body: ready.body)
+    }
+
+    /// What the middleware outside the answer cache adds to an answer, in its order: a new visitor's
+    /// form token (made anew for each answer by `dated`), compression, `nosniff`.
+    private func finishing(
+        _ fields: HTTPFields, body: ByteBuffer?, _ terms: AnswerTerms, gzip: Bool, to head: HTTPRequest
+    ) -> (HTTPFields, ByteBuffer?) {
+        typealias Compression = CompressionMiddleware<MarketRequestContext>
+        var fields = fields
+        var body = body
+        if terms.newToken { fields.append(newToken(for: head)) }
+        if Compression.mayCompress(&fields, length: body?.readableBytes, acceptingGzip: gzip), let plain = body,
+            let compressed = Gzip.compress(plain)
         {
-            CompressionMiddleware<MarketRequestContext>.compressed(&fields, to: compressed)
+            Compression.compressed(&fields, to: compressed)
             body = compressed
         }
-        return Answer(response: finished(status, fields), body: body, route: kept.route)
-    }
-
-    /// The kept answer's body compressed, kept beside it so that it is compressed once.
-    private func compressed(_ kept: AnswerCache.Answer, key: String) -> ByteBuffer? {
-        let compressedKey = key + "\ngzip"
-        if let copy = answers.answer(for: compressedKey, at: kept.version, now: Date()) { return copy.body }
-        guard let body = Gzip.compress(kept.body) else { return nil }
-        answers.keep(
-            AnswerCache.Answer(version: kept.version, headers: [:], body: body, terms: kept.terms, route: kept.route),
-            for: compressedKey)
-        return body
-    }
-
-    /// The head with the fields the router adds to every answer last: `nosniff`, the date, the server.
-    private func finished(_ status: HTTPResponse.Status, _ fields: HTTPFields) -> HTTPResponse {
-        var fields = fields
         NoSniffMiddleware<MarketRequestContext>.mark(&fields)
+        return (fields, body)
+    }
+
+    /// A finished answer as it leaves now: a new visitor's own token, the date, the server's name.
+    private func dated(
+        _ fields: HTTPFields, _ status: HTTPResponse.Status, _ answer: AnswerCache.Answer, to head: HTTPRequest,
+        body: ByteBuffer?
+    ) -> Answer {
+        var fields = fields
+        if answer.terms.newToken, let index = fields.firstIndex(where: { $0.name == .setCookie }) {
+            fields[index] = newToken(for: head)
+        }
         fields[.date] = date.now()
         fields[.server] = serverName
-        return HTTPResponse(status: status, headerFields: fields)
+        return Answer(
+            response: HTTPResponse(status: status, headerFields: fields), body: body, route: answer.route)
+    }
+
+    private func newToken(for head: HTTPRequest) -> HTTPField {
+        HTTPField(
+            name: .setCookie, value: FormToken.cookie(FormToken.make(), secure: head.clientScheme == "https").description)
     }
 
     /// The image's answer, when its bytes are at hand.
     private func image(_ key: String, for head: HTTPRequest) -> Answer? {
-        guard let data = service.imageAtHand(key: key), let (status, fields) = ImageAnswer.head(key, for: head)
+        guard let data = service.imageAtHand(key: key), let (status, head) = ImageAnswer.head(key, for: head)
         else { return nil }
-        var length = fields
-        if status == .ok { length[.contentLength] = String(data.count) }
+        var fields = head
+        if status == .ok { fields[.contentLength] = String(data.count) }
+        NoSniffMiddleware<MarketRequestContext>.mark(&fields)
+        fields[.date] = date.now()
+        fields[.server] = serverName
         return Answer(
-            response: finished(status, length), body: status == .ok ? ByteBuffer(bytes: data) : nil,
-            route: ImageAnswer.route)
+            response: HTTPResponse(status: status, headerFields: fields),
+            body: status == .ok ? ByteBuffer(bytes: data) : nil, route: ImageAnswer.route)
     }
 
     /// Logs, counts and notes an answer the desk gave, as the router's middleware would have.
