@@ -195,7 +195,8 @@ final class FrontDesk: Sendable {
 
     private func newToken(for head: HTTPRequest) -> HTTPField {
         HTTPField(
-            name: .setCookie, value: FormToken.cookie(FormToken.make(), secure: head.clientScheme == "https").description)
+            name: .setCookie,
+            value: FormToken.cookie(FormToken.make(), secure: head.clientScheme == "https").description)
     }
 
     /// The image's answer, when its bytes are at hand.
