@@ -62,6 +62,7 @@ final class FrontDesk: Sendable {
         var status: Int
     }
     private let meters = Mutex<[Meter: (count: Counter, time: Metrics.Timer)]>([:])
+    private let imageHeads = Mutex<[String: HTTPFields]>([:])
 
     init(
         service: MarketService, answers: AnswerCache, reads: [DeskRead], rehearsals: Rehearsals,
@@ -84,11 +85,12 @@ final class FrontDesk: Sendable {
         guard head.method == .get, head.identifier == nil, fields[.contentLength] == nil,
             fields[.transferEncoding] == nil, fields[.connection]?.lowercased() != "close", let path = head.path
         else { return nil }
-        if let key = DeskRoutes.parameters(of: path, in: ImageAnswer.routeSegments)?.first {
+        let segments = DeskRoutes.segments(of: path)
+        if let key = DeskRoutes.parameters(of: segments, in: ImageAnswer.routeSegments)?.first {
             return .image(String(key))
         }
         let key = AnswerCache.key(of: head)
-        let making = routes.match(path)
+        let making = routes.match(segments)
         guard making != nil || answers.holds(key) else { return nil }
         return .read(key: key, making: making)
     }
@@ -201,16 +203,37 @@ final class FrontDesk: Sendable {
 
     /// The image's answer, when its bytes are at hand.
     private func image(_ key: String, for head: HTTPRequest) -> Answer? {
-        guard let data = service.imageAtHand(key: key), let (status, head) = ImageAnswer.head(key, for: head)
+        guard let data = service.imageAtHand(key: key), let (status, fields) = imageHead(key, for: head, data.count)
         else { return nil }
-        var fields = head
-        if status == .ok { fields[.contentLength] = String(data.count) }
-        NoSniffMiddleware<MarketRequestContext>.mark(&fields)
-        fields[.date] = date.now()
-        fields[.server] = serverName
+        var dated = fields
+        dated[.date] = date.now()
+        dated[.server] = serverName
         return Answer(
-            response: HTTPResponse(status: status, headerFields: fields),
+            response: HTTPResponse(status: status, headerFields: dated),
             body: status == .ok ? ByteBuffer(bytes: data) : nil, route: ImageAnswer.route)
+    }
+
+    /// The image's head but for the date and the server, as the router gives it: the 200's made
+    /// once for each image and kept (a few thousand at most), as its key names its bytes for good.
+    private func imageHead(
+        _ key: String, for head: HTTPRequest, _ length: Int
+    ) -> (HTTPResponse.Status, HTTPFields)? {
+        if head.headerFields[.ifNoneMatch] == nil, let kept = imageHeads.withLock({ $0[key] }),
+            kept[.contentLength] == String(length)
+        {
+            return (.ok, kept)
+        }
+        guard let (status, head) = ImageAnswer.head(key, for: head) else { return nil }
+        var fields = head
+        if status == .ok { fields[.contentLength] = String(length) }
+        NoSniffMiddleware<MarketRequestContext>.mark(&fields)
+        if status == .ok {
+            imageHeads.withLock { heads in
+                if heads.count >= 4096 { heads = [:] }
+                heads[key] = fields
+            }
+        }
+        return (status, fields)
     }
 
     /// Logs, counts and notes an answer the desk gave, as the router's middleware would have.
@@ -251,18 +274,23 @@ struct DeskRoutes: Sendable {
         self.reads = reads.map { ($0.route.split(separator: "/"), $0) }
     }
 
-    /// The read whose route `path` names, with the path's parameters in order.
-    func match(_ path: String) -> (read: DeskRead, parameters: [Substring])? {
+    /// The read whose route a path of these `segments` names, with the path's parameters in order.
+    func match(_ segments: [Substring]) -> (read: DeskRead, parameters: [Substring])? {
         for (template, read) in reads {
-            if let parameters = Self.parameters(of: path, in: template) { return (read, parameters) }
+            if let parameters = Self.parameters(of: segments, in: template) { return (read, parameters) }
         }
         return nil
     }
 
-    /// The parameters `path` gives the route whose segments are `template`, or nil when it names another.
-    static func parameters(of path: String, in template: [Substring]) -> [Substring]? {
+    /// A path's segments as the router sees them: without its query, empty ones left out.
+    static func segments(of path: String) -> [Substring] {
         let end = path.utf8.firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex
-        let segments = path[..<end].split(separator: "/")
+        return path[..<end].split(separator: "/")
+    }
+
+    /// The parameters a path of these `segments` gives the route whose segments are `template`, or
+    /// nil when it names another.
+    static func parameters(of segments: [Substring], in template: [Substring]) -> [Substring]? {
         guard template.count == segments.count else { return nil }
         var parameters: [Substring] = []
         for (expected, segment) in zip(template, segments) {
