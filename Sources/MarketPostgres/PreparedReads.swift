@@ -54,6 +54,14 @@ extension ProductIDsQuery {
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
+/// Those of several products on show, each one's rows together, in its images' order.
+struct ShownProductsQuery: ProductIDsQuery {
+    typealias Row = PostgresRow
+    static let sql = productsWithImages + " WHERE p.id = ANY($1) AND NOT p.hidden ORDER BY p.id, i.position"
+
+    var ids: [Int64]
+}
+
 /// Those of `ids` on show, as a list shows them (`ProductRow.summary()`), in any order: the rows
 /// of deep pages (`VisibleProducts`). By their ids rather than between two: the database then
 /// keeps one plan for every page instead of planning each one anew.
