@@ -169,7 +169,8 @@ final class FrontDesk: Sendable {
         typealias Compression = CompressionMiddleware<MarketRequestContext>
         var fields = fields
         var body = body
-        if terms.newToken { fields.append(newToken(for: head)) }
+        // Its place only: `dated` sets each answer's own token there.
+        if terms.newToken { fields.append(HTTPField(name: .setCookie, value: "")) }
         if Compression.mayCompress(&fields, length: body?.readableBytes, acceptingGzip: gzip), let plain = body,
             let compressed = Gzip.compress(plain)
         {
