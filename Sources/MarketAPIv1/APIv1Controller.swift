@@ -81,14 +81,22 @@ package struct APIv1Controller<Context: RequestContext> {
         }
     }
 
-    /// `{"password": "…"}`, sometimes with the item's `id` as well.
+    /// `{"password": "…"}`, answered with the deleted item; or, from the January 2021 apps,
+    /// `{"id": n, "password": "…"}`, answered with `{"id": n}` as they decode it.
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
             var request = request
             let body = try JSONFields(body: try await request.collectAPIBody(), part: "body")
+            let id = try context.productID()
+            let named = try body.wholeNumber("id")
+            if let named, named != id {
+                throw MarketError(.invalid, field: .sent("id"), rule: "is \(named), but the path names item \(id)")
+            }
             let product = try await service.deleteProduct(
-                id: try context.productID(), proof: OwnershipProof(secret: try V1Requests.password(in: body)))
-            return try respond(with: product, to: request)
+                id: id, proof: OwnershipProof(secret: try V1Requests.password(in: body)))
+            guard named != nil else { return try respond(with: product, to: request) }
+            RequestNotes.recognise(.january2021Delete)
+            return try JSONResponse.make(DeletedItemBody(id: product.id))
         }
     }
 

@@ -47,3 +47,8 @@ struct V1PageBody: Encodable {
         try json.encode(page.items.map { V1ItemBody(summary: $0, urls: urls) }, forKey: "items")
     }
 }
+
+/// What the January 2021 apps decode after a delete: the item's id alone.
+struct DeletedItemBody: Encodable {
+    var id: Int64
+}

@@ -56,6 +56,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     package var json: String?
     /// What the market forgave in the request, in words.
     package var quirks: [String]
+    /// A shape that told the market which apps sent the request, and so how to answer.
+    package var recognised: RecognisedShape?
     package var answer: String
     package var refusal: Refusal?
     /// A rehearsed failure the vendor staged and this request met.
@@ -65,7 +67,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
 
     package init(
         method: String, path: String, status: Int, milliseconds: Double, headers: [Header], bodyBytes: Int,
-        parts: [Part], json: String?, quirks: [String], answer: String, refusal: Refusal?, fault: String?, curl: String
+        parts: [Part], json: String?, quirks: [String], recognised: RecognisedShape?, answer: String,
+        refusal: Refusal?, fault: String?, curl: String
     ) {
         self.method = method
         self.path = path
@@ -76,6 +79,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         self.parts = parts
         self.json = json
         self.quirks = quirks
+        self.recognised = recognised
         self.answer = answer
         self.refusal = refusal
         self.fault = fault

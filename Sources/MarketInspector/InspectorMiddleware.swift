@@ -29,6 +29,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         let started = ContinuousClock.now
         let staged = try? await vendor.asyncMap { try await rehearsals.nextStaging(for: $0.id) } ?? nil
         let captured = BodyCapture()
+        let notes = RequestNotes()
         var request = request
         let original = request.body
         request.body = RequestBody(
@@ -55,9 +56,9 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             try? await context.connection.close()
             throw DroppedOnPurpose()
         case .answer?, nil:
-            response = try await next(request, context)
+            response = try await RequestNotes.$current.withValue(notes) { try await next(request, context) }
         }
-        let answered = record.answered(response.status.code)
+        let answered = record.answered(response.status.code, recognised: notes.recognised)
         // The operator sees only why an anonymous request was refused, not every list it read.
         let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptBytes)
         let body = response.body

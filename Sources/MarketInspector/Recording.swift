@@ -17,6 +17,8 @@ struct Recording: Sendable {
     /// The status answered (0: none, the connection was dropped) and how long that took.
     var status = 0
     var milliseconds = 0.0
+    /// What the route recognised in the request, which shaped its answer.
+    var recognised: RecognisedShape?
 
     init(
         rehearsals: Rehearsals, vendorID: Int64?, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
@@ -32,9 +34,10 @@ struct Recording: Sendable {
     }
 
     /// This request, answered with `status` now.
-    func answered(_ status: Int) -> Recording {
+    func answered(_ status: Int, recognised: RecognisedShape? = nil) -> Recording {
         var answered = self
         answered.status = status
+        answered.recognised = recognised
         answered.milliseconds = Double((ContinuousClock.now - started) / .microseconds(1)) / 1000
         return answered
     }
@@ -71,7 +74,7 @@ struct Recording: Sendable {
             method: head.method.rawValue, path: path, status: status, milliseconds: milliseconds,
             headers: diagnosis.headers, bodyBytes: bodyBytes, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON,
-            quirks: diagnosis.quirks, answer: text, refusal: refusal, fault: fault,
+            quirks: diagnosis.quirks, recognised: recognised, answer: text, refusal: refusal, fault: fault,
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
     }
 }

@@ -69,16 +69,19 @@ extension Storefront {
 struct InspectedRow {
     private var values: [String: TemplateValue]
     private var bodyBytes: Int
+    private var recognised: RecognisedShape?
 
-    /// The row, with its body's size said in the page's words.
+    /// The row, with its body's size and the shape the market recognised said in the page's words.
     func context(_ words: Words) -> [String: TemplateValue] {
         var context = values
         context["bodyLine"] = .text(words("inspector_body", ["bytes": Words.grouped(Int64(bodyBytes))]))
+        context["recognised"] = recognised.map { .text(words("inspector_recognised_\($0.rawValue)")) }
         return context
     }
 
     init(_ at: Date, _ request: InspectedRequest) {
         bodyBytes = request.bodyBytes
+        recognised = request.recognised
         var context: [String: TemplateValue] = [
             "time": .text(Self.time.string(from: at)), "method": .text(request.method), "path": .text(request.path),
             "status": .number(request.status), "refused": .flag(request.status >= 400),

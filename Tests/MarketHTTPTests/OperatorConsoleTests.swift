@@ -110,4 +110,29 @@ import Testing
             #expect(!console.contains("<code>POST /api/products</code>"), "a vendor's request is theirs, not here")
         }
     }
+
+    /// The console names the dialect it recognised in a request, as the market answered it.
+    @Test func aJanuary2021DeleteIsNamedAsSuch() async throws {
+        try await TestMarket.withServer { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            let id = try #require(
+                try await V1Tests.post(market, V1Tests.appleWatch, images: [try TestImages.jpeg()]).json["id"] as? Int)
+            let deleted = try await market.send(
+                "DELETE", "/item/\(id)", headers: ["Content-Type: application/json"],
+                body: Data(#"{"id":\#(id),"password":"RyanMarket"}"#.utf8))
+            #expect(deleted.text == #"{"id":\#(id)}"#)
+            var teacher = StorefrontVisitor(port: market.port, language: "ko-KR")
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            let deadline = ContinuousClock.now + .seconds(10)
+            var console = try await teacher.get("/operator").text
+            while !console.contains("<code>DELETE /item/\(id)</code>"), ContinuousClock.now < deadline {
+                console = try await teacher.get("/operator").text
+            }
+            let row = try #require(console.firstRange(of: "<code>DELETE /item/\(id)</code>"))
+            let rest = console[row.upperBound...]
+            let named = rest.prefix(upTo: rest.firstRange(of: "</details>")?.lowerBound ?? rest.endIndex)
+            #expect(named.contains(#"2021년 1월 방식의 삭제 요청: {&quot;id&quot;}로 답함"#), "\(named)")
+        }
+    }
 }

@@ -180,6 +180,46 @@ import Testing
         }
     }
 
+    /// §2.6: the August 2021 apps and Ryan send the password alone and decode the deleted item;
+    /// the January 2021 apps send the item's id beside it and decode `{"id": n}` (`1-sole`'s
+    /// fixture `DeleteItemResponse.json`), byte for byte as each app's own request reads.
+    @Test func eachCohortsDeleteIsAnsweredAsItsAppsDecodeIt() async throws {
+        try await TestMarket.withServer { market in
+            func deleting(_ id: Int, _ body: String) -> Data {
+                wire(
+                    "DELETE /item/\(id) HTTP/1.1\r\nHost: 127.0.0.1:\(market.port)\r\nContent-Type: application/json\r\n",
+                    "Accept: */*\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            }
+            func created() async throws -> Int {
+                try #require(
+                    try await Self.post(market, Self.appleWatch, images: [try TestImages.jpeg()]).json["id"] as? Int)
+            }
+            let (august, january) = (try await created(), try await created())
+
+            let item = try await market.send(deleting(august, #"{"password":"RyanMarket"}"#))
+            #expect(item.status == 200)
+            #expect(item.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(try item.json["id"] as? Int == august)
+            #expect(try item.json["title"] as? String == "Apple Watch")
+            #expect(try item.json["descriptions"] as? String == "Series 6.\nBarely worn.")
+
+            let mismatched = try await market.send(deleting(january, #"{"id":\#(august),"password":"RyanMarket"}"#))
+            #expect(mismatched.status == 400)
+            #expect(mismatched.text.contains("the path names item \(january)"), "\(mismatched.text)")
+            #expect(try await market.send("GET", "/item/\(january)").status == 200, "nothing deleted")
+
+            let id = try await market.send(deleting(january, #"{"id":\#(january),"password":"RyanMarket"}"#))
+            #expect(id.status == 200)
+            #expect(id.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(id.text == #"{"id":\#(january)}"#)
+            let wrong = try await market.send(deleting(january, #"{"id":\#(january),"password":"Ryan"}"#))
+            #expect(wrong.status == 404)
+            for gone in [august, january] {
+                #expect(try await market.send("GET", "/item/\(gone)").status == 404)
+            }
+        }
+    }
+
     @Test func anItemWithoutPicturesShowsAPlaceholderEverywhere() async throws {
         try await TestMarket.withServer { market in
             let created = try await Self.post(market, Self.appleWatch, images: [])
