@@ -140,11 +140,9 @@ public final class PostgresMarketStore: MarketStore {
             return try await deepPage(page)
         }
         return try await database.read { session in
-            let pattern = search.map(Self.likePattern)
-            let total = try await session.single(
-                pattern.map { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \($0)" }
-                    ?? "SELECT count FROM product_total", as: Int64.self)
-            let items = try await Self.summaries(session, page, pattern: pattern, vendorID: nil)
+            let search = search.map(SearchCondition.init)
+            let total = try await session.single(search?.count ?? "SELECT count FROM product_total", as: Int64.self)
+            let items = try await Self.summaries(session, page, search: search, vendorID: nil)
             return Page(request: page, totalCount: Int(total), items: items)
         }
     }
@@ -154,7 +152,7 @@ public final class PostgresMarketStore: MarketStore {
             let total = try await session.single(
                 "SELECT count(*) FROM product WHERE vendor_id = \(vendorID) AND NOT hidden", as: Int64.self)
             let items = try await Self.summaries(
-                session, PageRequest(number: page.number, itemsPerPage: page.itemsPerPage), pattern: nil,
+                session, PageRequest(number: page.number, itemsPerPage: page.itemsPerPage), search: nil,
                 vendorID: vendorID)
             return Page(request: page, totalCount: Int(total), items: items)
         }
@@ -195,17 +193,19 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A page of products on show, matching `pattern` and of `vendorID` where given. The page's ids
+    /// A page of products on show, matching `search` and of `vendorID` where given. The page's ids
     /// come from an index alone; only those rows are joined. Each query is planned for its values,
     /// so the NULL tests cost nothing and a term or a vendor uses its index.
     private static func summaries(
-        _ session: DatabaseSession, _ page: PageRequest, pattern: String?, vendorID: Int64?
+        _ session: DatabaseSession, _ page: PageRequest, search: SearchCondition?, vendorID: Int64?
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
+        let (pattern, gram) = (search?.pattern, search?.gram)
         let rows = try await session.query(
             """
             WITH page AS (
                 SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
+                    AND (\(gram)::text IS NULL OR short_grams(search_text) @> ARRAY[\(gram)::text])
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
                     AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
                 ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
@@ -306,13 +306,6 @@ public final class PostgresMarketStore: MarketStore {
     static let summaryJoins = """
         JOIN vendor v ON v.id = p.vendor_id LEFT JOIN product_image cover ON cover.id = p.cover_image_id
         """
-
-    /// `%term%` for LIKE, with LIKE's own wildcards in the term taken literally.
-    static func likePattern(_ term: String) -> String {
-        let escaped = term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-        return "%\(escaped)%"
-    }
 
     /// The product, with its row locked until the transaction ends.
     static func lockedProduct(id: Int64, in session: DatabaseSession) async throws -> Product? {

@@ -189,6 +189,75 @@ enum SQLiteSchema {
                 }
             }
         }
+        migrator.registerMigration("short search terms") { db in
+            // The trigram index finds terms of three characters and more; this one finds shorter
+            // ones: each text's distinct characters and pairs of characters, as hex tokens (so any
+            // character is one), kept by the same triggers as the trigram index.
+            try db.execute(
+                sql: """
+                    CREATE TABLE gramPosition (n INTEGER PRIMARY KEY);
+                    WITH RECURSIVE position(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM position WHERE n < \(ShortTerms.longestText))
+                    INSERT INTO gramPosition SELECT n FROM position;
+                    CREATE VIRTUAL TABLE productGrams USING fts5(
+                        grams, content = '', detail = none, columnsize = 0, tokenize = 'ascii');
+                    INSERT INTO productGrams (rowid, grams)
+                    SELECT id, \(ShortTerms.grams(of: "searchText")) FROM product WHERE hidden = 0;
+                    CREATE TRIGGER productGramsInsert AFTER INSERT ON product BEGIN
+                        \(ShortTerms.add("new"))
+                    END;
+                    CREATE TRIGGER productGramsDelete AFTER DELETE ON product WHEN old.hidden = 0 BEGIN
+                        \(ShortTerms.remove("old"))
+                    END;
+                    CREATE TRIGGER productGramsUpdate AFTER UPDATE OF searchText ON product WHEN new.hidden = 0 BEGIN
+                        \(ShortTerms.remove("old"))
+                        \(ShortTerms.add("new"))
+                    END;
+                    CREATE TRIGGER productGramsHide AFTER UPDATE OF hidden ON product
+                    WHEN new.hidden = 1 AND old.hidden = 0 BEGIN
+                        \(ShortTerms.remove("old"))
+                    END;
+                    CREATE TRIGGER productGramsShow AFTER UPDATE OF hidden ON product
+                    WHEN new.hidden = 0 AND old.hidden = 1 BEGIN
+                        \(ShortTerms.add("new"))
+                    END;
+                    """)
+        }
         return migrator
+    }
+}
+
+/// The index of search terms of one and two characters (`productGrams`): for each product on show,
+/// the distinct characters and pairs of characters of its search text, each written as the hex of
+/// its UTF-8 bytes. A term of one or two characters is found exactly where it is a substring.
+enum ShortTerms {
+    /// The longest search text, in characters (Unicode scalars), whose every pair is indexed: a name
+    /// and a description hold at most 1,101 characters as people count them, and this leaves room
+    /// for accents and marks written as characters of their own.
+    static let longestText = 16_384
+
+    /// The SQL of `column`'s tokens.
+    static func grams(of column: String) -> String {
+        """
+        (SELECT group_concat(gram, ' ') FROM (
+            SELECT hex(substr(\(column), n, 1)) AS gram FROM gramPosition WHERE n <= length(\(column))
+            UNION SELECT hex(substr(\(column), n, 2)) FROM gramPosition WHERE n < length(\(column))))
+        """
+    }
+
+    static func add(_ row: String) -> String {
+        "INSERT INTO productGrams (rowid, grams) VALUES (\(row).id, \(grams(of: "\(row).searchText")));"
+    }
+
+    /// A contentless index forgets a row when told the tokens it was given.
+    static func remove(_ row: String) -> String {
+        """
+        INSERT INTO productGrams (productGrams, rowid, grams) VALUES ('delete', \(row).id, \(grams(of: "\(row).searchText")));
+        """
+    }
+
+    /// The index's query for a term of one or two characters: its token, as SQLite's `hex` writes it.
+    static func query(_ term: String) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "\"" + String(term.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }) + "\""
     }
 }

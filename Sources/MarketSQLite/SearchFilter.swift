@@ -1,12 +1,12 @@
 import MarketModel
 
-/// How a list finds its products: all of them, through the trigram index, or (for terms shorter
-/// than a trigram) by reading every row's search text; and in which order.
+/// How a list finds its products: all of them, or those a search index finds (the trigram index
+/// for terms of three characters and more, `ShortTerms` for shorter ones); and in which order.
 struct SearchFilter {
     enum Source {
         case everything
-        case indexed(phrase: String)
-        case scanned(term: String)
+        /// The FTS5 `index` and what it is asked (`MATCH`).
+        case indexed(index: String, query: String)
     }
 
     var source: Source
@@ -22,26 +22,26 @@ struct SearchFilter {
             source = .everything
             return
         }
-        // An FTS5 phrase in double quotes matches the text as a substring; quotes inside double.
+        // Both indexes count characters as Unicode scalars. An FTS5 phrase in double quotes matches
+        // the text as a substring; quotes inside double.
         source =
-            search.count >= 3
-            ? .indexed(phrase: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
-            : .scanned(term: search)
+            search.unicodeScalars.count >= 3
+            ? .indexed(
+                index: "productSearch", query: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            : .indexed(index: "productGrams", query: ShortTerms.query(search))
     }
 
     var argument: String? {
         switch source {
         case .everything: nil
-        case .indexed(let phrase): phrase
-        case .scanned(let term): term
+        case .indexed(_, let query): query
         }
     }
 
     var countSQL: String {
         switch source {
         case .everything: "SELECT count FROM productTotal"
-        case .indexed: "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
-        case .scanned: "SELECT count(*) FROM product WHERE hidden = 0 AND instr(searchText, :search) > 0"
+        case .indexed(let index, _): "SELECT count(*) FROM \(index) WHERE \(index) MATCH :search"
         }
     }
 
@@ -50,15 +50,10 @@ struct SearchFilter {
         switch source {
         case .everything:
             "SELECT id FROM product WHERE hidden = 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor) ORDER BY id \(direction)"
-        case .indexed:
+        case .indexed(let index, _):
             """
-            SELECT rowid AS id FROM productSearch WHERE productSearch MATCH :search\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
+            SELECT rowid AS id FROM \(index) WHERE \(index) MATCH :search\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
             ORDER BY rowid \(direction)
-            """
-        case .scanned:
-            """
-            SELECT id FROM product WHERE hidden = 0 AND instr(searchText, :search) > 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor)
-            ORDER BY id \(direction)
             """
         }
     }

@@ -224,6 +224,95 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// Search finds a term of any length and script exactly where it is a substring of a product's
+    /// name or description (lowercased), through the stores' indexes; an edit's new words are found
+    /// at once, a deleted or hidden product never.
+    @Test(arguments: StoreKind.allCases)
+    func everyTermIsFoundWhereItIsASubstringWhateverItsLength(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await Self.vendor(store)
+            var shelf = Shelf()
+            for (name, description) in [
+                ("빈티지 가죽 가방", "지갑도 있어요"), ("손가방", "가벼운 가방"), ("Wireless Lamp", "warm light, 2 bulbs"),
+                ("모자", "여름 모자 #12"), ("Café mug", "É for émail\n12 oz"), ("가", "방"), ("a", "b"),
+                ("시계 😀 watch", "👍🏽 works"),
+            ] {
+                let product = try await Self.product(store, vendor: vendor, name: name, description: description)
+                shelf.put(product.id, name, description)
+            }
+            let terms = [
+                "가", "방", "가방", "방지", "지갑", "손가", "a", "la", "wireless", "12", "1", "#", "#1", " #", "é", "é ",
+                "ém", "😀", "👍🏽", "🏽", "p\n", "\n", "z", "없다", "가방 ", "o",
+            ]
+            for term in terms {
+                let (found, expected) = (try await Self.found(term, in: store), shelf.found(term))
+                #expect(found == expected, "\(kind) \"\(term)\"")
+            }
+            let bag = try #require(shelf.id(of: "손가방"))
+            _ = try await store.updateProduct(id: bag, replacingImages: nil) { product in
+                var changed = product
+                changed.name = "손지갑"
+                return changed
+            }
+            shelf.put(bag, "손지갑", "가벼운 가방")
+            let (edited, expected) = (try await Self.found("손지", in: store), shelf.found("손지"))
+            #expect(edited == expected, "an edit's words at once")
+            let old = try await Self.found("손가", in: store)
+            #expect(old == Shelf.Found(total: 0, names: []), "and the old ones gone")
+            let lamp = try #require(shelf.id(of: "Wireless Lamp"))
+            _ = try await store.deleteProduct(id: lamp, { _ in })
+            _ = try await store.setProductHidden(true, id: bag)
+            shelf.remove(lamp)
+            shelf.remove(bag)
+            for term in ["la", "l", "2", "손", "가방", "wireless"] {
+                let (found, expected) = (try await Self.found(term, in: store), shelf.found(term))
+                #expect(found == expected, "\(kind) \"\(term)\" after a delete and a hide")
+            }
+        }
+    }
+
+    /// Every page of a search, three at a time: its total and the names in order.
+    static func found(_ term: String, in store: any MarketStore) async throws -> Shelf.Found {
+        var names: [String] = []
+        var page = 1
+        while true {
+            let found = try await store.products(PageRequest(number: page, itemsPerPage: 3), matching: term)
+            names += found.items.map(\.name)
+            if found.items.count < 3 { return Shelf.Found(total: found.totalCount, names: names) }
+            page += 1
+        }
+    }
+
+    /// The products a test put in a store, and what a search should find among them.
+    struct Shelf {
+        struct Found: Equatable {
+            var total: Int
+            var names: [String]
+        }
+
+        private var products: [(id: Int64, name: String, text: String)] = []
+
+        mutating func put(_ id: Int64, _ name: String, _ description: String) {
+            remove(id)
+            products.append((id, name, (name + "\n" + description).lowercased()))
+            products.sort { $0.id > $1.id }
+        }
+
+        mutating func remove(_ id: Int64) {
+            products.removeAll { $0.id == id }
+        }
+
+        func id(of name: String) -> Int64? {
+            products.first { $0.name == name }?.id
+        }
+
+        /// Newest first, compared as bytes: Swift compares characters, the stores Unicode scalars.
+        func found(_ term: String) -> Found {
+            let names = products.filter { Array($0.text.utf8).firstRange(of: Array(term.utf8)) != nil }.map(\.name)
+            return Found(total: names.count, names: names)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func pagesAreNewestFirstAndSearchMatchesLowercasedText(kind: StoreKind) async throws {
         try await kind.withStore { store in
