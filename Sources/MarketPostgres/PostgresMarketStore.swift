@@ -140,10 +140,17 @@ public final class PostgresMarketStore: MarketStore {
             return try await deepPage(page)
         }
         return try await database.read { session in
-            let search = search.map(SearchCondition.init)
-            let total = try await session.single(search?.count ?? "SELECT count FROM product_total", as: Int64.self)
-            let items = try await Self.summaries(session, page, search: search, vendorID: nil)
-            return Page(request: page, totalCount: Int(total), items: items)
+            guard let search = search.map(SearchCondition.init) else {
+                let total = try await session.single("SELECT count FROM product_total", as: Int64.self)
+                let items = try await Self.summaries(session, page, vendorID: nil)
+                return Page(request: page, totalCount: Int(total), items: items)
+            }
+            let counted = try await session.query(search.count).decode((Int64, Int64).self).first { _ in true }
+            let (found, shown) = counted ?? (0, 0)
+            let (pattern, gram, throughIndex) = search.page(found: found, shown: shown)
+            let items = try await Self.summaries(
+                session, page, pattern: pattern, gram: gram, throughIndex: throughIndex, vendorID: nil)
+            return Page(request: page, totalCount: Int(found), items: items)
         }
     }
 
@@ -152,8 +159,7 @@ public final class PostgresMarketStore: MarketStore {
             let total = try await session.single(
                 "SELECT count(*) FROM product WHERE vendor_id = \(vendorID) AND NOT hidden", as: Int64.self)
             let items = try await Self.summaries(
-                session, PageRequest(number: page.number, itemsPerPage: page.itemsPerPage), search: nil,
-                vendorID: vendorID)
+                session, PageRequest(number: page.number, itemsPerPage: page.itemsPerPage), vendorID: vendorID)
             return Page(request: page, totalCount: Int(total), items: items)
         }
     }
@@ -193,22 +199,24 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A page of products on show, matching `search` and of `vendorID` where given. The page's ids
-    /// come from an index alone; only those rows are joined. Each query is planned for its values,
-    /// so the NULL tests cost nothing and a term or a vendor uses its index.
+    /// A page of products on show, matching `pattern` (`LIKE`) or `gram` (`short_grams`) and of
+    /// `vendorID` where given. The page's ids come from an index alone; only those rows are joined.
+    /// Each query is planned for its values, so the NULL tests cost nothing and a term or a vendor
+    /// uses its index. `throughIndex` finds every match first (`MATERIALIZED`, as `SearchCondition`
+    /// chooses), so that the plan cannot walk the newest ids instead.
     private static func summaries(
-        _ session: DatabaseSession, _ page: PageRequest, search: SearchCondition?, vendorID: Int64?
+        _ session: DatabaseSession, _ page: PageRequest, pattern: String? = nil, gram: String? = nil,
+        throughIndex: Bool = false, vendorID: Int64?
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
-        let (pattern, gram) = (search?.pattern, search?.gram)
         let rows = try await session.query(
             """
-            WITH page AS (
+            WITH matched AS \(unescaped: throughIndex ? "MATERIALIZED" : "NOT MATERIALIZED") (
                 SELECT id FROM product WHERE NOT hidden AND (\(pattern)::text IS NULL OR search_text LIKE \(pattern))
                     AND (\(gram)::text IS NULL OR short_grams(search_text) @> ARRAY[\(gram)::text])
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
-                    AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
-                ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
+                    AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))),
+            page AS (SELECT id FROM matched ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
             SELECT \(unescaped: summaryColumns)
             FROM page JOIN product p ON p.id = page.id \(unescaped: summaryJoins)
             ORDER BY p.id \(unescaped: direction)

@@ -5,23 +5,37 @@ import PostgresNIO
 /// (`short_grams`, indexed). Both count characters as Unicode scalars, as PostgreSQL does.
 struct SearchCondition {
     /// `%term%` for `LIKE`, with LIKE's own wildcards in the term taken literally.
-    private(set) var pattern: String?
+    let pattern: String
     /// A term of one or two characters.
-    private(set) var gram: String?
+    let gram: String?
 
     init(_ term: String) {
-        if term.unicodeScalars.count >= 3 {
-            let escaped = term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
-            pattern = "%\(escaped)%"
-        } else {
-            gram = term
-        }
+        let escaped = term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        pattern = "%\(escaped)%"
+        gram = term.unicodeScalars.count < 3 ? term : nil
     }
 
-    /// How many products on show match.
+    /// How many products on show match, found through the term's index; and how many are on show.
     var count: PostgresQuery {
-        if let pattern { return "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \(pattern)" }
-        return "SELECT count(*) FROM product WHERE NOT hidden AND short_grams(search_text) @> ARRAY[\(gram)::text]"
+        if let gram {
+            return """
+                SELECT count(*), (SELECT count FROM product_total) FROM product
+                WHERE NOT hidden AND short_grams(search_text) @> ARRAY[\(gram)::text]
+                """
+        }
+        return """
+            SELECT count(*), (SELECT count FROM product_total) FROM product
+            WHERE NOT hidden AND search_text LIKE \(pattern)
+            """
+    }
+
+    /// How a page of `found` matches among `shown` products is best read. When one product in
+    /// fifty or more matches, by walking the newest products and testing each with `LIKE` until the
+    /// page is full; otherwise by finding every match through the index first and taking the page
+    /// from those (walking would test most of the catalogue for a rare term).
+    func page(found: Int64, shown: Int64) -> (pattern: String?, gram: String?, throughIndex: Bool) {
+        if found * 50 >= shown { return (pattern, nil, false) }
+        return gram.map { (nil, $0, true) } ?? (pattern, nil, true)
     }
 }

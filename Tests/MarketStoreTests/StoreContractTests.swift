@@ -232,6 +232,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         try await kind.withStore { store in
             let vendor = try await Self.vendor(store)
             var shelf = Shelf()
+            // Enough others that a rare term is read through its index and a common one otherwise.
+            for number in 1...50 {
+                let name = "filler \(number)"
+                shelf.put(try await Self.product(store, vendor: vendor, name: name, description: "plain").id, name, "plain")
+            }
             for (name, description) in [
                 ("빈티지 가죽 가방", "지갑도 있어요"), ("손가방", "가벼운 가방"), ("Wireless Lamp", "warm light, 2 bulbs"),
                 ("모자", "여름 모자 #12"), ("Café mug", "É for émail\n12 oz"), ("가", "방"), ("a", "b"),
