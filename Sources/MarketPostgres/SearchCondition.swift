@@ -16,12 +16,13 @@ struct SearchCondition {
         gram = term.unicodeScalars.count < 3 ? term : nil
     }
 
-    /// How many products on show match, found through the term's index; and how many are on show.
+    /// How many products on show match (for a short term, as kept in `product_gram_count`), and how
+    /// many are on show.
     var count: PostgresQuery {
         if let gram {
             return """
-                SELECT count(*), (SELECT count FROM product_total) FROM product
-                WHERE NOT hidden AND short_grams(search_text) @> ARRAY[\(gram)::text]
+                SELECT coalesce((SELECT count FROM product_gram_count WHERE gram = \(gram)), 0),
+                    (SELECT count FROM product_total)
                 """
         }
         return """

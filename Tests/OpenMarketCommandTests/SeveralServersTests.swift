@@ -330,7 +330,7 @@ import Testing
             #expect(try page.json["total_count"] as? Int == 0)
         }
         let logs = servers.map(\.logText).joined()
-        #expect(logs.matches(of: /applying database migration 1/).count == 1)
+        #expect(logs.matches(of: /applying database migration 1:/).count == 1)
         for server in servers { #expect(try await server.terminate() == 0) }
         try await TestStorage.dropDatabase(database)
     }
