@@ -192,7 +192,8 @@ enum SQLiteSchema {
         migrator.registerMigration("short search terms") { db in
             // The trigram index finds terms of three characters and more; this one finds shorter
             // ones: each text's distinct characters and pairs of characters, as hex tokens (so any
-            // character is one), kept by the same triggers as the trigram index.
+            // character is one), kept by the same triggers as the trigram index, with how many
+            // products on show hold each (a common syllable's total without counting its matches).
             try db.execute(
                 sql: """
                     CREATE TABLE gramPosition (n INTEGER PRIMARY KEY);
@@ -202,6 +203,11 @@ enum SQLiteSchema {
                         grams, content = '', detail = none, columnsize = 0, tokenize = 'ascii');
                     INSERT INTO productGrams (rowid, grams)
                     SELECT id, \(ShortTerms.grams(of: "searchText")) FROM product WHERE hidden = 0;
+                    CREATE TABLE productGramCount (gram TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+                    CREATE VIRTUAL TABLE temp.productGramsVocabulary USING fts5vocab(main, productGrams, 'row');
+                    -- The index folds its tokens to lower case; `hex` writes them in upper case.
+                    INSERT INTO productGramCount SELECT upper(term), doc FROM temp.productGramsVocabulary;
+                    DROP TABLE temp.productGramsVocabulary;
                     CREATE TRIGGER productGramsInsert AFTER INSERT ON product BEGIN
                         \(ShortTerms.add("new"))
                     END;
@@ -235,29 +241,38 @@ enum ShortTerms {
     /// for accents and marks written as characters of their own.
     static let longestText = 16_384
 
-    /// The SQL of `column`'s tokens.
-    static func grams(of column: String) -> String {
+    /// The SQL of `column`'s distinct tokens, one row each (`gram`).
+    static func gramRows(of column: String) -> String {
         """
-        (SELECT group_concat(gram, ' ') FROM (
-            SELECT hex(substr(\(column), n, 1)) AS gram FROM gramPosition WHERE n <= length(\(column))
-            UNION SELECT hex(substr(\(column), n, 2)) FROM gramPosition WHERE n < length(\(column))))
+        SELECT hex(substr(\(column), n, 1)) AS gram FROM gramPosition WHERE n <= length(\(column))
+        UNION SELECT hex(substr(\(column), n, 2)) FROM gramPosition WHERE n < length(\(column))
         """
     }
 
+    /// The SQL of `column`'s tokens, as the index is given them.
+    static func grams(of column: String) -> String {
+        "(SELECT group_concat(gram, ' ') FROM (\(gramRows(of: column))))"
+    }
+
     static func add(_ row: String) -> String {
-        "INSERT INTO productGrams (rowid, grams) VALUES (\(row).id, \(grams(of: "\(row).searchText")));"
+        """
+        INSERT INTO productGrams (rowid, grams) VALUES (\(row).id, \(grams(of: "\(row).searchText")));
+        INSERT INTO productGramCount (gram, count) SELECT gram, 1 FROM (\(gramRows(of: "\(row).searchText"))) WHERE true
+        ON CONFLICT (gram) DO UPDATE SET count = count + 1;
+        """
     }
 
     /// A contentless index forgets a row when told the tokens it was given.
     static func remove(_ row: String) -> String {
         """
         INSERT INTO productGrams (productGrams, rowid, grams) VALUES ('delete', \(row).id, \(grams(of: "\(row).searchText")));
+        UPDATE productGramCount SET count = count - 1 WHERE gram IN (\(gramRows(of: "\(row).searchText")));
         """
     }
 
-    /// The index's query for a term of one or two characters: its token, as SQLite's `hex` writes it.
-    static func query(_ term: String) -> String {
+    /// A term of one or two characters as a token, as SQLite's `hex` writes it.
+    static func token(_ term: String) -> String {
         let digits = Array("0123456789ABCDEF")
-        return "\"" + String(term.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }) + "\""
+        return String(term.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }

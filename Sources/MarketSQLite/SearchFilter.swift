@@ -1,12 +1,15 @@
 import MarketModel
 
-/// How a list finds its products: all of them, or those a search index finds (the trigram index
-/// for terms of three characters and more, `ShortTerms` for shorter ones); and in which order.
+/// How a list finds its products: all of them, through the trigram index (terms of three characters
+/// and more), or through `ShortTerms` (shorter ones, their totals kept); and in which order. Both
+/// indexes count characters as Unicode scalars.
 struct SearchFilter {
     enum Source {
         case everything
-        /// The FTS5 `index` and what it is asked (`MATCH`).
-        case indexed(index: String, query: String)
+        /// An FTS5 phrase in double quotes, which matches the text as a substring.
+        case trigrams(phrase: String)
+        /// A short term's token.
+        case grams(token: String)
     }
 
     var source: Source
@@ -22,39 +25,41 @@ struct SearchFilter {
             source = .everything
             return
         }
-        // Both indexes count characters as Unicode scalars. An FTS5 phrase in double quotes matches
-        // the text as a substring; quotes inside double.
         source =
             search.unicodeScalars.count >= 3
-            ? .indexed(
-                index: "productSearch", query: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
-            : .indexed(index: "productGrams", query: ShortTerms.query(search))
+            ? .trigrams(phrase: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            : .grams(token: ShortTerms.token(search))
     }
 
     var argument: String? {
         switch source {
         case .everything: nil
-        case .indexed(_, let query): query
+        case .trigrams(let phrase): phrase
+        case .grams(let token): token
         }
     }
 
     var countSQL: String {
         switch source {
         case .everything: "SELECT count FROM productTotal"
-        case .indexed(let index, _): "SELECT count(*) FROM \(index) WHERE \(index) MATCH :search"
+        case .trigrams: "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
+        case .grams: "SELECT coalesce((SELECT count FROM productGramCount WHERE gram = :search), 0)"
         }
     }
 
     /// In order; the caller adds LIMIT and OFFSET.
     var idsSQL: String {
+        let (index, match): (String, String)
         switch source {
         case .everything:
-            "SELECT id FROM product WHERE hidden = 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor) ORDER BY id \(direction)"
-        case .indexed(let index, _):
-            """
-            SELECT rowid AS id FROM \(index) WHERE \(index) MATCH :search\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
+            return
+                "SELECT id FROM product WHERE hidden = 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor) ORDER BY id \(direction)"
+        case .trigrams: (index, match) = ("productSearch", ":search")
+        case .grams: (index, match) = ("productGrams", "'\"' || :search || '\"'")
+        }
+        return """
+            SELECT rowid AS id FROM \(index) WHERE \(index) MATCH \(match)\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
             ORDER BY rowid \(direction)
             """
-        }
     }
 }
