@@ -96,14 +96,7 @@ import Testing
                     "Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()]
                 )
                 .status == 201)
-            var teacher = StorefrontVisitor(port: market.port)
-            _ = try await teacher.get("/operator")
-            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
-            let deadline = ContinuousClock.now + .seconds(10)
-            var console = try await teacher.get("/operator").text
-            while !console.contains("<code>POST /item</code>"), ContinuousClock.now < deadline {
-                console = try await teacher.get("/operator").text
-            }
+            let console = try await Self.console(showing: "<code>POST /item</code>", market: market, secret: secret)
             #expect(console.contains("<code>GET /items/1</code>"))
             #expect(console.contains("<code>POST /item</code>"))
             #expect(console.contains("descriptions is required"))
@@ -121,18 +114,28 @@ import Testing
                 "DELETE", "/item/\(id)", headers: ["Content-Type: application/json"],
                 body: Data(#"{"id":\#(id),"password":"RyanMarket"}"#.utf8))
             #expect(deleted.text == #"{"id":\#(id)}"#)
-            var teacher = StorefrontVisitor(port: market.port, language: "ko-KR")
-            _ = try await teacher.get("/operator")
-            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
-            let deadline = ContinuousClock.now + .seconds(10)
-            var console = try await teacher.get("/operator").text
-            while !console.contains("<code>DELETE /item/\(id)</code>"), ContinuousClock.now < deadline {
-                console = try await teacher.get("/operator").text
-            }
+            let console = try await Self.console(
+                showing: "<code>DELETE /item/\(id)</code>", market: market, secret: secret, language: "ko-KR")
             let row = try #require(console.firstRange(of: "<code>DELETE /item/\(id)</code>"))
             let rest = console[row.upperBound...]
             let named = rest.prefix(upTo: rest.firstRange(of: "</details>")?.lowerBound ?? rest.endIndex)
             #expect(named.contains(#"2021년 1월 방식의 삭제 요청: {&quot;id&quot;}로 답함"#), "\(named)")
         }
+    }
+
+    /// The console as the operator `teacher` sees it once it shows `line` (requests are recorded
+    /// after their answers have gone), or after ten seconds.
+    static func console(
+        showing line: String, market: TestMarket, secret: String, language: String = "en"
+    ) async throws -> String {
+        var teacher = StorefrontVisitor(port: market.port, language: language)
+        _ = try await teacher.get("/operator")
+        _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+        let deadline = ContinuousClock.now + .seconds(10)
+        var console = try await teacher.get("/operator").text
+        while !console.contains(line), ContinuousClock.now < deadline {
+            console = try await teacher.get("/operator").text
+        }
+        return console
     }
 }
