@@ -62,10 +62,59 @@ struct Words: Sendable, TemplateObject {
             switch piece {
             case .text(let text): said += text
             case .placeholder(let name):
-                if let value = values[String(name)] { said += value } else { said += "{" + name + "}" }
+                if let value = values[String(name)] {
+                    said += value
+                } else if let (of, particle) = Self.particle(name), let value = values[String(of)] {
+                    said += Self.particle(particle, after: value)
+                } else {
+                    said += "{" + name + "}"
+                }
             }
         }
         return said
+    }
+
+    /// `{name~을}` says only the particle that follows the value of `name`: 을 or 를, 은 or 는, 이 or
+    /// 가, 과 or 와, 으로 or 로, as Korean chooses by how that value ends.
+    private static func particle(_ placeholder: Substring) -> (of: Substring, particle: Substring)? {
+        guard let tilde = placeholder.firstIndex(of: "~") else { return nil }
+        return (placeholder[..<tilde], placeholder[placeholder.index(after: tilde)...])
+    }
+
+    private static let particles: [Substring: (afterConsonant: String, afterVowel: String)] = [
+        "을": ("을", "를"), "은": ("은", "는"), "이": ("이", "가"), "과": ("과", "와"), "으로": ("으로", "로"),
+    ]
+
+    static func particle(_ particle: Substring, after value: String) -> String {
+        guard let forms = particles[particle] else { return String(particle) }
+        let final = finalConsonant(of: value)
+        // 으로 follows a vowel and ㄹ alike as 로.
+        if particle == "으로" { return final == nil || final == .rieul ? forms.afterVowel : forms.afterConsonant }
+        return final == nil ? forms.afterVowel : forms.afterConsonant
+    }
+
+    private enum FinalConsonant { case rieul, other }
+
+    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a digit or a
+    /// Latin letter as Koreans say it (1 일, 3 삼, 6 육, 7 칠, 8 팔, 0 영; L, M, N), anything else by
+    /// the last character before it that says something.
+    private static func finalConsonant(of value: String) -> FinalConsonant? {
+        for scalar in value.unicodeScalars.reversed() {
+            switch scalar.value {
+            case 0xAC00...0xD7A3:
+                let final = (scalar.value - 0xAC00) % 28
+                return final == 0 ? nil : final == 8 ? .rieul : .other
+            case 0x30...0x39:
+                return ["1", "7", "8"].contains(Character(scalar))
+                    ? .rieul : ["0", "3", "6"].contains(Character(scalar)) ? .other : nil
+            case 0x41...0x5A, 0x61...0x7A:
+                let letter = Character(scalar).lowercased()
+                return letter == "l" ? .rieul : ["m", "n"].contains(letter) ? .other : nil
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     /// Every phrase's key.

@@ -235,7 +235,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             // Enough others that a rare term is read through its index and a common one otherwise.
             for number in 1...50 {
                 let name = "filler \(number)"
-                shelf.put(try await Self.product(store, vendor: vendor, name: name, description: "plain").id, name, "plain")
+                let product = try await Self.product(store, vendor: vendor, name: name, description: "plain")
+                shelf.put(product.id, name, "plain")
             }
             for (name, description) in [
                 ("빈티지 가죽 가방", "지갑도 있어요"), ("손가방", "가벼운 가방"), ("Wireless Lamp", "warm light, 2 bulbs"),
