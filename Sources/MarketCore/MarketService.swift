@@ -46,12 +46,20 @@ public struct MarketService: Sendable {
         store.catalogueVersionAtHand()
     }
 
-    public func products(_ page: PageRequest, search: String? = nil) async throws -> Page<ProductSummary> {
-        let page = try validated(page.validated())
-        switch SearchTerm(search) {
-        case .everything: return try await store.products(page, matching: nil)
+    /// A page of the products on show, matching `search` where given, arranged as a shopper chose.
+    /// Relevance without a search is newest first; a cursor counts only in an order by age.
+    public func products(
+        _ page: PageRequest, search: String? = nil, arranged: ProductArrangement = .asListed
+    ) async throws -> Page<ProductSummary> {
+        let term = SearchTerm(search)
+        var arrangement = arranged
+        if case .everything = term, arrangement.order == .relevance { arrangement.order = .newest }
+        var page = try validated(page.validated())
+        if !arrangement.isByAge { page.after = nil }
+        switch term {
+        case .everything: return try await store.products(page, matching: nil, arranged: arrangement)
         case .nothing: return Page(request: page, totalCount: 0, items: [])
-        case .term(let term): return try await store.products(page, matching: term)
+        case .term(let term): return try await store.products(page, matching: term, arranged: arrangement)
         }
     }
 

@@ -14,8 +14,11 @@ public protocol VendorStore: Sendable {
 public protocol ProductStore: Sendable {
     func insertProduct(_ product: NewProduct) async throws -> Product
     func product(id: Int64) async throws -> Product?
-    /// In the page's order. `search` is already lowercased; it matches name or description.
-    func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary>
+    /// In the page's order, or the arrangement's when it is not `.asListed`. `search` is already
+    /// lowercased; it matches name or description.
+    func products(
+        _ page: PageRequest, matching search: String?, arranged: ProductArrangement
+    ) async throws -> Page<ProductSummary>
     /// One vendor's products on show, newest first.
     func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary>
     /// Who may change a product, or nil when there is no such product.
@@ -45,6 +48,10 @@ public protocol ProductStore: Sendable {
 
 extension ProductStore {
     public func catalogueVersionAtHand() -> Int64? { nil }
+
+    public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
+        try await products(page, matching: search, arranged: .asListed)
+    }
 }
 
 /// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.

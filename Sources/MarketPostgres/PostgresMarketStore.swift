@@ -135,7 +135,10 @@ public final class PostgresMarketStore: MarketStore {
         try await productRows.ask(id)
     }
 
-    public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
+    public func products(
+        _ page: PageRequest, matching search: String?, arranged arrangement: ProductArrangement
+    ) async throws -> Page<ProductSummary> {
+        guard arrangement == .asListed else { return try await arrangedProducts(page, matching: search, arrangement) }
         if search == nil, page.after == nil, page.offset >= VisibleProducts.deepOffset {
             return try await deepPage(page)
         }
@@ -151,6 +154,22 @@ public final class PostgresMarketStore: MarketStore {
             let items = try await Self.summaries(
                 session, page, pattern: pattern, gram: gram, throughIndex: throughIndex, vendorID: nil)
             return Page(request: page, totalCount: Int(found), items: items)
+        }
+    }
+
+    /// A page of a list a shopper arranged.
+    private func arrangedProducts(
+        _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement
+    ) async throws -> Page<ProductSummary> {
+        let query = ArrangedQuery(arrangement, term: search, after: page.after)
+        let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
+        return try await database.read { session in
+            let total = try await session.single(query.count, as: Int64.self)
+            var items: [ProductSummary] = []
+            for try await row in try await session.query(query.page(limit: page.itemsPerPage, offset: offset)) {
+                items.append(try ProductRow(row).summary())
+            }
+            return Page(request: page, totalCount: Int(total), items: items)
         }
     }
 

@@ -265,6 +265,15 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            11, "prices in order",
+            [
+                // What a shopper sorts by: the price the buyer pays, in each currency, newest first
+                // among equals; one index for each direction, so that neither sorts.
+                "CREATE INDEX product_by_lowest_price ON product (currency, (price - discount), id DESC) WHERE NOT hidden",
+                "CREATE INDEX product_by_highest_price ON product (currency, (price - discount) DESC, id DESC) WHERE NOT hidden",
+            ]
+        ),
     ]
 
     /// An arbitrary number that names "the market's migrations" among advisory locks.

@@ -117,12 +117,38 @@ public final class SQLiteMarketStore: MarketStore {
         try await readAtOnce(single: true) { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
-    public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
+    public func products(
+        _ page: PageRequest, matching search: String?, arranged arrangement: ProductArrangement
+    ) async throws -> Page<ProductSummary> {
         let visible = visible
         let read: @Sendable (Database) throws -> Page<ProductSummary> = { db in
-            try Self.products(page, matching: search, in: db, visible: visible)
+            guard arrangement == .asListed else {
+                return try Self.arrangedProducts(page, matching: search, arrangement, in: db)
+            }
+            return try Self.products(page, matching: search, in: db, visible: visible)
         }
-        return try await search == nil ? readAtOnce(read) : self.read(read)
+        return try await search == nil && arrangement == .asListed ? readAtOnce(read) : self.read(read)
+    }
+
+    /// A page of a list a shopper arranged.
+    private static func arrangedProducts(
+        _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement, in db: Database
+    ) throws -> Page<ProductSummary> {
+        let filter = SearchFilter(search, order: .newestFirst)
+        let list = ArrangedList(arrangement, term: search, filter: filter, after: page.after)
+        let total =
+            arrangement.prices == nil && arrangement.showsSoldOut
+            ? try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: list.arguments)
+            : try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM product p WHERE \(list.whereClause)"),
+                arguments: list.arguments)
+        var arguments = list.arguments
+        arguments += ["limit": page.itemsPerPage, "offset": arrangement.isByAge && page.after != nil ? 0 : page.offset]
+        return Page(
+            request: page, totalCount: total ?? 0,
+            items: try summaries(
+                db, ids: "SELECT p.id FROM product p WHERE \(list.whereClause)\(list.cursor) ORDER BY \(list.order)",
+                order: list.order, arguments: arguments))
     }
 
     /// A page of products.
@@ -144,7 +170,7 @@ public final class SQLiteMarketStore: MarketStore {
                 "SELECT id FROM product WHERE hidden = 0 AND id BETWEEN :low AND :high ORDER BY id \(filter.direction)"
             return Page(
                 request: page, totalCount: total,
-                items: try summaries(db, ids: ids, direction: filter.direction, arguments: arguments))
+                items: try summaries(db, ids: ids, order: "p.id \(filter.direction)", arguments: arguments))
         }
         var arguments: StatementArguments = [
             "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
@@ -153,7 +179,7 @@ public final class SQLiteMarketStore: MarketStore {
         let total = try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: arguments) ?? 0
         return Page(
             request: page, totalCount: total,
-            items: try summaries(db, ids: filter.idsSQL, direction: filter.direction, arguments: arguments))
+            items: try summaries(db, ids: filter.idsSQL, order: "p.id \(filter.direction)", arguments: arguments))
     }
 
     public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
@@ -166,7 +192,7 @@ public final class SQLiteMarketStore: MarketStore {
             return Page(
                 request: page, totalCount: total,
                 items: try Self.summaries(
-                    db, ids: "SELECT id \(visible) ORDER BY id DESC", direction: "DESC", arguments: arguments))
+                    db, ids: "SELECT id \(visible) ORDER BY id DESC", order: "p.id DESC", arguments: arguments))
         }
     }
 
@@ -179,10 +205,11 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// The summaries of a page of products whose ids, in order, `ids` selects (the caller's
-    /// arguments give `:limit` and `:offset`). The ids come from an index alone; only those rows are joined.
+    /// The summaries of a page of products whose ids, in `order` (in terms of `product p`), `ids`
+    /// selects (the caller's arguments give `:limit` and `:offset`). The ids come from an index
+    /// alone where they can; only those rows are joined.
     private static func summaries(
-        _ db: Database, ids: String, direction: String, arguments: StatementArguments
+        _ db: Database, ids: String, order: String, arguments: StatementArguments
     ) throws -> [ProductSummary] {
         // Cached statements: compiling (and GRDB's authorizer) cost more than running these.
         let rows = try Row.fetchAll(
@@ -196,7 +223,7 @@ public final class SQLiteMarketStore: MarketStore {
                     FROM page JOIN product p ON p.id = page.id
                     JOIN vendor v ON v.id = p.vendorId
                     LEFT JOIN productImage i ON i.id = p.coverImageId
-                    ORDER BY p.id \(direction)
+                    ORDER BY \(order)
                     """),
             arguments: arguments)
         return try rows.map(summary(from:))

@@ -228,6 +228,15 @@ enum SQLiteSchema {
                     END;
                     """)
         }
+        migrator.registerMigration("prices in order") { db in
+            // What a shopper sorts by: the price the buyer pays, in each currency, newest first
+            // among equals; one index for each direction, so that neither sorts.
+            try db.execute(
+                sql: """
+                    CREATE INDEX productByLowestPrice ON product(currency, price - discount, id DESC) WHERE hidden = 0;
+                    CREATE INDEX productByHighestPrice ON product(currency, price - discount DESC, id DESC) WHERE hidden = 0;
+                    """)
+        }
         return migrator
     }
 }

@@ -47,19 +47,29 @@ struct SearchFilter {
         }
     }
 
+    /// The index that finds the term and how it is asked, or nil for every product.
+    private var index: (table: String, match: String)? {
+        switch source {
+        case .everything: nil
+        case .trigrams: ("productSearch", ":search")
+        case .grams: ("productGrams", "'\"' || :search || '\"'")
+        }
+    }
+
     /// In order; the caller adds LIMIT and OFFSET.
     var idsSQL: String {
-        let (index, match): (String, String)
-        switch source {
-        case .everything:
+        guard let (index, match) = index else {
             return
                 "SELECT id FROM product WHERE hidden = 0\(beyondCursor.isEmpty ? "" : " AND id" + beyondCursor) ORDER BY id \(direction)"
-        case .trigrams: (index, match) = ("productSearch", ":search")
-        case .grams: (index, match) = ("productGrams", "'\"' || :search || '\"'")
         }
         return """
             SELECT rowid AS id FROM \(index) WHERE \(index) MATCH \(match)\(beyondCursor.isEmpty ? "" : " AND rowid" + beyondCursor)
             ORDER BY rowid \(direction)
             """
+    }
+
+    /// The ids of the products that match, for `IN`; nil for every product.
+    var matchedIDs: String? {
+        index.map { "SELECT rowid FROM \($0.table) WHERE \($0.table) MATCH \($0.match)" }
     }
 }

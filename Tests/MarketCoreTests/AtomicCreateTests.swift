@@ -22,8 +22,10 @@ struct InterceptingStore: MarketStore {
     }
     func allVendors() async throws -> [Vendor] { try await base.allVendors() }
     func product(id: Int64) async throws -> Product? { try await base.product(id: id) }
-    func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        try await base.products(page, matching: search)
+    func products(
+        _ page: PageRequest, matching search: String?, arranged: ProductArrangement
+    ) async throws -> Page<ProductSummary> {
+        try await base.products(page, matching: search, arranged: arranged)
     }
     func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
         try await base.products(page, ofVendor: vendorID)

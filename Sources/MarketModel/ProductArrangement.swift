@@ -1,0 +1,52 @@
+/// How a shopper arranges a list, as Korean market apps let them: its order, a price range and
+/// whether sold-out products show. The APIs list as they always have (`asListed`) unless a client
+/// asks for an order.
+public struct ProductArrangement: Sendable, Hashable {
+    public enum Order: String, Sendable, CaseIterable {
+        /// 정확도순: name matches before description matches; in each, a whole word before the start
+        /// of a word before a part of one; newest first among equals. Without a search, newest first.
+        case relevance
+        /// 최신순.
+        case newest
+        /// 낮은 가격순: by the price the buyer pays (price less discount), newest first among equals.
+        /// Amounts in different currencies are never compared: won come before dollars.
+        case lowestPrice = "lowest-price"
+        /// 높은 가격순, the same way.
+        case highestPrice = "highest-price"
+    }
+
+    public var order: Order
+    /// Only products whose buyer's price lies in this range, in its currency.
+    public var prices: PriceRange?
+    public var showsSoldOut: Bool
+
+    public init(order: Order = .newest, prices: PriceRange? = nil, showsSoldOut: Bool = true) {
+        self.order = order
+        self.prices = prices
+        self.showsSoldOut = showsSoldOut
+    }
+
+    /// Every product in the page's own order (newest or oldest first), as the APIs list.
+    public static let asListed = ProductArrangement()
+
+    /// Whether the list is in id order, where a page may continue after a cursor.
+    public var isByAge: Bool { order == .newest }
+
+    /// What separates words for `Order.relevance`, besides spaces: a term between these (or the
+    /// text's ends) is a whole word.
+    public static let wordSeparators: [Character] = ["\n", "\t", ",", ".", "!", "?", "(", ")", "[", "]", "/", "·"]
+}
+
+/// Prices a buyer pays from `lowest` to `highest` (either open), in one currency. Bounds given the
+/// wrong way round are taken the right way round, as a shopper meant them.
+public struct PriceRange: Sendable, Hashable {
+    public var currency: Currency
+    public var lowest: Int64
+    public var highest: Int64
+
+    public init(currency: Currency, lowest: Int64? = nil, highest: Int64? = nil) {
+        self.currency = currency
+        let (low, high) = (max(lowest ?? 0, 0), min(highest ?? MarketRules.maximumAmount, MarketRules.maximumAmount))
+        (self.lowest, self.highest) = (min(low, high), max(low, high))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import MarketCore
+import MarketModel
+import Testing
+
+/// Lists as a shopper arranges them, the same in every store: by relevance, by age and by the
+/// price the buyer pays, within a price range, with sold-out products shown or not.
+@Suite struct ArrangedListTests {
+    struct Item {
+        var name: String
+        var description: String
+        var currency: Currency = .krw
+        var price: Int64
+        var discount: Int64 = 0
+        var stock: Int64 = 1
+    }
+
+    /// In the order they are listed, oldest first.
+    static let items = [
+        Item(name: "가방 지갑", description: "가죽", price: 30000),
+        Item(name: "여행가방", description: "튼튼해요", price: 50000, discount: 10000, stock: 0),
+        Item(name: "모자", description: "가방에 넣기 좋은 모자", price: 10000, stock: 2),
+        Item(name: "가방끈", description: "길이 조절", price: 5000, stock: 5),
+        Item(name: "신발", description: "새 신발 (가방 증정)", price: 70000),
+        Item(name: "Lamp", description: "손가방 모양", currency: .usd, price: 20),
+        Item(name: "가방", description: "새것", price: 30000),
+        Item(name: "Mug", description: "cup", currency: .usd, price: 6, discount: 1, stock: 0),
+    ]
+
+    /// The names of one page, and the list's total.
+    struct Listed: Equatable, CustomStringConvertible {
+        var total: Int
+        var names: [String]
+        var description: String { "\(total): \(names.joined(separator: ", "))" }
+    }
+
+    static func listed(
+        _ store: any MarketStore, _ search: String? = nil, _ arrangement: ProductArrangement, page: Int = 1,
+        perPage: Int = 10, after: Int64? = nil
+    ) async throws -> Listed {
+        let found = try await store.products(
+            PageRequest(number: page, itemsPerPage: perPage, after: after), matching: search, arranged: arrangement)
+        return Listed(total: found.totalCount, names: found.items.map(\.name))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func eachOrderFilterAndPageIsAsAShopperExpects(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await StoreContractTests.vendor(store)
+            var ids: [String: Int64] = [:]
+            for item in Self.items {
+                let product = try await store.insertProduct(
+                    NewProduct(
+                        vendorID: vendor.id,
+                        draft: ProductDraft(
+                            name: item.name, description: item.description, currency: item.currency,
+                            price: item.price, discount: item.discount, stock: item.stock),
+                        images: [], createdAt: StoreContractTests.now))
+                ids[item.name] = product.id
+            }
+            let relevance = try await Self.listed(store, "가방", ProductArrangement(order: .relevance))
+            #expect(
+                relevance
+                    == Listed(total: 7, names: ["가방", "가방 지갑", "가방끈", "여행가방", "신발", "모자", "Lamp"]),
+                "whole words, then a word's start, then a part, the name before the description")
+            let lowest = try await Self.listed(store, nil, ProductArrangement(order: .lowestPrice))
+            #expect(lowest.names == ["가방끈", "모자", "가방", "가방 지갑", "여행가방", "신발", "Mug", "Lamp"])
+            let highest = try await Self.listed(store, nil, ProductArrangement(order: .highestPrice))
+            #expect(highest.names == ["신발", "여행가방", "가방", "가방 지갑", "모자", "가방끈", "Lamp", "Mug"])
+            let secondPage = try await Self.listed(
+                store, nil, ProductArrangement(order: .lowestPrice), page: 2, perPage: 3)
+            #expect(secondPage == Listed(total: 8, names: ["가방 지갑", "여행가방", "신발"]))
+            let range = PriceRange(currency: .krw, lowest: 40000, highest: 10000)
+            let inRange = try await Self.listed(store, nil, ProductArrangement(order: .lowestPrice, prices: range))
+            #expect(inRange == Listed(total: 4, names: ["모자", "가방", "가방 지갑", "여행가방"]), "the price paid, not the price")
+            let inStock = try await Self.listed(store, nil, ProductArrangement(showsSoldOut: false))
+            #expect(inStock == Listed(total: 6, names: ["가방", "Lamp", "신발", "가방끈", "모자", "가방 지갑"]))
+            let afterShoes = try await Self.listed(
+                store, nil, ProductArrangement(showsSoldOut: false), page: 2, perPage: 3, after: ids["신발"])
+            #expect(afterShoes == Listed(total: 6, names: ["가방끈", "모자", "가방 지갑"]), "a cursor in an order by age")
+            let everything = ProductArrangement(order: .highestPrice, showsSoldOut: false)
+            let bags = try await Self.listed(store, "가방", everything)
+            #expect(bags == Listed(total: 6, names: ["신발", "가방", "가방 지갑", "모자", "가방끈", "Lamp"]))
+            let dollars = PriceRange(currency: .usd, highest: 5)
+            let cheap = try await Self.listed(store, "u", ProductArrangement(order: .relevance, prices: dollars))
+            #expect(cheap == Listed(total: 1, names: ["Mug"]), "a short term with a range")
+
+            _ = try await store.setProductHidden(true, id: try #require(ids["신발"]))
+            _ = try await store.updateProduct(id: try #require(ids["Lamp"]), replacingImages: nil) { product in
+                var cheaper = product
+                cheaper.price = 3
+                return cheaper
+            }
+            let changed = try await Self.listed(store, nil, ProductArrangement(order: .highestPrice))
+            #expect(
+                changed == Listed(total: 7, names: ["여행가방", "가방", "가방 지갑", "모자", "가방끈", "Mug", "Lamp"]),
+                "an edit's price at once, a hidden product never")
+        }
+    }
+}
