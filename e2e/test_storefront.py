@@ -9,6 +9,7 @@ import urllib.error
 
 from axe_core_python.selenium import Axe
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 import browser
 from market import JUDY, PAPRI, Market, picture
@@ -359,7 +360,7 @@ class AccessibilityTest(StorefrontTest):
         product = market.create_product(name, pictures=2, discount=500)
         for path in ("/", "/?view=grid", "/?q=nothing-matches", f"/products/{product['id']}",
                      f"/products/{product['id']}/edit", f"/products/{product['id']}/delete", "/sign-in",
-                     "/products/999999"):
+                     "/products/999999", "/?q=a&sort=lowest-price&min=abc&in-stock=1"):
             page.open(path)
             self.assertEqual(self.violations(), [], path)
         self.sign_in()
@@ -523,6 +524,96 @@ class KoreanTest(StorefrontTest):
 
     def violations(self):
         return AccessibilityTest.violations(self)
+
+
+class ShelfTest(StorefrontTest):
+    """Sorting and filtering as Korean market apps do, kept in the address; names offered while typing."""
+    language = "ko-KR,ko;q=0.9"
+
+    def names(self):
+        return [card.find_element("css selector", ".name").text for card in self.page.cards()]
+
+    def listed(self, sort, keep=lambda item: True):
+        """The demo's names as the shelf should list them, from the 2022 API's own answer."""
+        items = [item for item in market.api("/api/products?page_no=1&items_per_page=500")["pages"] if keep(item)]
+        newest = sorted(items, key=lambda item: -item["id"])
+        return [item["name"] for item in sorted(
+            newest, key=lambda item: (item["currency"], item["bargain_price"] * (1 if sort == "lowest" else -1)))]
+
+    def test_sorting_a_price_range_and_sold_out_are_kept_in_the_address_and_by_back(self):
+        page = self.page
+        page.open("/")
+        page.wait(lambda: len(page.cards()) == 20)
+        Select(page.find("#sort")).select_by_visible_text("낮은 가격순")
+        page.wait(lambda: "sort=lowest-price" in self.driver.current_url)
+        self.assertEqual(self.names(), self.listed("lowest")[:20], "won first, by the price the buyer pays")
+        page.find(".filters summary").click()
+        page.fill(".filters input[name=min]", "10,000")
+        page.fill(".filters input[name=max]", "100000")
+        page.find(".filters input[name=in-stock]").click()
+        page.button("적용").click()
+        page.wait(lambda: "in-stock=1" in self.driver.current_url)
+        in_range = self.listed("lowest", lambda item: item["currency"] == "KRW" and item["stock"] > 0
+                               and 10000 <= item["bargain_price"] <= 100000)
+        self.assertEqual(self.names(), in_range[:20])
+        self.assertNotIn("품절", " ".join(card.text for card in page.cards()))
+        self.assertIn(f"판매 중인 상품 {len(in_range)}개", page.find(".summary").text)
+        page.screenshot("shelf-filtered")
+        Select(page.find("#sort")).select_by_visible_text("높은 가격순")
+        page.wait(lambda: "sort=highest-price" in self.driver.current_url)
+        self.assertEqual(self.names(), list(reversed(in_range))[:20], "the range stays when the order changes")
+        self.driver.back()
+        page.wait(lambda: "sort=lowest-price" in self.driver.current_url)
+        self.assertEqual(page.find("#sort").get_attribute("value"), "lowest-price")
+        self.assertEqual(page.find(".filters input[name=min]").get_attribute("value"), "10,000")
+        self.driver.refresh()
+        page.wait(lambda: self.names() == in_range[:20])
+        page.fill("#search", "Deluxe")
+        page.find("#search").send_keys(Keys.ENTER)
+        page.wait(lambda: "q=Deluxe" in self.driver.current_url)
+        self.assertEqual(page.find("#sort").get_attribute("value"), "relevance", "a new search is 정확도순")
+        self.assertIn("in-stock=1", self.driver.current_url, "the filters stay")
+
+    def test_a_price_that_is_not_a_number_is_explained_beside_the_field(self):
+        page = self.page
+        page.open("/?min=만원")
+        self.assertEqual(page.find("#price-error").text, "가격은 12,000처럼 숫자로 적어 주세요.")
+        self.assertEqual(page.find(".filters input[name=min]").get_attribute("aria-describedby"), "price-error")
+        self.assertTrue(page.find(".filters").get_attribute("open"))
+        self.assertEqual(page.find(".filters input[name=min]").get_attribute("value"), "만원")
+
+    def test_names_are_offered_while_typing_with_one_request_at_a_time(self):
+        page = self.page
+        page.open("/")
+        # The answers take a while here, so that typing goes on while one is on its way.
+        self.driver.execute_script("""
+            window.asked = []; window.inFlight = 0; window.mostInFlight = 0; window.release = [];
+            const fetch = window.fetch;
+            window.fetch = (url, options) => {
+              window.asked.push(String(url)); window.inFlight += 1;
+              window.mostInFlight = Math.max(window.mostInFlight, window.inFlight);
+              return new Promise((resolve) => window.release.push(resolve))
+                .then(() => fetch(url, options)).finally(() => { window.inFlight -= 1; });
+            };""")
+        search = page.find("#search")
+        search.send_keys("팥")
+        page.wait(lambda: self.driver.execute_script("return window.inFlight") == 1)
+        search.send_keys("빙")
+        self.driver.execute_script("window.release.shift()()")
+        page.wait(lambda: self.driver.execute_script("return window.asked.length") == 2)
+        self.driver.execute_script("window.release.shift()()")
+        page.wait(lambda: page.find("#suggestions").is_displayed())
+        options = [option.text for option in page.find_all("#suggestions [role=option]")]
+        self.assertIn("팥빙수", options)
+        self.assertEqual(self.driver.execute_script("return window.mostInFlight"), 1)
+        self.assertEqual(self.driver.execute_script("return window.asked")[-1], "/suggestions?q=%ED%8C%A5%EB%B9%99")
+        self.assertEqual(search.get_attribute("aria-expanded"), "true")
+        page.screenshot("suggestions")
+        search.send_keys(Keys.ARROW_DOWN)
+        self.assertEqual(search.get_attribute("aria-activedescendant"), "suggestion-0")
+        search.send_keys(Keys.ENTER)
+        page.wait(lambda: "q=" in self.driver.current_url)
+        self.assertEqual(page.find("#search").get_attribute("value"), options[0])
 
 
 class SlowNetworkTest(StorefrontTest):

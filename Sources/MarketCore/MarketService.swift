@@ -63,6 +63,21 @@ public struct MarketService: Sendable {
         }
     }
 
+    /// How many names a search box offers as a person types.
+    public static let suggestionCount = 8
+
+    /// The names of products that match what a person has typed so far, the best matches first,
+    /// each once.
+    public func suggestedNames(for typed: String) async throws -> [String] {
+        let page = PageRequest(number: 1, itemsPerPage: Self.suggestionCount * 2)
+        var names: [String] = []
+        for item in try await products(page, search: typed, arranged: ProductArrangement(order: .relevance)).items
+        where names.count < Self.suggestionCount && !names.contains(item.name) {
+            names.append(item.name)
+        }
+        return names
+    }
+
     public func product(id: Int64) async throws -> Product {
         guard let product = try await store.product(id: id) else { throw MarketError.productNotFound(id) }
         return product

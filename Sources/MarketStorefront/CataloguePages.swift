@@ -22,6 +22,7 @@ extension Storefront {
         let after = query["after"].flatMap { Int64($0) }
         // "My products": the signed-in vendor's own, newest first.
         let mine = query["mine"] == "1"
+        let shelf = ShelfChoice(query, searching: !search.isEmpty)
         let request = PageRequest(number: number, itemsPerPage: Self.pageSize, after: mine ? nil : after)
         let page: Page<ProductSummary>
         if mine {
@@ -32,12 +33,14 @@ extension Storefront {
                 return signInAgain(&visit, next: "/?mine=1")
             }
         } else {
-            page = try await service.products(request, search: search.isEmpty ? nil : search)
+            page = try await service.products(
+                request, search: search.isEmpty ? nil : search, arranged: shelf.arrangement)
         }
         func link(page: Int?, after: Int64? = nil, view: CatalogueView? = nil, search: String = search) -> String {
             var items: [URLQueryItem] = []
             if mine { items.append(URLQueryItem(name: "mine", value: "1")) }
             if !search.isEmpty, !mine { items.append(URLQueryItem(name: "q", value: search)) }
+            if !mine { items += ShelfChoice(query, searching: !search.isEmpty).queryItems }
             if let page { items.append(URLQueryItem(name: "page", value: String(page))) }
             if let after { items.append(URLQueryItem(name: "after", value: String(after))) }
             if let view { items.append(URLQueryItem(name: "view", value: view.rawValue)) }
@@ -74,12 +77,28 @@ extension Storefront {
                 words(
                     "pageOf",
                     ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))])),
-            "nextPage": page.hasNext ? .text(link(page: number + 1, after: mine ? nil : page.items.last?.id)) : false,
+            "nextPage": page.hasNext
+                ? .text(link(page: number + 1, after: mine || !shelf.arrangement.isByAge ? nil : page.items.last?.id))
+                : false,
+            "shelf": mine ? false : .object(ShelfForm(shelf, words: words)),
             "previousPage": page.hasPrevious && !beyondLast ? .text(link(page: number - 1)) : false,
             "refresh": .text(link(page: nil)),
         ]
         return pages.page(
-            "catalogue", title: words(mine ? "yourProducts" : "productsForSale"), visit: visit, content: content)
+            "catalogue", title: words(mine ? "yourProducts" : "productsForSale"), visit: visit,
+            status: shelf.priceIsWrong && !mine ? .badRequest : .ok, content: content)
+    }
+
+    /// The names a search box offers for what a person has typed so far (`q`), as a JSON array.
+    @Sendable func suggestions(_ request: Request, context: StorefrontContext) async throws -> Response {
+        let typed = request.formQuery["q"] ?? ""
+        let names =
+            typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            ? [] : try await service.suggestedNames(for: typed)
+        return context.visit.finish(
+            Response(
+                status: .ok, headers: Pages.headers(contentType: "application/json; charset=utf-8"),
+                body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(names)))))
     }
 
     private static func summary(total: Int, search: String, words: Words) -> String {

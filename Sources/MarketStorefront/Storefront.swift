@@ -46,6 +46,7 @@ package struct Storefront: Sendable {
             .add(middleware: PageErrorMiddleware(pages: pages))
         let browsing = group.keepingAnswers(in: answers, of: service) { $0.visit.answerTerms }
         browsing.get("/", use: catalogue)
+        browsing.get("suggestions", use: suggestions)
         group.get("products/new", use: newProduct)
         group.post("products/new", use: createProduct)
         browsing.get(productPage, query: Self.productPageQuery) { page, context in

@@ -260,8 +260,10 @@ function enhanceForm(form) {
 }
 
 // A page the browser kept and shows again after Back: a form already sent is never offered as it was.
+// A choice changed on the way out shows what this page's address says again.
 window.addEventListener("pageshow", (event) => {
   if (event.persisted && document.querySelector("form[data-sent]")) window.location.reload();
+  if (event.persisted) document.querySelectorAll("form[data-shelf]").forEach((form) => form.reset());
 });
 
 function showErrors(form, answer) {
@@ -454,7 +456,101 @@ async function shrink(file) {
   throw new Error("the picture does not shrink to the budget");
 }
 
+// A choice of order applies as soon as it is made; without scripts, the form's own button does it.
+function setUpShelf() {
+  document.querySelectorAll("[data-submit-on-change]").forEach((control) => {
+    control.addEventListener("change", () => control.form.requestSubmit());
+  });
+}
+
+// Names that match what the person has typed, offered after a short pause. Never more than one
+// request in flight: what is typed meanwhile is asked for when the answer comes.
+function setUpSuggestions(form) {
+  const input = form.querySelector("input[role=combobox]");
+  const list = form.querySelector("[role=listbox]");
+  let timer = null;
+  let asking = false;
+  let active = -1;
+
+  function options() {
+    return [...list.querySelectorAll("[role=option]")];
+  }
+  function close() {
+    list.hidden = true;
+    list.replaceChildren();
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+    active = -1;
+  }
+  function choose(name) {
+    input.value = name;
+    close();
+    form.requestSubmit();
+  }
+  function show(names) {
+    list.replaceChildren(
+      ...names.map((name, index) => {
+        const option = document.createElement("li");
+        option.id = `suggestion-${index}`;
+        option.setAttribute("role", "option");
+        option.textContent = name;
+        option.addEventListener("mousedown", (event) => {
+          event.preventDefault();
+          choose(name);
+        });
+        return option;
+      }),
+    );
+    active = -1;
+    list.hidden = names.length === 0;
+    input.setAttribute("aria-expanded", String(names.length > 0));
+  }
+  async function ask() {
+    const typed = input.value.trim();
+    if (!typed) return close();
+    asking = true;
+    try {
+      const answer = await fetch(`/suggestions?q=${encodeURIComponent(typed)}`, { headers: { Accept: "application/json" } });
+      if (answer.ok && document.activeElement === input && input.value.trim() === typed) show(await answer.json());
+    } catch {
+      // Suggestions are a help, not a need: the search itself still works.
+    } finally {
+      asking = false;
+    }
+    if (input.value.trim() !== typed && document.activeElement === input) ask();
+  }
+  function highlight(index) {
+    const all = options();
+    if (all.length === 0) return;
+    active = (index + all.length) % all.length;
+    all.forEach((option, at) => option.setAttribute("aria-selected", String(at === active)));
+    input.setAttribute("aria-activedescendant", all[active].id);
+  }
+
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (!asking) ask();
+    }, 250);
+  });
+  input.addEventListener("keydown", (event) => {
+    if (list.hidden) return;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      highlight(active + (event.key === "ArrowDown" ? 1 : -1));
+    } else if (event.key === "Enter" && active >= 0) {
+      event.preventDefault();
+      choose(options()[active].textContent);
+    } else if (event.key === "Escape") {
+      close();
+    }
+  });
+  input.addEventListener("blur", close);
+}
+
 setUpCatalogue();
+setUpShelf();
+document.querySelectorAll("form[data-suggest]").forEach(setUpSuggestions);
 setUpCarousels();
 setUpDialogs();
 document.querySelectorAll("form[data-enhance]").forEach(enhanceForm);
