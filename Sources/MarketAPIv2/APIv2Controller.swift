@@ -44,15 +44,18 @@ package struct APIv2Controller<Context: RequestContext> {
     /// The reads the front desk may make itself.
     package var deskReads: [DeskRead] { [list.forDesk, show.forDesk] }
 
-    /// A page of products, of the whole catalogue or of those a search finds.
-    var list: CatalogueRead<(PageRequest, String?), Page<ProductSummary>> {
+    /// A page of products, of the whole catalogue or of those a search finds, newest first or in
+    /// the `sort` asked for.
+    var list: CatalogueRead<(PageRequest, String?, ProductArrangement), Page<ProductSummary>> {
         CatalogueRead(
             route: "/api/products", headers: JSONResponse.headers,
             query: { head, _ in
                 let query = head.queryFields
-                return (try V2Requests.page(from: query), query["search_value"])
+                return (
+                    try V2Requests.page(from: query), query["search_value"], try V2Requests.arrangement(from: query)
+                )
             },
-            read: { [service] query in try await service.products(query.0, search: query.1) },
+            read: { [service] query in try await service.products(query.0, search: query.1, arranged: query.2) },
             body: { [self] page, _, head in
                 JSONResponse.bytes(V2PageBody(page: page, flavor: flavor(of: head), urls: head.imageURLs))
             })

@@ -58,6 +58,16 @@ enum V2Requests {
             after: try number(query, "after").map(Int64.init))
     }
 
+    /// The optional `sort`: one of `ProductArrangement.Order`'s names; without it, newest first.
+    static func arrangement(from query: [String: String]) throws(MarketError) -> ProductArrangement {
+        guard let text = query["sort"], !text.isEmpty else { return .asListed }
+        guard let order = ProductArrangement.Order(rawValue: text) else {
+            let names = ProductArrangement.Order.allCases.map(\.rawValue).joined(separator: ", ")
+            throw MarketError(.invalid, field: .sent("sort"), rule: "must be one of \(names), not \"\(text)\"")
+        }
+        return ProductArrangement(order: order)
+    }
+
     private static func number(_ query: [String: String], _ keys: String...) throws(MarketError) -> Int? {
         guard let (key, text) = keys.lazy.compactMap({ key in query[key].map { (key, $0) } }).first,
             !text.isEmpty

@@ -103,6 +103,29 @@ import Testing
         }
     }
 
+    @Test func aListMayBeSortedAsTheStorefrontSortsItAndAnUnknownSortIsNamed() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("Lamp", description: "A bag lamp.", price: 3000)
+            try await market.addProduct("Bag strap", price: 5000, discount: 4000)
+            try await market.addProduct("Handbag", price: 2000)
+            try await market.addProduct("Bag", price: 9000)
+            func names(_ query: String) async throws -> [String] {
+                let page = try await market.send("GET", "/api/products?\(query)").json
+                return (page["pages"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            }
+            #expect(try await names("sort=lowest-price") == ["Bag strap", "Handbag", "Lamp", "Bag"])
+            #expect(try await names("sort=highest-price&items_per_page=2") == ["Bag", "Lamp"])
+            #expect(try await names("search_value=bag&sort=relevance") == ["Bag", "Bag strap", "Handbag", "Lamp"])
+            #expect(
+                try await names("search_value=bag") == ["Bag", "Handbag", "Bag strap", "Lamp"], "newest first as ever")
+            let refused = try await market.send("GET", "/api/products?sort=cheapest")
+            #expect(refused.status == 400)
+            #expect(
+                try refused.json["reason"] as? String
+                    == "sort must be one of relevance, newest, lowest-price, highest-price, not \"cheapest\"")
+        }
+    }
+
     @Test func aCursorPagesAfterTheProductItNamesAndIsCheckedLikePageNumbers() async throws {
         try await TestMarket.withServer { market in
             var ids: [Int64] = []
