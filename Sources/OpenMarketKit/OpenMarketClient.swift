@@ -33,10 +33,14 @@ public struct OpenMarketClient: Sendable {
     /// One page of the catalogue, newest first; `search` matches names and descriptions. With
     /// `after`, the products that come after that one (this server's cursor; a 2022 server ignores
     /// it), so that paging through a market that changes meanwhile skips and repeats nothing.
+    /// A page of products: those `search` finds where given, in `sort`'s order (newest first when
+    /// nil; a server of 2022 always lists newest first), after the product `after` names.
     public func products(
-        page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, after: Int64? = nil
+        page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, sort: ProductArrangement.Order? = nil,
+        after: Int64? = nil
     ) async throws -> ProductPage {
-        try decode(try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search, after: after))
+        try decode(
+            try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search, sort: sort, after: after))
     }
 
     public func product(id: Int64) async throws -> ProductDetails {
@@ -61,13 +65,15 @@ public struct OpenMarketClient: Sendable {
     // MARK: The server's own JSON, for tools that show it as it is
 
     public func productsJSON(
-        page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, after: Int64? = nil
+        page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, sort: ProductArrangement.Order? = nil,
+        after: Int64? = nil
     ) async throws -> Data {
         var query = [
             URLQueryItem(name: "page_no", value: "\(page)"),
             URLQueryItem(name: "items_per_page", value: "\(itemsPerPage)"),
         ]
         if let search, !search.isEmpty { query.append(URLQueryItem(name: "search_value", value: search)) }
+        if let sort { query.append(URLQueryItem(name: "sort", value: sort.rawValue)) }
         if let after { query.append(URLQueryItem(name: "after", value: "\(after)")) }
         return try await send(request("api/products", query: query))
     }

@@ -27,6 +27,11 @@ public final class ProductListModel {
     /// True while a page is on its way; no second request starts meanwhile.
     public private(set) var isLoading = false
     public private(set) var searchText = ""
+    /// The order chosen with `sort(by:)`; nil: best matches first while searching, newest first
+    /// otherwise, as Korean market apps list.
+    public private(set) var chosenSort: ProductArrangement.Order?
+    /// The order the list is in.
+    public var sort: ProductArrangement.Order { chosenSort ?? (searchText.isEmpty ? .newest : .relevance) }
     public var layout: Layout {
         didSet { preferences.set(layout.rawValue, forKey: Self.layoutKey) }
     }
@@ -76,7 +81,7 @@ public final class ProductListModel {
             // After the last product shown: a product listed or deleted meanwhile shifts nothing.
             let page = try await client.products(
                 page: number, itemsPerPage: pageSize, search: searchText.isEmpty ? nil : searchText,
-                after: replacing ? nil : products.last?.id)
+                sort: sort == .newest ? nil : sort, after: replacing || sort != .newest ? nil : products.last?.id)
             guard generation == self.generation else { return }
             if replacing { products = [] }
             products += page.products.filter { new in !products.contains { $0.id == new.id } }
@@ -118,6 +123,17 @@ public final class ProductListModel {
     /// Shows what matches `text`; the rows of the previous search go at once, as they no longer match.
     public func search(_ text: String) async {
         searchText = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        await startOver()
+    }
+
+    /// Lists in `order` (nil: as `sort` says by default); the rows go at once, as their order no
+    /// longer holds.
+    public func sort(by order: ProductArrangement.Order?) async {
+        chosenSort = order
+        await startOver()
+    }
+
+    private func startOver() async {
         products = []
         loadedPages = 0
         await refresh()

@@ -59,6 +59,30 @@ import Testing
         }
     }
 
+    @Test func aChosenOrderHoldsOverEveryPageAndANewSearch() async throws {
+        try await TestMarket.withServer { market in
+            for (name, price) in [
+                ("Lamp", 3000), ("Desk lamp", 1000), ("Chair", 2000), ("Lamp shade", 5000), ("Mug", 4000),
+            ] {
+                try await market.addProduct(name, price: Int64(price))
+            }
+            let model = ProductListModel(client: Self.client(market), pageSize: 2, preferences: Self.preferences())
+            await model.loadFirstPage()
+            #expect(model.sort == .newest)
+            await model.sort(by: .lowestPrice)
+            await model.loadNextPage()
+            await model.loadNextPage()
+            #expect(model.products.map(\.name) == ["Desk lamp", "Chair", "Lamp", "Mug", "Lamp shade"])
+            #expect(!model.hasMorePages)
+            await model.sort(by: nil)
+            await model.search("lamp")
+            #expect(model.sort == .relevance, "best matches first while searching")
+            #expect(model.products.map(\.name) == ["Lamp shade", "Desk lamp"])
+            await model.sort(by: .highestPrice)
+            #expect(model.products.map(\.name) == ["Lamp shade", "Lamp"], "the search holds")
+        }
+    }
+
     @Test func theLayoutChoiceIsRemembered() {
         let preferences = Self.preferences()
         let client = OpenMarketClient(baseURL: URL(string: "http://127.0.0.1:9")!)
@@ -166,7 +190,9 @@ import Testing
             thumbnailURL: URL(string: "https://example.com/lamp.jpg")!, currency: .krw, price: 12_000, stock: 2,
             createdAt: Date(timeIntervalSince1970: 0))
 
-        func products(page: Int, itemsPerPage: Int, search: String?, after: Int64?) async throws -> ProductPage {
+        func products(
+            page: Int, itemsPerPage: Int, search: String?, sort: ProductArrangement.Order?, after: Int64?
+        ) async throws -> ProductPage {
             ProductPage(
                 number: page, itemsPerPage: itemsPerPage, totalCount: 1, lastPage: 1, hasNext: false,
                 products: [listing])
