@@ -11,7 +11,9 @@ import Testing
     /// The storefront's pages, which browsers visit and the document leaves out: addresses under
     /// these prefixes, and these whole addresses.
     static let storefrontPrefixes = ["/products", "/sign-in", "/sign-out", "/assets", "/operator"]
-    static let storefrontPaths: Set = ["/", "/suggestions", "/inspector", "/inspector/rehearsal", "/inspector/products/delete"]
+    static let storefrontPaths: Set = [
+        "/", "/suggestions", "/inspector", "/inspector/rehearsal", "/inspector/products/delete",
+    ]
 
     /// `{anything}` becomes `{}`, so that the document and the router may name parameters differently.
     static func shape(_ path: String) -> String {
