@@ -3,8 +3,9 @@
 /// asks for an order.
 public struct ProductArrangement: Sendable, Hashable {
     public enum Order: String, Sendable, CaseIterable {
-        /// 정확도순: name matches before description matches; in each, a whole word before the start
-        /// of a word before a part of one; newest first among equals. Without a search, newest first.
+        /// 정확도순, by where the term first appears: in the name before in the description; in
+        /// each, as a whole word before as a word's start before inside a word; newest first among
+        /// equals. Without a search, newest first.
         case relevance
         /// 최신순.
         case newest
@@ -32,9 +33,9 @@ public struct ProductArrangement: Sendable, Hashable {
     /// Whether the list is in id order, where a page may continue after a cursor.
     public var isByAge: Bool { order == .newest }
 
-    /// What separates words for `Order.relevance`, besides spaces: a term between these (or the
-    /// text's ends) is a whole word.
-    public static let wordSeparators: [Character] = ["\n", "\t", ",", ".", "!", "?", "(", ")", "[", "]", "/", "·"]
+    /// What separates words for `Order.relevance`: a term between these (or the text's ends) is a
+    /// whole word.
+    public static let wordSeparators = " \n\t,.!?()[]/·"
 }
 
 /// Prices a buyer pays from `lowest` to `highest` (either open), in one currency. Bounds given the

@@ -58,23 +58,17 @@ struct ArrangedQuery {
                 """, binds: binds)
     }
 
-    /// Where the term stands in a product's search text (its name, a line break, its description),
-    /// as `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the description.
+    /// Where the term first stands in a product's search text (its name, a line break, its
+    /// description), as `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the
+    /// description. A few string functions a row: every match is ranked.
     private mutating func rank(_ term: String) -> String {
-        let separators = String(ProductArrangement.wordSeparators)
-        let spaced =
-            "' ' || translate(p.search_text, \(bind(separators)), \(bind(String(repeating: " ", count: separators.count)))) || ' '"
-        let nameEnd = "strpos(p.search_text, E'\\n')"
-        let name = "substr(\(spaced), 1, \(nameEnd) + 1)"
-        let description = "substr(\(spaced), \(nameEnd) + 1)"
-        let (word, start, part) = (bind(" \(term) "), bind(" \(term)"), bind(term))
+        let (found, separators) = (bind(term), bind(ProductArrangement.wordSeparators))
+        let at = "strpos(p.search_text, \(found))"
+        let before = "strpos(\(separators), substr(p.search_text, \(at) - 1, 1)) > 0"
+        let after = "strpos(\(separators), substr(p.search_text, \(at) + length(\(found)), 1)) > 0"
         return """
-            CASE WHEN strpos(\(name), \(word)) > 0 THEN 0
-            WHEN strpos(\(name), \(start)) > 0 THEN 1
-            WHEN strpos(substr(p.search_text, 1, \(nameEnd)), \(part)) > 0 THEN 2
-            WHEN strpos(\(description), \(word)) > 0 THEN 3
-            WHEN strpos(\(description), \(start)) > 0 THEN 4
-            ELSE 5 END
+            (CASE WHEN \(at) < strpos(p.search_text, E'\\n') THEN 0 ELSE 3 END
+            + CASE WHEN \(before) THEN CASE WHEN \(after) THEN 0 ELSE 1 END ELSE 2 END)
             """
     }
 }

@@ -148,13 +148,19 @@ public final class PostgresMarketStore: MarketStore {
                 let items = try await Self.summaries(session, page, vendorID: nil)
                 return Page(request: page, totalCount: Int(total), items: items)
             }
-            let counted = try await session.query(search.count).decode((Int64, Int64).self).first { _ in true }
-            let (found, shown) = counted ?? (0, 0)
+            let (found, shown) = try await Self.found(search, in: session)
             let (pattern, gram, throughIndex) = search.page(found: found, shown: shown)
             let items = try await Self.summaries(
                 session, page, pattern: pattern, gram: gram, throughIndex: throughIndex, vendorID: nil)
             return Page(request: page, totalCount: Int(found), items: items)
         }
+    }
+
+    /// How many products on show `search` finds, and how many are on show.
+    private static func found(
+        _ search: SearchCondition, in session: DatabaseSession
+    ) async throws -> (found: Int64, shown: Int64) {
+        try await session.query(search.count).decode((Int64, Int64).self).first { _ in true } ?? (0, 0)
     }
 
     /// A page of a list a shopper arranged.
@@ -163,8 +169,17 @@ public final class PostgresMarketStore: MarketStore {
     ) async throws -> Page<ProductSummary> {
         let query = ArrangedQuery(arrangement, term: search, after: page.after)
         let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
+        let unfiltered = arrangement.prices == nil && arrangement.showsSoldOut
         return try await database.read { session in
-            let total = try await session.single(query.count, as: Int64.self)
+            // Without filters, the list holds what the search finds: the totals kept say how many.
+            let total: Int64 =
+                if unfiltered, let search {
+                    try await Self.found(SearchCondition(search), in: session).found
+                } else if unfiltered {
+                    try await session.single("SELECT count FROM product_total", as: Int64.self)
+                } else {
+                    try await session.single(query.count, as: Int64.self)
+                }
             var items: [ProductSummary] = []
             for try await row in try await session.query(query.page(limit: page.itemsPerPage, offset: offset)) {
                 items.append(try ProductRow(row).summary())
