@@ -5,7 +5,8 @@ public struct ProductArrangement: Sendable, Hashable {
     public enum Order: String, Sendable, CaseIterable {
         /// 정확도순, by where the term first appears: in the name before in the description; in
         /// each, as a whole word before as a word's start before inside a word; newest first among
-        /// equals. Without a search, newest first.
+        /// equals. Of a term found more than `rankedMatches` times, the newest that many are ranked
+        /// and the older follow, newest first. Without a search, newest first.
         case relevance
         /// 최신순.
         case newest
@@ -32,6 +33,10 @@ public struct ProductArrangement: Sendable, Hashable {
 
     /// Whether the list is in id order, where a page may continue after a cursor.
     public var isByAge: Bool { order == .newest }
+
+    /// How many of a term's newest matches 정확도순 ranks: enough for every page a person scrolls
+    /// through, and a bound on what one page of a common syllable costs.
+    public static let rankedMatches = 2_000
 
     /// What separates words for `Order.relevance`: a term between these (or the text's ends) is a
     /// whole word.

@@ -7,16 +7,28 @@ import PostgresNIO
 struct ArrangedQuery {
     private var binds = PostgresBindings()
     private var conditions = ["NOT p.hidden"]
-    private var order = "p.id DESC"
     /// Where a page continues after a cursor: the list's total does not count it.
     private var cursor = ""
+    private let term: String?
+    private let order: ProductArrangement.Order
+    /// How many products the list holds, wherever a page begins (its values are bound first).
+    private(set) var count: PostgresQuery = ""
+    /// The oldest of the newest `rankedMatches` products a 정확도순 list holds (no row when it holds
+    /// no more); nil for other orders.
+    private(set) var rankedFrom: PostgresQuery?
 
-    init(_ arrangement: ProductArrangement, term: String?, after: Int64?) {
+    /// `dense`: the term is found in so many products that walking the list's own order and
+    /// testing each is faster than gathering every match from its index first.
+    init(_ arrangement: ProductArrangement, term: String?, dense: Bool, after: Int64?) {
+        self.term = term
+        order = arrangement.order
         if let term {
             let search = SearchCondition(term)
             conditions.append(
-                search.gram.map { "short_grams(p.search_text) @> ARRAY[\(bind($0))::text]" }
-                    ?? "p.search_text LIKE \(bind(search.pattern))")
+                dense
+                    ? "strpos(p.search_text, \(bind(term))) > 0"
+                    : search.gram.map { "short_grams(p.search_text) @> ARRAY[\(bind($0))::text]" }
+                        ?? "p.search_text LIKE \(bind(search.pattern))")
         }
         if let prices = arrangement.prices {
             conditions.append(
@@ -25,14 +37,14 @@ struct ArrangedQuery {
         }
         if !arrangement.showsSoldOut { conditions.append("p.stock > 0") }
         count = PostgresQuery(unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause)", binds: binds)
-        if let after, arrangement.isByAge { cursor = " AND p.id < \(bind(after))" }
-        switch arrangement.order {
-        case .relevance: if let term { order = "\(rank(term)), p.id DESC" }
-        case .newest: break
-        // The price indexes hold these orders as they are.
-        case .lowestPrice: order = "p.currency, p.price - p.discount, p.id DESC"
-        case .highestPrice: order = "p.currency, p.price - p.discount DESC, p.id DESC"
+        if order == .relevance, term != nil {
+            rankedFrom = PostgresQuery(
+                unsafeSQL: """
+                    SELECT p.id FROM product p WHERE \(whereClause)
+                    ORDER BY p.id DESC OFFSET \(ProductArrangement.rankedMatches - 1) LIMIT 1
+                    """, binds: binds)
         }
+        if let after, arrangement.isByAge { cursor = " AND p.id < \(bind(after))" }
     }
 
     private mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
@@ -42,25 +54,52 @@ struct ArrangedQuery {
 
     private var whereClause: String { conditions.joined(separator: " AND ") }
 
-    /// How many products the list holds, wherever a page begins (its values are bound first).
-    private(set) var count: PostgresQuery = ""
-
     /// The page's summaries, in order: the ids from the arranged list, then only their rows joined.
-    func page(limit: Int, offset: Int) -> PostgresQuery {
-        PostgresQuery(
+    /// When only the matches from `rankedFrom` on are ranked, the older ones are walked newest
+    /// first, only as far as the page reaches, so that a common term costs no more than its ranked
+    /// matches.
+    func page(limit: Int, offset: Int, rankedFrom: Int64?) -> PostgresQuery {
+        var query = self
+        let listed = "FROM product p WHERE \(whereClause)\(cursor)"
+        let ids: String
+        switch order {
+        case .relevance:
+            guard let term else {
+                ids = "SELECT p.id \(listed) ORDER BY p.id DESC"
+                break
+            }
+            let rank = query.rank(term)
+            guard let rankedFrom else {
+                ids = "SELECT p.id \(listed) ORDER BY \(rank), p.id DESC"
+                break
+            }
+            let (from, older) = (
+                query.bind(rankedFrom), query.bind(max(offset + limit - ProductArrangement.rankedMatches, 0))
+            )
+            ids = """
+                SELECT id FROM (
+                    (SELECT p.id, \(rank) AS rank \(listed) AND p.id >= \(from))
+                    UNION ALL
+                    (SELECT p.id, 6 \(listed) AND p.id < \(from) ORDER BY p.id DESC LIMIT \(older))
+                ) AS ranked ORDER BY rank, id DESC
+                """
+        case .newest: ids = "SELECT p.id \(listed) ORDER BY p.id DESC"
+        // The price indexes hold these orders as they are.
+        case .lowestPrice: ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount, p.id DESC"
+        case .highestPrice: ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount DESC, p.id DESC"
+        }
+        return PostgresQuery(
             unsafeSQL: """
                 SELECT \(PostgresMarketStore.summaryColumns)
-                FROM unnest(ARRAY(
-                    SELECT p.id FROM product p WHERE \(whereClause)\(cursor) ORDER BY \(order) LIMIT \(limit) OFFSET \(offset)
-                )) WITH ORDINALITY AS page(id, position)
+                FROM unnest(ARRAY(\(ids) LIMIT \(limit) OFFSET \(offset))) WITH ORDINALITY AS page(id, position)
                 JOIN product p ON p.id = page.id \(PostgresMarketStore.summaryJoins)
                 ORDER BY page.position
-                """, binds: binds)
+                """, binds: query.binds)
     }
 
     /// Where the term first stands in a product's search text (its name, a line break, its
     /// description), as `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the
-    /// description. A few string functions a row: every match is ranked.
+    /// description, in a few string functions a row.
     private mutating func rank(_ term: String) -> String {
         let (found, separators) = (bind(term), bind(ProductArrangement.wordSeparators))
         let at = "strpos(p.search_text, \(found))"

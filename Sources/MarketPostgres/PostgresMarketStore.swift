@@ -167,23 +167,28 @@ public final class PostgresMarketStore: MarketStore {
     private func arrangedProducts(
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement
     ) async throws -> Page<ProductSummary> {
-        let query = ArrangedQuery(arrangement, term: search, after: page.after)
-        let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
         let unfiltered = arrangement.prices == nil && arrangement.showsSoldOut
+        let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
         return try await database.read { session in
-            // Without filters, the list holds what the search finds: the totals kept say how many.
-            let total: Int64 =
-                if unfiltered, let search {
-                    try await Self.found(SearchCondition(search), in: session).found
-                } else if unfiltered {
-                    try await session.single("SELECT count FROM product_total", as: Int64.self)
+            let (found, shown) =
+                if let search {
+                    try await Self.found(SearchCondition(search), in: session)
                 } else {
-                    try await session.single(query.count, as: Int64.self)
+                    try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
+                        .first { _ in true } ?? (0, 0)
                 }
-            var items: [ProductSummary] = []
-            for try await row in try await session.query(query.page(limit: page.itemsPerPage, offset: offset)) {
-                items.append(try ProductRow(row).summary())
+            // As `SearchCondition` chooses: one product in fifty or more.
+            let query = ArrangedQuery(arrangement, term: search, dense: found * 50 >= shown, after: page.after)
+            // Without filters, the list holds what the search finds: the totals kept say how many.
+            let total = unfiltered ? found : try await session.single(query.count, as: Int64.self)
+            var rankedFrom: Int64?
+            if let ranked = query.rankedFrom, total > ProductArrangement.rankedMatches {
+                rankedFrom = try await session.first(ranked, as: Int64.self)
             }
+            var items: [ProductSummary] = []
+            let rows = try await session.query(
+                query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: rankedFrom))
+            for try await row in rows { items.append(try ProductRow(row).summary()) }
             return Page(request: page, totalCount: Int(total), items: items)
         }
     }

@@ -269,9 +269,11 @@ enum PostgresSchema {
             11, "prices in order",
             [
                 // What a shopper sorts by: the price the buyer pays, in each currency, newest first
-                // among equals; one index for each direction, so that neither sorts.
-                "CREATE INDEX product_by_lowest_price ON product (currency, (price - discount), id DESC) WHERE NOT hidden",
-                "CREATE INDEX product_by_highest_price ON product (currency, (price - discount) DESC, id DESC) WHERE NOT hidden",
+                // among equals; one index for each direction, so that neither sorts. The stock rides
+                // along (with what the price is made of), so that a price range's count of what is in
+                // stock reads the index alone.
+                "CREATE INDEX product_by_lowest_price ON product (currency, (price - discount), id DESC) INCLUDE (price, discount, stock) WHERE NOT hidden",
+                "CREATE INDEX product_by_highest_price ON product (currency, (price - discount) DESC, id DESC) INCLUDE (price, discount, stock) WHERE NOT hidden",
             ]
         ),
     ]

@@ -9,9 +9,16 @@ struct ArrangedList {
     var cursor = ""
     var order: String
     var arguments: StatementArguments = [:]
+    /// Whether the order is 정확도순's rank, which only the newest `rankedMatches` matches get.
+    private(set) var ranks = false
 
-    init(_ arrangement: ProductArrangement, term: String?, filter: SearchFilter, after: Int64?) {
-        if let matched = filter.matchedIDs {
+    /// `dense`: the term is found in so many products that walking the list's own order and
+    /// testing each is faster than gathering every match from its index first.
+    init(_ arrangement: ProductArrangement, term: String?, filter: SearchFilter, dense: Bool, after: Int64?) {
+        arguments += ["term": term]
+        if term != nil, dense {
+            conditions.append("instr(p.searchText, :term) > 0")
+        } else if let matched = filter.matchedIDs {
             conditions.append("p.id IN (\(matched))")
             arguments += ["search": filter.argument]
         }
@@ -26,8 +33,9 @@ struct ArrangedList {
         }
         switch arrangement.order {
         case .relevance where term != nil:
-            order = "\(Self.rank(of: "p.searchText")), p.id DESC"
-            arguments += ["term": term, "separators": ProductArrangement.wordSeparators]
+            order = "CASE WHEN p.id >= :rankedFrom THEN \(Self.rank(of: "p.searchText")) ELSE 6 END, p.id DESC"
+            arguments += ["separators": ProductArrangement.wordSeparators, "rankedFrom": 0]
+            ranks = true
         case .relevance, .newest: order = "p.id DESC"
         // The price indexes hold these orders as they are.
         case .lowestPrice: order = "p.currency, p.price - p.discount, p.id DESC"
@@ -38,9 +46,29 @@ struct ArrangedList {
     /// The list's products, wherever the page begins.
     var whereClause: String { conditions.joined(separator: " AND ") }
 
+    /// The page's ids in order (the caller adds LIMIT and OFFSET). When only the matches from
+    /// `:rankedFrom` on are ranked, the older ones are walked newest first, only as far as the
+    /// page reaches (`:older`), so that a common term costs no more than its ranked matches.
+    func ids(rankingAll: Bool) -> String {
+        let listed = "FROM product p WHERE \(whereClause)\(cursor)"
+        guard ranks, !rankingAll else { return "SELECT p.id \(listed) ORDER BY \(order)" }
+        return """
+            SELECT id FROM (
+                SELECT * FROM (SELECT p.id, \(Self.rank(of: "p.searchText")) AS rank \(listed) AND p.id >= :rankedFrom)
+                UNION ALL
+                SELECT * FROM (SELECT p.id, 6 AS rank \(listed) AND p.id < :rankedFrom ORDER BY p.id DESC LIMIT :older))
+            ORDER BY rank, id DESC
+            """
+    }
+
+    /// The oldest of the newest `rankedMatches` products the list holds, or nil when it holds no more.
+    var rankedFromSQL: String {
+        "SELECT p.id FROM product p WHERE \(whereClause) ORDER BY p.id DESC LIMIT 1 OFFSET \(ProductArrangement.rankedMatches - 1)"
+    }
+
     /// Where `:term` first stands in `text` (a search text: the name, a line break, the
     /// description), as `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the
-    /// description. A few string functions a row: every match is ranked.
+    /// description, in a few string functions a row.
     static func rank(of text: String) -> String {
         let at = "instr(\(text), :term)"
         let before = "instr(:separators, substr(\(text), \(at) - 1, 1)) > 0"

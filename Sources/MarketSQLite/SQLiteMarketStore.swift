@@ -135,20 +135,34 @@ public final class SQLiteMarketStore: MarketStore {
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement, in db: Database
     ) throws -> Page<ProductSummary> {
         let filter = SearchFilter(search, order: .newestFirst)
-        let list = ArrangedList(arrangement, term: search, filter: filter, after: page.after)
+        let shown = try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM productTotal")) ?? 0
+        let found =
+            search == nil
+            ? shown
+            : try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: ["search": filter.argument]) ?? 0
+        // As in PostgreSQL's `SearchCondition`: one product in fifty or more.
+        let list = ArrangedList(
+            arrangement, term: search, filter: filter, dense: found * 50 >= shown, after: page.after)
         let total =
             arrangement.prices == nil && arrangement.showsSoldOut
-            ? try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: list.arguments)
+            ? found
             : try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT count(*) FROM product p WHERE \(list.whereClause)"),
-                arguments: list.arguments)
+                arguments: list.arguments) ?? 0
         var arguments = list.arguments
-        arguments += ["limit": page.itemsPerPage, "offset": arrangement.isByAge && page.after != nil ? 0 : page.offset]
+        let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
+        arguments += ["limit": page.itemsPerPage, "offset": offset]
+        let rankedFrom =
+            total > ProductArrangement.rankedMatches
+            ? try Int64.fetchOne(db.cachedStatement(sql: list.rankedFromSQL), arguments: list.arguments) : nil
+        if let rankedFrom {
+            let older = max(offset + page.itemsPerPage - ProductArrangement.rankedMatches, 0)
+            _ = arguments.append(contentsOf: ["rankedFrom": rankedFrom, "older": older])
+        }
         return Page(
-            request: page, totalCount: total ?? 0,
+            request: page, totalCount: total,
             items: try summaries(
-                db, ids: "SELECT p.id FROM product p WHERE \(list.whereClause)\(list.cursor) ORDER BY \(list.order)",
-                order: list.order, arguments: arguments))
+                db, ids: list.ids(rankingAll: rankedFrom == nil), order: list.order, arguments: arguments))
     }
 
     /// A page of products.

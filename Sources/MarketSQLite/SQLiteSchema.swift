@@ -230,11 +230,12 @@ enum SQLiteSchema {
         }
         migrator.registerMigration("prices in order") { db in
             // What a shopper sorts by: the price the buyer pays, in each currency, newest first
-            // among equals; one index for each direction, so that neither sorts.
+            // among equals; one index for each direction, so that neither sorts. The stock rides
+            // along, so that a price range's count of what is in stock reads the index alone.
             try db.execute(
                 sql: """
-                    CREATE INDEX productByLowestPrice ON product(currency, price - discount, id DESC) WHERE hidden = 0;
-                    CREATE INDEX productByHighestPrice ON product(currency, price - discount DESC, id DESC) WHERE hidden = 0;
+                    CREATE INDEX productByLowestPrice ON product(currency, price - discount, id DESC, stock) WHERE hidden = 0;
+                    CREATE INDEX productByHighestPrice ON product(currency, price - discount DESC, id DESC, stock) WHERE hidden = 0;
                     """)
         }
         return migrator

@@ -97,4 +97,26 @@ import Testing
                 "an edit's price at once, a hidden product never")
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCommonTermRanksItsNewestMatchesAndListsTheOlderAfter(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await StoreContractTests.vendor(store)
+            func add(_ name: String) async throws {
+                _ = try await store.insertProduct(
+                    NewProduct(
+                        vendorID: vendor.id,
+                        draft: ProductDraft(name: name, description: "plain", currency: .krw, price: 1000),
+                        images: [], createdAt: StoreContractTests.now))
+            }
+            try await add("lamp, the oldest")
+            for number in 1...ProductArrangement.rankedMatches { try await add("lamps \(number)") }
+            try await add("lamp, the newest")
+            let ranked = ProductArrangement(order: .relevance)
+            let first = try await Self.listed(store, "lamp", ranked, perPage: 3)
+            #expect(first == Listed(total: 2002, names: ["lamp, the newest", "lamps 2000", "lamps 1999"]))
+            let last = try await Self.listed(store, "lamp", ranked, page: 1001, perPage: 2)
+            #expect(last == Listed(total: 2002, names: ["lamps 1", "lamp, the oldest"]), "older than the ranked")
+        }
+    }
 }
