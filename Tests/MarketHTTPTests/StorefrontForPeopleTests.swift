@@ -58,6 +58,24 @@ import Testing
         }
     }
 
+    @Test func aPriceRangeThatIsNoNumberIsA400ThatSaysSoAndNamesAreOfferedAsJSON() async throws {
+        try await TestMarket.withServer { market in
+            try await market.addProduct("팥빙수", price: 9000)
+            try await market.addProduct("팥빙수 세트", price: 15000)
+            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            let refused = try await korean.get("/?min=%EB%A7%8C%EC%9B%90&sort=lowest-price")
+            #expect(refused.status == 400)
+            #expect(refused.text.contains("가격은 12,000처럼 숫자로 적어 주세요."))
+            #expect(refused.text.contains(#"value="만원""#), "what was typed stays in its field")
+            let ranged = try await korean.get("/?min=10%2C000&max=20000%EC%9B%90").text
+            #expect(ranged.contains("판매 중인 상품 1개") && ranged.contains("팥빙수 세트"))
+            let offered = try await korean.get("/suggestions?q=%ED%8C%A5")
+            #expect(offered.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(offered.text == #"["팥빙수 세트","팥빙수"]"#, "each a word's start: the newest first")
+            #expect(try await korean.get("/suggestions?q=%20").text == "[]")
+        }
+    }
+
     @Test func aPageBeyondTheLastSaysSoAndLeadsBack() async throws {
         try await TestMarket.withServer { market in
             for number in 1...3 { try await market.addProduct("Cup \(number)") }
