@@ -89,6 +89,9 @@ public struct StagedFault: Sendable, Equatable {
     public var outcome: Outcome
     /// How long the answer's body takes to arrive; zero sends it at once.
     public var bodyTrickle: Duration
+
+    /// The request gets the rehearsed failure instead of the market's answer.
+    public var failsOnPurpose: Bool { outcome != .answer }
 }
 
 /// A small, fast, seedable generator: the same seed gives the same numbers on every machine.

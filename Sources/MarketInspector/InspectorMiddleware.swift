@@ -40,7 +40,8 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         if let staged { try await Task.sleep(for: staged.delay) }
         let record = Recording(
             rehearsals: rehearsals, vendorID: vendor?.id, head: request.head, scheme: request.scheme,
-            started: started, fault: staged.flatMap(Self.describe), logger: context.logger)
+            started: started, fault: staged.flatMap(Self.describe), failedOnPurpose: staged?.failsOnPurpose ?? false,
+            logger: context.logger)
         var response: Response
         switch staged?.outcome {
         case .fail(let status)?:

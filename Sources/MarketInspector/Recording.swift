@@ -13,6 +13,8 @@ struct Recording: Sendable {
     let scheme: String
     let started: ContinuousClock.Instant
     let fault: String?
+    /// The answer was the vendor's rehearsed failure, not the market's: nothing was refused.
+    let failedOnPurpose: Bool
     let logger: Logger
     /// The status answered (0: none, the connection was dropped) and how long that took.
     var status = 0
@@ -22,7 +24,7 @@ struct Recording: Sendable {
 
     init(
         rehearsals: Rehearsals, vendorID: Int64?, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
-        fault: String?, logger: Logger
+        fault: String?, failedOnPurpose: Bool = false, logger: Logger
     ) {
         self.rehearsals = rehearsals
         self.vendorID = vendorID
@@ -30,6 +32,7 @@ struct Recording: Sendable {
         self.scheme = scheme
         self.started = started
         self.fault = fault
+        self.failedOnPurpose = failedOnPurpose
         self.logger = logger
     }
 
@@ -62,9 +65,9 @@ struct Recording: Sendable {
     func inspected(body: Data, bodyBytes: Int, answer: Data) -> InspectedRequest {
         let diagnosis = RequestDiagnosis(head: head, body: body)
         let path = (head.path ?? "/").maskingSecrets
-        let text = String(decoding: answer.prefix(16 * 1024), as: UTF8.self)
+        let text = RequestDiagnosis.maskingSecrets(in: String(decoding: answer.prefix(16 * 1024), as: UTF8.self))
         var refusal: InspectedRequest.Refusal?
-        if status >= 400 {
+        if status >= 400, !failedOnPurpose {
             let reply = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any]
             refusal = InspectedRequest.Refusal(
                 rule: reply?["reason"] as? String ?? "the market answered \(status)", field: reply?["field"] as? String,

@@ -20,22 +20,28 @@ extension RequestDiagnosis {
             ]
         }
         if multipart {
-            for part in parts {
+            for (index, part) in parts.enumerated() {
                 if part.name == "params", let json {
                     words += [
                         "-F", Self.withSecrets("params=" + Self.text(of: Self.masked(json)) + ";type=application/json"),
                     ]
-                } else if let filename = part.filename, Self.sniff(part.body) != "text" {
+                } else if case let sniffed = Self.sniff(part.body), sniffed != "text",
+                    part.filename != nil || sniffed != "empty"
+                {
+                    // Bytes that are no text are never written out as text: the command names a file.
                     let type = part.declaredType.map { ";type=\($0)" } ?? ""
-                    words += ["-F", Self.shellQuoted("\(part.name)=@\(filename)\(type)")]
+                    let file = part.filename ?? Self.fileName(part.name, index, sniffed: sniffed)
+                    words += ["-F", Self.shellQuoted("\(part.name)=@\(file)\(type)")]
                 } else {
-                    words += ["-F", Self.shellQuoted("\(part.name)=\(String(decoding: part.body, as: UTF8.self))")]
+                    words += ["-F", Self.withSecrets("\(part.name)=\(Self.maskingSecrets(in: part.body))")]
                 }
             }
         } else if let json {
             words += ["--data-raw", Self.withSecrets(Self.text(of: Self.masked(json)))]
+        } else if !body.isEmpty, Self.sniff(body) == "text" {
+            words += ["--data-raw", Self.withSecrets(Self.maskingSecrets(in: body.prefix(64 * 1024)))]
         } else if !body.isEmpty {
-            words += ["--data-raw", Self.shellQuoted(String(decoding: body.prefix(64 * 1024), as: UTF8.self))]
+            words += ["--data-binary", Self.shellQuoted("@" + Self.fileName("body", 0, sniffed: Self.sniff(body)))]
         }
         return words.joined(separator: " ")
     }
@@ -47,6 +53,21 @@ extension RequestDiagnosis {
     /// Quoted for a shell, each masked secret replaced by `$OPENMARKET_SECRET` as it runs.
     static func withSecrets(_ text: String) -> String {
         shellQuoted(text).replacingOccurrences(of: quoted(mask), with: #""'"$OPENMARKET_SECRET"'""#)
+            .replacingOccurrences(of: mask, with: #"'"$OPENMARKET_SECRET"'"#)
+    }
+
+    /// A name for bytes sent without one, after what they are: `images1.jpg`, `body1.bin`.
+    static func fileName(_ name: String, _ index: Int, sniffed: String) -> String {
+        let extensions = [
+            "a JPEG image": "jpg", "a PNG image": "png", "a GIF image": "gif", "a WebP image": "webp",
+            "a HEIC or other ISO media file": "heic", "a PDF document": "pdf",
+        ]
+        return "\(name)\(index + 1).\(extensions[sniffed] ?? "bin")"
+    }
+
+    /// Bytes that were meant as text, with every secret in them masked.
+    static func maskingSecrets(in bytes: Data) -> String {
+        maskingSecrets(in: String(decoding: bytes, as: UTF8.self))
     }
 }
 

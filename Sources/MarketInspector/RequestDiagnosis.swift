@@ -139,6 +139,27 @@ package struct RequestDiagnosis {
         }
     }
 
+    /// Text that may hold a secret but that the inspector could not read as JSON (a part under
+    /// another name, a body it could not split, an answer quoting what was sent): every value
+    /// under a secret's key, quoted or not, in JSON or a form, masked.
+    static func maskingSecrets(in text: String) -> String {
+        var masked = text
+        for (pattern, replacement) in secretPatterns {
+            masked = pattern.stringByReplacingMatches(
+                in: masked, range: NSRange(masked.startIndex..., in: masked), withTemplate: replacement)
+        }
+        return masked
+    }
+
+    private static let secretPatterns: [(NSRegularExpression, String)] = {
+        let keys = "(?:secret|password|product_secret|productsecret|product-secret)"
+        let quotedValue = #"("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"#
+        return [
+            (#"(["']?\#(keys)["']?\s*[:=]\s*)\#(quotedValue)"#, "$1\(quoted(mask))"),
+            (#"(\b\#(keys)\s*[:=]\s*)(?!["'\s])[^&\s,;}]+"#, "$1\(mask)"),
+        ].map { (try! NSRegularExpression(pattern: $0.0, options: [.caseInsensitive]), $0.1) }
+    }()
+
     /// JSON text with keys in order, two spaces per level.
     static func text(of value: JSONValue, indent: String = "") -> String {
         let inner = indent + "  "

@@ -10,9 +10,13 @@ extension Storefront {
     @Sendable func inspector(_ request: Request, context: StorefrontContext) async throws -> Response {
         var visit = context.visit
         guard let vendor = try await signedInVendor(visit) else { return signInAgain(&visit, next: "/inspector") }
-        let records = try await rehearsals.requests(of: vendor.id, limit: 100).compactMap { stored in
-            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map { InspectedRow(stored.at, $0) }
+        let kept = try await rehearsals.requests(of: vendor.id).compactMap { stored in
+            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map { (stored.at, $0) }
         }
+        let choice = InspectorChoice(request.formQuery, routes: kept.map { InspectorChoice.route(of: $0.1) })
+        let shown = kept.filter { choice.shows($0.1) }
+        let page = choice.page(of: shown.count)
+        let records = shown[page.range].map { InspectedRow($0.0, $0.1) }
         let faults = try await rehearsals.faults(of: vendor.id) ?? RehearsedFaults()
         let words = visit.words
         return pages.page(
@@ -20,6 +24,7 @@ extension Storefront {
             content: [
                 "vendor": .text(vendor.name), "identifier": .text(vendor.identifier),
                 "requests": .objects(records.map { $0.context(words) }), "noRequests": .flag(records.isEmpty),
+                "choice": .object(choice.context(page: page, shown: shown.count, words: words)),
                 "faults": .object(FaultsForm(faults).context), "faultsOn": .flag(!faults.isOff),
                 "explainAfter": .text(words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)])),
             ])
@@ -84,7 +89,8 @@ struct InspectedRow {
         recognised = request.recognised
         var context: [String: TemplateValue] = [
             "time": .text(Self.time.string(from: at)), "method": .text(request.method), "path": .text(request.path),
-            "status": .number(request.status), "refused": .flag(request.status >= 400),
+            "status": .number(request.status), "refused": .flag(request.refusal != nil),
+            "rehearsed": .flag(request.refusal == nil && request.fault != nil && !(200..<400).contains(request.status)),
             "milliseconds": .text(String(format: "%.1f", request.milliseconds)),
             "headers": .objects(request.headers.map { ["name": .text($0.name), "value": .text($0.value)] }),
             "bodyBytes": .number(request.bodyBytes), "quirks": .list(request.quirks.map(TemplateValue.text)),

@@ -37,6 +37,39 @@ import Testing
         }
     }
 
+    @Test func olderRequestsAreAPageAwayAndRefusedOnesOrOneRouteCanBeShownAlone() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            let peer = MarketPeer(port: market.port)
+            let negative = #"{"price":-1,"secret":"\#(TestMarket.papri.secret)"}"#
+            #expect(try await peer.patch(Int(product.id), negative, by: TestMarket.papri).status == 400)
+            for number in 1...55 {
+                let patch = try await peer.patch(
+                    Int(product.id), #"{"stock":\#(number),"secret":"\#(TestMarket.papri.secret)"}"#,
+                    by: TestMarket.papri)
+                #expect((200..<300).contains(patch.status))
+            }
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn(TestMarket.papri)
+            let deadline = ContinuousClock.now + .seconds(10)
+            var first = try await visitor.get("/inspector")
+            while !first.text.contains("1–50 of 56"), ContinuousClock.now < deadline {
+                first = try await visitor.get("/inspector")
+            }
+            #expect(first.text.contains("1–50 of 56"))
+            #expect(first.text.contains(#"href="/inspector?page=2" rel="next""#))
+            let second = try await visitor.get("/inspector?page=2").text
+            #expect(second.contains("51–56 of 56") && second.contains("price must be 0 or more"), "the oldest, refused")
+            let refused = try await visitor.get("/inspector?refused=1").text
+            #expect(refused.contains("1–1 of 1") && refused.contains("price must be 0 or more"))
+            let route = "PATCH /api/products/{id}"
+            let oneRoute = try await visitor.get(
+                "/inspector?route=\(route.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            ).text
+            #expect(oneRoute.contains("1–50 of 56") && oneRoute.contains(#"<option value="\#(route)" selected>"#))
+        }
+    }
+
     @Test func faultsSavedOnThePageFailTheVendorsRequestsUntilSwitchedOff() async throws {
         try await TestMarket.withServer { market in
             var visitor = StorefrontVisitor(port: market.port)

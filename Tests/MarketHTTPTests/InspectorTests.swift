@@ -85,6 +85,48 @@ import Testing
         }
     }
 
+    /// Every refused shape the inspector knows, each carrying papri's secret where a learner put it.
+    static let refusedShapes: [(contentType: String, body: String)] = {
+        let b = "shape"
+        let params = #"{"name":"Lamp","description":"x","price":100,"currency":"KRW","secret":"80sgmjjk9v"}"#
+        let part = "Content-Disposition: form-data; name=\"params\""
+        return [
+            (
+                "multipart/form-data; boundary=\(b)",
+                "--\(b)\r\n\(part.replacingOccurrences(of: "params", with: "param"))\r\n\r\n\(params)\r\n--\(b)--\r\n"
+            ),
+            ("multipart/form-data", "--\(b)\r\n\(part)\r\n\r\n\(params)\r\n--\(b)--\r\n"),
+            ("multipart/form-data; boundary=\(b)", "--\(b)\r\n\(part)\r\n\(params)\r\n--\(b)--\r\n"),
+            ("multipart/form-data; boundary=\(b)", "--\(b)\(part)\(params)--\(b)--"),
+            ("multipart/form-data; boundary=other", "--\(b)\r\n\(part)\r\n\r\n\(params)\r\n--\(b)--\r\n"),
+            ("application/json", "{'Secret': '80sgmjjk9v', 'name': 1"),
+            ("application/json", #"{"password": "80sgmjjk9v\" and more", "name": "#),
+            ("application/x-www-form-urlencoded", "name=Lamp&secret=80sgmjjk9v"),
+            ("application/json", params),
+            ("text/plain", "secret: 80sgmjjk9v"),
+        ]
+    }()
+
+    @Test func aSecretNeverShowsInARecordWhateverShapeTheRequestHad() async throws {
+        try await TestMarket.withServer { market in
+            for shape in Self.refusedShapes {
+                let refused = try await market.send(
+                    "POST", "/api/products",
+                    headers: ["identifier: \(TestMarket.papri.identifier)", "Content-Type: \(shape.contentType)"],
+                    body: Data(shape.body.utf8))
+                #expect((400..<500).contains(refused.status), "\(shape.body)")
+            }
+            let requests = try await Self.requests(market, of: TestMarket.papri, atLeast: Self.refusedShapes.count)
+            #expect(requests.count == Self.refusedShapes.count)
+            for record in requests {
+                let text = String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
+                #expect(!text.contains(TestMarket.papri.secret), "\(text)")
+            }
+            let curls = requests.compactMap { ($0["request"] as? [String: Any])?["curl"] as? String }
+            #expect(curls.filter { $0.contains("$OPENMARKET_SECRET") }.count >= 7, "the secret's place is kept")
+        }
+    }
+
     /// What a fuzzer sends must never bring the inspector down: amounts far beyond any integer,
     /// fractions, and text where numbers belong are refused by the API and recorded as they came.
     @Test func outlandishAmountsAreRecordedNotTrappedOn() async throws {
@@ -145,6 +187,8 @@ import Testing
             let shown = try await Self.requests(market, of: TestMarket.papri, atLeast: 1)
             let fault = (shown.first?["request"] as? [String: Any])?["fault"] as? String
             #expect(fault == "Rehearsed: answered 503 without reaching the market")
+            #expect(
+                (shown.first?["request"] as? [String: Any])?["refusal"] == nil, "a rehearsed failure refuses nothing")
 
             let cleared = try await market.send(
                 "DELETE", "/inspector/faults", headers: Self.credentials(TestMarket.papri))

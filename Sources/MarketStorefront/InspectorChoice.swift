@@ -1,0 +1,74 @@
+import Foundation
+import MarketHTTPShared
+
+/// Which of a vendor's kept requests the inspector lists, as its address says: only the refused
+/// ones or all (`refused=1`), one route or every one (`route=POST /api/products`), and which page
+/// of them (`page=2`), so that older requests and a burst's broken ones stay within reach.
+struct InspectorChoice {
+    static let perPage = 50
+
+    let refusedOnly: Bool
+    let route: String?
+    /// Every route among the kept requests, in the order first seen.
+    let routes: [String]
+    let number: Int
+
+    init(_ query: [String: String], routes kept: [String]) {
+        var seen = Set<String>()
+        routes = kept.filter { seen.insert($0).inserted }
+        refusedOnly = query["refused"] == "1"
+        route = query["route"].flatMap { seen.contains($0) ? $0 : nil }
+        number = max(Int(query["page"] ?? "") ?? 1, 1)
+    }
+
+    /// A request's method and path with its numbers and secrets as placeholders: `PATCH /api/products/{id}`.
+    static func route(of request: InspectedRequest) -> String {
+        let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.allSatisfy(\.isNumber) && !segment.isEmpty
+                ? "{id}" : segment.contains("•") ? "{secret}" : String(segment)
+        }
+        return request.method + " " + segments.joined(separator: "/")
+    }
+
+    func shows(_ request: InspectedRequest) -> Bool {
+        (!refusedOnly || request.refusal != nil) && (route == nil || Self.route(of: request) == route)
+    }
+
+    /// The page asked for, within those there are, and the requests it holds.
+    func page(of count: Int) -> (number: Int, last: Int, range: Range<Int>) {
+        let last = max((count + Self.perPage - 1) / Self.perPage, 1)
+        let number = min(self.number, last)
+        let start = (number - 1) * Self.perPage
+        return (number, last, start..<min(start + Self.perPage, count))
+    }
+
+    func context(page: (number: Int, last: Int, range: Range<Int>), shown: Int, words: Words) -> [String: TemplateValue]
+    {
+        func link(_ number: Int) -> String {
+            var components = URLComponents()
+            components.path = "/inspector"
+            var items: [URLQueryItem] = []
+            if refusedOnly { items.append(URLQueryItem(name: "refused", value: "1")) }
+            if let route { items.append(URLQueryItem(name: "route", value: route)) }
+            if number > 1 { items.append(URLQueryItem(name: "page", value: String(number))) }
+            components.queryItems = items.isEmpty ? nil : items
+            return components.string ?? "/inspector"
+        }
+        return [
+            "refusedOnly": .flag(refusedOnly),
+            "routes": .objects(routes.map { ["value": .text($0), "selected": .flag($0 == route)] }),
+            "showing": shown == 0
+                ? false
+                : .text(
+                    words(
+                        "inspector_showing",
+                        [
+                            "from": String(page.range.lowerBound + 1), "to": String(page.range.upperBound),
+                            "total": String(shown),
+                        ])),
+            "previousPage": page.number > 1 ? .text(link(page.number - 1)) : false,
+            "nextPage": page.number < page.last ? .text(link(page.number + 1)) : false,
+        ]
+    }
+}
