@@ -69,7 +69,7 @@ public struct Market: Sendable {
         let service = MarketService(
             store: store, images: images, imageProcessor: VipsImageProcessor(),
             hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration,
-            now: configuration.clock, readsOn: reads)
+            secretThrottle: configuration.secretThrottle, now: configuration.clock, readsOn: reads)
         return Market(
             configuration: configuration, service: service,
             rehearsals: Rehearsals(store: store, now: configuration.clock), store: store, images: images,

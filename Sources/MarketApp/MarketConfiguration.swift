@@ -24,6 +24,8 @@ public struct MarketConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// bcrypt's cost for new secrets; tests lower it.
     public var secretCost = SecretHasher.defaultCost
+    /// How many wrong secrets one address may send before it waits, and the first wait.
+    public var secretThrottle = SecretThrottle()
     /// Image bytes each server keeps in memory, read from its folder or its database.
     public var imageCacheBytes = 64 << 20
     /// Bytes of answers (lists, details, pages) each server keeps to give again until the catalogue changes.

@@ -67,6 +67,11 @@ public struct MarketError: Error, Sendable, Equatable, CustomStringConvertible {
         MarketError(.notFound, "no product has the id \(id)")
     }
 
+    /// Said only to the product's own vendor, once their secret or sign-in is proven.
+    public static func hiddenByOperator(_ productID: Int64) -> MarketError {
+        MarketError(.notFound, "product \(productID) was hidden by the market's operator; ask them to show it again")
+    }
+
     public static func notOwner(_ productID: Int64) -> MarketError {
         MarketError(.forbidden, "product \(productID) belongs to another vendor")
     }

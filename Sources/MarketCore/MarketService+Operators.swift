@@ -72,14 +72,25 @@ extension MarketService {
         return name
     }
 
-    public func hiddenProducts(for _: MarketOperator) async throws -> [HiddenProduct] {
+    /// Any product, hidden or not, as the console names it.
+    public func productLabel(id: Int64, for _: MarketOperator) async throws -> ProductLabel {
+        if let product = try await store.product(id: id) {
+            return ProductLabel(id: id, name: product.name, vendorName: product.vendor.name)
+        }
+        guard let hidden = try await store.hiddenProducts().first(where: { $0.id == id }) else {
+            throw MarketError.productNotFound(id)
+        }
+        return hidden
+    }
+
+    public func hiddenProducts(for _: MarketOperator) async throws -> [ProductLabel] {
         try await store.hiddenProducts()
     }
 
-    /// Deletes every product of every vendor; vendors, secrets and sign-ins stay.
+    /// Deletes every product of every vendor at once, and the next product is number 1 again, as
+    /// in a new market; vendors, secrets and sign-ins stay.
     public func emptyMarket(by actor: MarketOperator) async throws -> Int {
-        var removed = 0
-        for vendor in try await store.allVendors() { removed += try await store.deleteProducts(vendorID: vendor.id) }
+        let removed = try await store.deleteEveryProduct()
         try await record(actor, "emptied the market (\(removed) products)")
         return removed
     }

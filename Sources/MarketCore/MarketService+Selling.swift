@@ -79,7 +79,7 @@ extension MarketService {
         let digest = Digest.sha256Hex(Data(productSecret.lowercased().utf8))
         let tokenProductID = try await throttled(productID.map(Self.productSubject)) {
             guard let tokenProductID = try await store.productID(forDeleteToken: digest) else {
-                if let productID, try await store.ownership(of: productID) == nil {
+                if let productID, try await store.ownership(of: productID)?.hidden != false {
                     throw MarketError.productNotFound(productID)
                 }
                 throw MarketError.wrongProductSecret
@@ -101,10 +101,30 @@ extension MarketService {
     /// Succeeds when `proof` lets its holder change the product, and changes nothing. Every change
     /// asks this first; the storefront also asks it before it shows an edit form.
     public func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
+        guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
+        guard owner.hidden else { return try await check(owner, of: productID, proof: proof) }
+        // Its owner learns why it is gone; anyone else, that it is not there.
+        do {
+            try await check(owner, of: productID, proof: proof)
+        } catch let error as MarketError where error.kind == .throttled || error.kind == .unavailable {
+            throw error
+        } catch {
+            throw MarketError.productNotFound(productID)
+        }
+        throw MarketError.hiddenByOperator(productID)
+    }
+
+    /// Whether this is the signed-in vendor's own product, hidden by an operator: their page then
+    /// says why it is gone.
+    public func isHiddenByOperator(_ productID: Int64, signedInWith token: String) async throws -> Bool {
+        guard let owner = try await store.ownership(of: productID), owner.hidden, owner.passwordHash == nil,
+            let vendor = try await signedInVendor(token: token)
+        else { return false }
+        return vendor.identifier == owner.vendorIdentifier
+    }
+
+    private func check(_ owner: ProductOwnership, of productID: Int64, proof: OwnershipProof) async throws {
         if let token = proof.sessionToken {
-            guard let owner = try await store.ownership(of: productID) else {
-                throw MarketError.productNotFound(productID)
-            }
             guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
             guard owner.passwordHash == nil, vendor.identifier == owner.vendorIdentifier else {
                 throw MarketError.notOwner(productID)
@@ -112,7 +132,6 @@ extension MarketService {
             return
         }
         guard !proof.secret.isEmpty else { throw MarketError.missing(.secret) }
-        guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
         if let password = owner.passwordHash {
             // A 2021 item's vendor is a stand-in whose secret nobody knows: only the item's password
             // proves it, whichever identifier comes with it.

@@ -7,28 +7,38 @@ public enum MarketClient {
     @TaskLocal public static var address: String?
 }
 
-/// How many wrong secrets are let through before a wait, and how the wait grows.
-enum SecretThrottle {
+/// How many wrong secrets are let through before a wait, and how the wait grows. A classroom
+/// behind one address (one NAT) shares that address's allowance: its operator may raise it.
+public struct SecretThrottle: Sendable, Equatable {
+    /// Wrong secrets allowed from one client address before it waits.
+    public var perAddress: Int
+    /// The first wait once the allowance is spent; each further failure doubles it, up to
+    /// `longestWait`.
+    public var firstWait: Duration
+
+    public init(perAddress: Int = 20, firstWait: Duration = .seconds(15)) {
+        self.perAddress = perAddress
+        self.firstWait = firstWait
+    }
+
+    /// Wrong secrets allowed for one vendor, product or operator: a person mistypes a few times.
+    static let perSubject = 5
     /// Failures older than this are forgotten.
     static let memory: TimeInterval = 3600
     static let longestWait: TimeInterval = 15 * 60
-
-    /// Wrong secrets allowed before waiting: a person mistypes a few times, a client running many
-    /// apps' tests more often.
-    static func allowance(for key: String) -> Int {
-        key.hasPrefix(clientPrefix) ? 20 : 5
-    }
-
     static let clientPrefix = "client:"
 
-    static let firstWait: TimeInterval = 15
+    func allowance(for key: String) -> Int {
+        key.hasPrefix(Self.clientPrefix) ? perAddress : Self.perSubject
+    }
 
-    /// The wait after `failures` wrong secrets under `key`: none within the allowance, then 15
-    /// seconds, doubling with each further failure up to a quarter of an hour.
-    static func wait(after failures: Int, under key: String) -> TimeInterval {
+    /// The wait after `failures` wrong secrets under `key`: none within the allowance, then
+    /// `firstWait`, doubling with each further failure up to a quarter of an hour.
+    func wait(after failures: Int, under key: String) -> TimeInterval {
         let over = failures - allowance(for: key)
         guard over >= 0 else { return 0 }
-        return min(firstWait * pow(2, Double(min(over, 30))), longestWait)
+        let first = Double(firstWait.components.seconds) + Double(firstWait.components.attoseconds) / 1e18
+        return min(first * pow(2, Double(min(over, 30))), Self.longestWait)
     }
 }
 
@@ -41,7 +51,7 @@ extension MarketService {
         let keys = [subject].compactMap { $0 } + (MarketClient.address.map { [SecretThrottle.clientPrefix + $0] } ?? [])
         let counted = try await store.failedAttempts(under: keys, since: since)
         let waitUntil = counted.compactMap { attempts -> Date? in
-            let wait = SecretThrottle.wait(after: attempts.count, under: attempts.key)
+            let wait = secretThrottle.wait(after: attempts.count, under: attempts.key)
             return wait > 0 ? attempts.last.addingTimeInterval(wait) : nil
         }.max()
         if let waitUntil, waitUntil > now {

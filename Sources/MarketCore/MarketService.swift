@@ -10,6 +10,8 @@ public struct MarketService: Sendable {
     let hasher: SecretHasher
     /// When on, an unknown identifier presented with a secret becomes a vendor on first use.
     let openRegistration: Bool
+    /// How wrong secrets are let through and waited for, which the operator's console shows.
+    public let secretThrottle: SecretThrottle
     let now: @Sendable () -> Date
     private let versions: CatalogueVersionReader
     /// Every picture decoded or encoded for this market's requests goes through these slots.
@@ -20,6 +22,7 @@ public struct MarketService: Sendable {
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
         hasher: SecretHasher = SecretHasher(), openRegistration: Bool = false,
+        secretThrottle: SecretThrottle = SecretThrottle(),
         now: @escaping @Sendable () -> Date = Date.init, readsOn readExecutor: (any TaskExecutor)? = nil
     ) {
         self.store = store
@@ -27,6 +30,7 @@ public struct MarketService: Sendable {
         self.imageProcessor = imageProcessor
         self.hasher = hasher
         self.openRegistration = openRegistration
+        self.secretThrottle = secretThrottle
         self.now = now
         versions = CatalogueVersionReader(on: readExecutor, read: store.catalogueVersion)
     }

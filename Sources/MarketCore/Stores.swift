@@ -21,7 +21,7 @@ public protocol ProductStore: Sendable {
     ) async throws -> Page<ProductSummary>
     /// One vendor's products on show, newest first.
     func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary>
-    /// Who may change a product, or nil when there is no such product.
+    /// Who may change a product (hidden or not), or nil when there is no such product.
     func ownership(of productID: Int64) async throws -> ProductOwnership?
     /// Reads the product, lets `change` return its new state and saves that, atomically; with
     /// `images`, the product's images are replaced by these (the first becomes the cover).
@@ -130,10 +130,14 @@ public protocol OperatorStore: Sendable {
     /// Hides a product from every list and detail, or shows it again; its name, or nil when there
     /// is no such product.
     func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String?
-    func hiddenProducts() async throws -> [HiddenProduct]
+    func hiddenProducts() async throws -> [ProductLabel]
+    /// Deletes every product of every vendor at once and numbers the next one 1 again, as in a new
+    /// market; returns how many there were. Vendors, secrets and sign-ins stay.
+    func deleteEveryProduct() async throws -> Int
 }
 
-public struct HiddenProduct: Sendable, Equatable {
+/// A product as the operator's console names it: its number, its name and its seller's.
+public struct ProductLabel: Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var vendorName: String
@@ -243,10 +247,13 @@ public struct ProductOwnership: Sendable {
     public var vendorIdentifier: String
     public var vendorSecretHash: String
     public var passwordHash: String?
+    /// Hidden by an operator: only its owner, once proven, is told so; to anyone else it is not there.
+    public var hidden: Bool
 
-    public init(vendorIdentifier: String, vendorSecretHash: String, passwordHash: String?) {
+    public init(vendorIdentifier: String, vendorSecretHash: String, passwordHash: String?, hidden: Bool = false) {
         self.vendorIdentifier = vendorIdentifier
         self.vendorSecretHash = vendorSecretHash
         self.passwordHash = passwordHash
+        self.hidden = hidden
     }
 }

@@ -72,18 +72,32 @@ extension PostgresMarketStore {
         }
     }
 
-    public func hiddenProducts() async throws -> [HiddenProduct] {
+    public func hiddenProducts() async throws -> [ProductLabel] {
         try await database.read { session in
-            var hidden: [HiddenProduct] = []
+            var hidden: [ProductLabel] = []
             for try await (id, name, vendorName) in try await session.query(
                 """
                 SELECT p.id, p.name, v.name FROM product p JOIN vendor v ON v.id = p.vendor_id
                 WHERE p.hidden ORDER BY p.id
                 """
             ).decode((Int64, String, String).self) {
-                hidden.append(HiddenProduct(id: id, name: name, vendorName: vendorName))
+                hidden.append(ProductLabel(id: id, name: name, vendorName: vendorName))
             }
             return hidden
+        }
+    }
+
+    public func deleteEveryProduct() async throws -> Int {
+        try await database.transaction { session in
+            // No product is created meanwhile, by this server or another, under a number given again.
+            try await session.execute("LOCK TABLE product IN EXCLUSIVE MODE")
+            let removed = try await session.all("DELETE FROM product RETURNING id", as: Int64.self).count
+            try await session.execute(
+                """
+                SELECT setval(pg_get_serial_sequence('product', 'id'), 1, false),
+                    setval(pg_get_serial_sequence('product_image', 'id'), 1, false)
+                """)
+            return removed
         }
     }
 }

@@ -269,11 +269,11 @@ public final class PostgresMarketStore: MarketStore {
         try await database.read { session in
             try await session.query(
                 """
-                SELECT v.identifier, v.secret_hash, p.password_hash
-                FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID) AND NOT p.hidden
+                SELECT v.identifier, v.secret_hash, p.password_hash, p.hidden
+                FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID)
                 """
-            ).decode((String, String, String?).self).first { _ in true }.map {
-                ProductOwnership(vendorIdentifier: $0, vendorSecretHash: $1, passwordHash: $2)
+            ).decode((String, String, String?, Bool).self).first { _ in true }.map {
+                ProductOwnership(vendorIdentifier: $0, vendorSecretHash: $1, passwordHash: $2, hidden: $3)
             }
         }
     }

@@ -62,7 +62,7 @@ extension SQLiteMarketStore {
         }
     }
 
-    public func hiddenProducts() async throws -> [HiddenProduct] {
+    public func hiddenProducts() async throws -> [ProductLabel] {
         try await read { db in
             try Row.fetchAll(
                 db,
@@ -70,7 +70,16 @@ extension SQLiteMarketStore {
                     SELECT p.id, p.name, v.name AS vendorName FROM product p JOIN vendor v ON v.id = p.vendorId
                     WHERE p.hidden = 1 ORDER BY p.id
                     """
-            ).map { HiddenProduct(id: $0["id"], name: $0["name"], vendorName: $0["vendorName"]) }
+            ).map { ProductLabel(id: $0["id"], name: $0["name"], vendorName: $0["vendorName"]) }
+        }
+    }
+
+    public func deleteEveryProduct() async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM product")
+            let removed = db.changesCount
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name IN ('product', 'productImage')")
+            return removed
         }
     }
 }

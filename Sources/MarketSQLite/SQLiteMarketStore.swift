@@ -248,14 +248,14 @@ public final class SQLiteMarketStore: MarketStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT v.identifier, v.secretHash, p.passwordHash
-                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ? AND p.hidden = 0
+                    SELECT v.identifier, v.secretHash, p.passwordHash, p.hidden
+                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
                     """,
                 arguments: [productID]
             ).map {
                 ProductOwnership(
                     vendorIdentifier: $0["identifier"], vendorSecretHash: $0["secretHash"],
-                    passwordHash: $0["passwordHash"])
+                    passwordHash: $0["passwordHash"], hidden: $0["hidden"])
             }
         }
     }

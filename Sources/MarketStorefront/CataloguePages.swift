@@ -121,7 +121,19 @@ extension Storefront {
                 else { throw HTTPError(.notFound) }
                 return ProductPageQuery(id: id, request: request, visit: visit)
             },
-            read: { [service] query in try await service.product(id: query.id) },
+            read: { [service] query in
+                do {
+                    return try await service.product(id: query.id)
+                } catch let error as MarketError where error.kind == .notFound {
+                    if let token = query.visit.session?.token,
+                        try await service.isHiddenByOperator(query.id, signedInWith: token)
+                    {
+                        throw HTTPError(
+                            .notFound, message: query.visit.words("hiddenByOperator", ["id": String(query.id)]))
+                    }
+                    throw error
+                }
+            },
             body: { [self] product, query, _ in
                 ByteBuffer(
                     bytes: pages.html(

@@ -44,52 +44,86 @@ extension Storefront {
     }
 
     @Sendable func registerVendor(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form, words in
+        try await operatorAct(request, context, action: "/operator/vendors") { actor, form, words in
             let vendorID = form["vendor_id"].trimmingCharacters(in: .whitespaces)
             guard vendorID.isEmpty || Int64(vendorID) != nil else {
                 throw MarketError(.invalid, words("operator_vendorIDNotNumber"))
             }
             let registered = try await service.registerVendor(name: form["name"], vendorID: Int64(vendorID), by: actor)
-            return [
-                "heading": .text(words("operator_registered", ["name": registered.vendor.name])),
-                "identifier": .text(registered.vendor.identifier),
-                "vendorID": .number(registered.vendor.id), "secret": .text(registered.secret),
-            ]
+            return ConsoleResult(
+                heading: words("operator_registered", ["name": registered.vendor.name]),
+                identifier: registered.vendor.identifier, vendorID: registered.vendor.id, secret: registered.secret)
         }
     }
 
     @Sendable func rekeyVendor(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form, words in
-            let secret = try await service.replaceSecret(ofVendor: form["identifier"], by: actor)
-            return [
-                "heading": .text(words("operator_rekeyed")), "identifier": .text(form["identifier"].lowercased()),
-                "secret": .text(secret),
-            ]
+        try await operatorAct(
+            request, context, action: "/operator/vendors/secret",
+            confirming: { actor, form, words in
+                let identifier = form["identifier"].trimmingCharacters(in: .whitespaces).lowercased()
+                guard
+                    let row = try await service.vendorOverview(for: actor).first(where: {
+                        $0.vendor.identifier == identifier
+                    })
+                else { throw MarketError(.notFound, words("operator_noSuchVendor", ["identifier": identifier])) }
+                let vendor = row.vendor.name
+                return Confirmation(
+                    heading: words("operator_confirmRekey", ["vendor": vendor]),
+                    detail: words(
+                        "operator_confirmRekeyDetail", ["vendor": vendor, "count": words.products(row.productCount)]),
+                    button: words("operator_newSecret"), fields: [("identifier", identifier)])
+            }
+        ) { actor, form, words in
+            let identifier = form["identifier"].trimmingCharacters(in: .whitespaces).lowercased()
+            let secret = try await service.replaceSecret(ofVendor: identifier, by: actor)
+            return ConsoleResult(heading: words("operator_rekeyed"), identifier: identifier, secret: secret)
         }
     }
 
     @Sendable func removeProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form, words in
+        try await operatorAct(
+            request, context, action: "/operator/products/remove",
+            confirming: { actor, form, words in
+                try await productConfirmation("operator_confirmRemove", button: "operator_remove", actor, form, words)
+            }
+        ) { actor, form, words in
             let id = try Self.productID(form, words)
             let removed = try await service.removeProduct(id: id, by: actor)
-            return ["heading": .text(words("operator_removed", ["id": String(id), "name": removed.name]))]
+            return ConsoleResult(heading: words("operator_removed", ["id": String(id), "name": removed.name]))
         }
     }
 
     @Sendable func hideProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form, words in
+        try await operatorAct(
+            request, context, action: "/operator/products/hide",
+            confirming: { actor, form, words in
+                try await productConfirmation("operator_confirmHide", button: "operator_hide", actor, form, words)
+            }
+        ) { actor, form, words in
             let id = try Self.productID(form, words)
             let name = try await service.hideProduct(id: id, by: actor)
-            return ["heading": .text(words("operator_hidden", ["id": String(id), "name": name]))]
+            return ConsoleResult(heading: words("operator_hidden", ["id": String(id), "name": name]))
         }
     }
 
     @Sendable func showProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, form, words in
+        try await operatorAct(request, context, action: "/operator/products/show") { actor, form, words in
             let id = try Self.productID(form, words)
             let name = try await service.showProduct(id: id, by: actor)
-            return ["heading": .text(words("operator_shown", ["id": String(id), "name": name]))]
+            return ConsoleResult(heading: words("operator_shown", ["id": String(id), "name": name]))
         }
+    }
+
+    /// What removing or hiding a product will do, named by the product and its seller.
+    private func productConfirmation(
+        _ phrase: String, button: String, _ actor: MarketOperator, _ form: FormSubmission, _ words: Words
+    ) async throws -> Confirmation {
+        let id = try Self.productID(form, words)
+        let product = try await service.productLabel(id: id, for: actor)
+        let values = ["id": String(id), "name": product.name, "vendor": product.vendorName]
+        return Confirmation(
+            heading: words(phrase, values), detail: words(phrase + "Detail", values), button: words(button),
+            fields: [("product_id", String(id))])
     }
 
     private static func productID(_ form: FormSubmission, _ words: Words) throws -> Int64 {
@@ -100,41 +134,35 @@ extension Storefront {
     }
 
     @Sendable func resetMarket(_ request: Request, context: StorefrontContext) async throws -> Response {
-        try await operatorAction(request, context) { actor, _, words in
+        try await operatorAct(
+            request, context, action: "/operator/reset",
+            confirming: { actor, _, words in
+                let vendors = try await service.vendorOverview(for: actor)
+                let count = vendors.reduce(0) { $0 + $1.productCount }
+                return Confirmation(
+                    heading: words("operator_confirmReset"),
+                    detail: words(
+                        "operator_confirmResetDetail",
+                        ["count": words.products(count), "vendors": String(vendors.count)]),
+                    button: words("operator_reset"), fields: [], typedWord: words("operator_resetWord"))
+            }
+        ) { actor, _, words in
             let (removed, added) = try await service.resetMarket(by: actor, restock: restock)
-            return [
-                "heading": .text(words("operator_resetDone", ["removed": String(removed), "added": String(added)]))
-            ]
+            return ConsoleResult(
+                heading: words("operator_resetDone", ["removed": String(removed), "added": String(added)]))
         }
     }
 
-    /// Runs an operator's form; the console shows what came of it (a secret only this once), or why not.
-    private func operatorAction(
-        _ request: Request, _ context: StorefrontContext,
-        _ act: (MarketOperator, FormSubmission, Words) async throws -> [String: TemplateValue]
+    /// The console, with what the last act came to (`failure`, or the result it left) above all else.
+    func consolePage(
+        _ visit: Visit, failure: [String: TemplateValue]? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        var request = request
-        let visit = context.visit
-        let form = try await submission(&request, visit: visit)
-        guard let actor = visit.signedInOperator() else { return try await consolePage(visit) }
-        do {
-            return try await consolePage(visit, result: try await act(actor, form, visit.words))
-        } catch let error as MarketError where error.kind != .unavailable {
-            return try await consolePage(
-                visit,
-                result: [
-                    "heading": .text(visit.words("operator_notDone")), "error": .text(visit.words.refusal(error)),
-                ],
-                status: .unprocessableContent)
-        }
-    }
-
-    private func consolePage(
-        _ visit: Visit, result: [String: TemplateValue]? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+        var visit = visit
         guard let actor = visit.signedInOperator() else {
             return pages.page("operator", title: visit.words("operator_title"), visit: visit)
         }
+        let result = failure ?? visit.consoleResult?.content
+        visit.clearConsoleResult()
         let words = visit.words
         let vendors: [[String: TemplateValue]] = try await service.vendorOverview(for: actor).map { row in
             [
@@ -170,6 +198,13 @@ extension Storefront {
             "vendors": .objects(vendors), "log": .objects(log), "noLog": .flag(log.isEmpty),
             "hidden": .objects(hidden), "anyHidden": .flag(!hidden.isEmpty), "anonymous": .objects(anonymous),
             "noAnonymous": .flag(anonymous.isEmpty),
+            "throttle": .text(
+                words(
+                    "operator_throttle",
+                    [
+                        "count": String(service.secretThrottle.perAddress),
+                        "seconds": String(service.secretThrottle.firstWait.components.seconds),
+                    ])),
         ]
         content["result"] = result.map { .object($0) }
         return pages.page("operator", title: words("operator_title"), visit: visit, status: status, content: content)

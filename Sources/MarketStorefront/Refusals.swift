@@ -17,6 +17,11 @@ extension Words {
         if let match = english.wholeMatch(of: #/no product has the id (\d+)/#) {
             return self("noProductWithID", ["id": String(match.1)])
         }
+        if let match = english.wholeMatch(
+            of: #/product (\d+) was hidden by the market's operator; ask them to show it again/#)
+        {
+            return self("hiddenByOperator", ["id": String(match.1)])
+        }
         return Self.sentence(english)
     }
 

@@ -17,6 +17,7 @@ struct Visit {
         static let operatorPass = "market_operator"
         static let language = "market_lang"
         static let sentForms = "market_sent"
+        static let consoleResult = "market_console_result"
     }
 
     static let scriptedHeader = HTTPField.Name("X-Requested-With")!
@@ -171,6 +172,20 @@ struct Visit {
 
     mutating func signOutOperator() {
         set(CookieName.operatorPass, "", maxAge: 0, path: "/operator")
+    }
+
+    /// What the operator's last act came to, for the console page the act redirects to: sealed,
+    /// because a vendor's new secret rides in it, and shown once.
+    var consoleResult: ConsoleResult? {
+        sealer.open(ConsoleResult.self, from: cookies[CookieName.consoleResult]?.value)
+    }
+
+    mutating func leave(consoleResult: ConsoleResult) {
+        set(CookieName.consoleResult, sealer.seal(consoleResult), maxAge: 60, path: "/operator")
+    }
+
+    mutating func clearConsoleResult() {
+        if cookies[CookieName.consoleResult] != nil { set(CookieName.consoleResult, "", maxAge: 0, path: "/operator") }
     }
 
     private mutating func set(_ name: String, _ value: String, maxAge: Int?, path: String = "/") {

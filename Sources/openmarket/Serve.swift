@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MarketAPIv2
 import MarketApp
+import MarketCore
 import MarketDemo
 import MarketHTTP
 import ServiceLifecycle
@@ -56,6 +57,25 @@ struct Serve: AsyncParsableCommand {
             """)
     var maxConnections: Int = Int(Environment.value("OPENMARKET_MAX_CONNECTIONS", default: "0")) ?? 0
 
+    @Option(
+        help: """
+            Wrong secrets one client address may send before it waits; a classroom behind one address \
+            shares it (OPENMARKET_GUESSES_PER_ADDRESS).
+            """)
+    var guessesPerAddress: Int = Int(Environment.value("OPENMARKET_GUESSES_PER_ADDRESS", default: "20")) ?? 20
+
+    @Option(
+        help: """
+            Seconds the first wait lasts once that allowance is spent; each further wrong secret doubles \
+            it, up to 15 minutes (OPENMARKET_GUESS_WAIT).
+            """)
+    var guessWait: Int = Int(Environment.value("OPENMARKET_GUESS_WAIT", default: "15")) ?? 15
+
+    func validate() throws {
+        guard guessesPerAddress >= 1 else { throw ValidationError("--guesses-per-address must be 1 or more") }
+        guard (1...900).contains(guessWait) else { throw ValidationError("--guess-wait must be from 1 to 900 seconds") }
+    }
+
     func run() async throws {
         logFormat.bootstrap()
         defer { logFormat.flush() }
@@ -66,6 +86,7 @@ struct Serve: AsyncParsableCommand {
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor
         configuration.logLevel = logLevel
+        configuration.secretThrottle = SecretThrottle(perAddress: guessesPerAddress, firstWait: .seconds(guessWait))
         if maxConnections > 0 { configuration.maximumConnections = maxConnections }
         let market = try await MarketOptions.open(configuration)
         let (service, logger) = (market.service, market.logger)
@@ -104,6 +125,25 @@ struct Serve: AsyncParsableCommand {
 /// requests in flight are finished.
 struct ShutdownNotice: Service {
     let logger: Logger
+
+    @Option(
+        help: """
+            Wrong secrets one client address may send before it waits; a classroom behind one address \
+            shares it (OPENMARKET_GUESSES_PER_ADDRESS).
+            """)
+    var guessesPerAddress: Int = Int(Environment.value("OPENMARKET_GUESSES_PER_ADDRESS", default: "20")) ?? 20
+
+    @Option(
+        help: """
+            Seconds the first wait lasts once that allowance is spent; each further wrong secret doubles \
+            it, up to 15 minutes (OPENMARKET_GUESS_WAIT).
+            """)
+    var guessWait: Int = Int(Environment.value("OPENMARKET_GUESS_WAIT", default: "15")) ?? 15
+
+    func validate() throws {
+        guard guessesPerAddress >= 1 else { throw ValidationError("--guesses-per-address must be 1 or more") }
+        guard (1...900).contains(guessWait) else { throw ValidationError("--guess-wait must be from 1 to 900 seconds") }
+    }
 
     func run() async throws {
         try? await gracefulShutdown()

@@ -63,7 +63,8 @@ struct InterceptingStore: MarketStore {
     func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String? {
         try await base.setProductHidden(hidden, id: id)
     }
-    func hiddenProducts() async throws -> [HiddenProduct] { try await base.hiddenProducts() }
+    func hiddenProducts() async throws -> [ProductLabel] { try await base.hiddenProducts() }
+    func deleteEveryProduct() async throws -> Int { try await base.deleteEveryProduct() }
     func productID(forDeleteToken hash: String) async throws -> Int64? {
         try await base.productID(forDeleteToken: hash)
     }

@@ -53,5 +53,6 @@ import Testing
         _ = try await service.authenticate(
             VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret))
         #expect(try await service.operatorLog(for: teacher).first?.action == "emptied the market (2 products)")
+        #expect(try await market.addProduct("First again").id == 1, "a new market's numbers")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MarketModel
 import MarketTestSupport
 import Testing
 
@@ -18,8 +19,8 @@ import Testing
             #expect(console.text.contains("Signed in as teacher."))
             #expect(console.text.contains("<td>judy</td>"))
 
-            let registered = try await visitor.post("/operator/vendors", ["name": "team 82", "vendor_id": "82"])
-            #expect(registered.status == 200)
+            #expect(try await visitor.post("/operator/vendors", ["name": "team 82", "vendor_id": "82"]).status == 303)
+            let registered = try await visitor.get("/operator")
             let identifier = try #require(registered.text.firstMatch(of: /Identifier <code>([0-9a-f-]{36})<\/code>/)?.1)
             let newSecret = try #require(registered.text.firstMatch(of: /secret <code>([A-Za-z0-9]{16})<\/code>/)?.1)
             #expect(registered.text.contains("vendor_id 82"))
@@ -28,11 +29,19 @@ import Testing
             #expect(signedIn.status == 200, "the new vendor's secret works at once")
             #expect(!(try await visitor.get("/operator")).text.contains(String(newSecret)), "shown once")
 
-            let removed = try await visitor.post("/operator/products/remove", ["product_id": String(product.id)])
+            let asked = try await visitor.post("/operator/products/remove", ["product_id": String(product.id)])
+            #expect(asked.text.contains("Delete product \(product.id) “Off-topic” for good?"))
+            #expect(asked.text.contains("It is judy&#39;s. It goes with its photos and cannot be brought back."))
+            #expect(try await market.send("GET", "/api/products/\(product.id)").status == 200, "not before the answer")
+            let removing = ["product_id": String(product.id), "confirmed": "yes"]
+            #expect(try await visitor.post("/operator/products/remove", removing).status == 303)
+            let removed = try await visitor.get("/operator")
             #expect(removed.text.contains("Product \(product.id) “Off-topic” is off the market"))
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
+            #expect(!(try await visitor.get("/operator")).text.contains("is off the market"), "said once")
             let missing = try await visitor.post("/operator/products/remove", ["product_id": "999999"])
             #expect(missing.status == 422)
+            #expect(missing.text.contains(#"<div class="notice failed" role="alert">"#))
             #expect(missing.text.contains("No product has the id 999999"))
 
             let log = try await visitor.get("/operator").text
@@ -53,7 +62,11 @@ import Testing
             var teacher = StorefrontVisitor(port: market.port)
             _ = try await teacher.get("/operator")
             _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
-            let hidden = try await teacher.post("/operator/products/hide", ["product_id": String(product.id)])
+            let asked = try await teacher.post("/operator/products/hide", ["product_id": String(product.id)])
+            #expect(asked.text.contains("Hide product \(product.id) “Questionable”?"))
+            let hiding = ["product_id": String(product.id), "confirmed": "yes"]
+            #expect(try await teacher.post("/operator/products/hide", hiding).status == 303)
+            let hidden = try await teacher.get("/operator")
             #expect(hidden.text.contains("Product \(product.id) “Questionable” is hidden"))
             #expect(hidden.text.contains("Show again"))
 
@@ -68,14 +81,51 @@ import Testing
             let patch = try await MarketPeer(port: market.port).patch(
                 Int(product.id), #"{"price":1,"secret":"\#(TestMarket.papri.secret)"}"#, by: TestMarket.papri)
             #expect(patch.status == 404, "not even its seller changes it while hidden")
+            #expect(
+                try patch.json["reason"] as? String
+                    == "product \(product.id) was hidden by the market's operator; ask them to show it again",
+                "and its seller is told why")
+            let stranger = try await MarketPeer(port: market.port).patch(
+                Int(product.id), #"{"price":1,"secret":"\#(TestMarket.judy.secret)"}"#, by: TestMarket.judy)
+            #expect(try stranger.json["reason"] as? String == "no product has the id \(product.id)", "nobody else is")
+            var seller = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await seller.get("/sign-in")
+            _ = try await seller.post(
+                "/sign-in", ["identifier": TestMarket.papri.identifier, "secret": TestMarket.papri.secret])
+            let page = try await seller.get("/products/\(product.id)")
+            #expect(page.status == 404 && page.text.contains("마켓 운영자가 회원님의 \(product.id)번 상품을 숨겼습니다"))
 
-            let shown = try await teacher.post("/operator/products/show", ["product_id": String(product.id)])
-            #expect(shown.text.contains("is shown again"))
+            #expect(try await teacher.post("/operator/products/show", ["product_id": String(product.id)]).status == 303)
+            #expect(try await teacher.get("/operator").text.contains("is shown again"))
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 200)
             #expect(try await shopper.get("/").text.contains("Questionable"))
             let log = try await teacher.get("/operator").text
             #expect(log.contains("teacher hid product \(product.id) “Questionable”"))
             #expect(log.contains("teacher showed product \(product.id) “Questionable” again"))
+        }
+    }
+
+    @Test func aResetAsksForTheWordAndGivesTheDemoItsFirstNumbersAgain() async throws {
+        try await TestMarket.withServer { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            for number in 1...3 { try await market.addProduct("Class work \(number)", by: TestMarket.judy) }
+            var teacher = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            let asked = try await teacher.post("/operator/reset", [:])
+            #expect(asked.status == 200)
+            #expect(asked.text.contains("판매자 3명의 상품 3개가 모두 지워지고"))
+            #expect(asked.text.contains("확인하려면 ‘초기화’를 입력하세요"))
+            let mistyped = try await teacher.post("/operator/reset", ["confirmed": "yes", "typed": "reset"])
+            #expect(mistyped.status == 422)
+            #expect(mistyped.text.contains("‘초기화’를 그대로 입력해야 진행됩니다."))
+            #expect(try await market.service.products(PageRequest(number: 1, itemsPerPage: 1)).totalCount == 3)
+            let reset = try await teacher.post("/operator/reset", ["confirmed": "yes", "typed": "초기화"])
+            #expect(reset.status == 303 && reset.header("Location") == "/operator")
+            #expect(try await teacher.get("/operator").text.contains("마켓을 데모 상품으로 되돌렸습니다"))
+            let demo = try await market.service.products(PageRequest(number: 1, itemsPerPage: 500))
+            #expect(demo.totalCount > 0 && !demo.items.contains { $0.name.hasPrefix("Class work") })
+            #expect(demo.items.map(\.id).sorted() == Array(1...Int64(demo.totalCount)), "numbered from 1")
         }
     }
 

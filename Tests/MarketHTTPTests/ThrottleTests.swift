@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 import MarketTestSupport
 import Testing
 
@@ -95,6 +96,27 @@ import Testing
             _ = try await someoneElse.get("/sign-in")
             let welcome = try await signIn(&someoneElse, Self.papri.identifier, Self.papri.secret, from: "192.0.2.44")
             #expect(welcome.status == 303)
+        }
+    }
+
+    @Test func aClassroomBehindOneAddressMayBeAllowedMoreGuessesAndTheConsoleSaysHowMany() async throws {
+        try await TestMarket.withServer(configure: {
+            $0.secretThrottle = SecretThrottle(perAddress: 40, firstWait: .seconds(30))
+        }) { market in
+            var classroom = StorefrontVisitor(port: market.port)
+            _ = try await classroom.get("/sign-in")
+            for _ in 0..<30 {
+                let mistyped = try await classroom.post(
+                    "/sign-in", ["identifier": UUID().uuidString, "secret": "typo"],
+                    headers: ["X-Forwarded-For: 198.51.100.7"])
+                #expect(mistyped.status == 401, "thirty of forty")
+            }
+            let secret = try await market.service.registerOperator(name: "teacher")
+            var teacher = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            let console = try await teacher.get("/operator").text
+            #expect(console.contains("잘못된 비밀번호는 주소 하나에서 40번까지 받고, 그다음에는 30초부터"))
         }
     }
 }

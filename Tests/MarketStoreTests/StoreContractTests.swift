@@ -45,6 +45,21 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func deletingEveryProductNumbersTheNextOneAsInANewMarket(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let (papri, judy) = (try await Self.vendor(store, "papri"), try await Self.vendor(store, "judy"))
+            for number in 1...3 {
+                try await Self.product(store, vendor: number == 2 ? judy : papri, name: "P\(number)")
+            }
+            #expect(try await store.deleteEveryProduct() == 3)
+            #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount == 0)
+            let first = try await Self.product(store, vendor: judy, name: "First again", images: 2)
+            #expect(first.id == 1 && first.images.map(\.id) == [1, 2])
+            #expect(try await store.allVendors().count == 2, "vendors stay")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func vendorsAreFoundByIdentifierAndUnique(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let vendor = try await Self.vendor(store, "first")
@@ -206,9 +221,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(try await listed("poster") == (0, []), "through the trigram index")
             #expect(try await listed("po") == (0, []), "and by scanning, for short terms")
             #expect(try await store.product(id: hidden.id) == nil)
-            #expect(try await store.ownership(of: hidden.id) == nil)
+            #expect(try await store.ownership(of: hidden.id)?.hidden == true, "the service tells only its owner")
             #expect(
-                try await store.hiddenProducts() == [HiddenProduct(id: hidden.id, name: "Poster", vendorName: "vendor")]
+                try await store.hiddenProducts() == [ProductLabel(id: hidden.id, name: "Poster", vendorName: "vendor")]
             )
             #expect(try await store.setProductHidden(false, id: hidden.id) == "Poster")
             #expect(try await listed() == (2, ["Poster", "Lamp"]))

@@ -259,11 +259,11 @@ function enhanceForm(form) {
   });
 }
 
-// A page the browser kept and shows again after Back: a form already sent is never offered as it was.
-// A choice changed on the way out shows what this page's address says again.
+// A page the browser kept and shows again after Back: a form already sent is never offered as it
+// was, and a catalogue is read again, so that a product deleted or sold meanwhile is not offered
+// from memory and its sort and filters show what its address says.
 window.addEventListener("pageshow", (event) => {
-  if (event.persisted && document.querySelector("form[data-sent]")) window.location.reload();
-  if (event.persisted) document.querySelectorAll("form[data-shelf]").forEach((form) => form.reset());
+  if (event.persisted && document.querySelector("form[data-sent], [data-products]")) window.location.reload();
 });
 
 function showErrors(form, answer) {
