@@ -79,26 +79,17 @@ struct ShelfForm: TemplateObject {
         self.words = words
     }
 
+    /// A select's options: each value, named by its phrase, the chosen one selected.
+    private func options(_ values: [String], chosen: String, phrase: String) -> TemplateValue {
+        .objects(
+            values.map { ["value": .text($0), "name": .text(words(phrase + $0)), "selected": .flag($0 == chosen)] })
+    }
+
     func value(named name: String) -> TemplateValue? {
         switch name {
-        case "orders":
-            .list(
-                choice.orders.map { order in
-                    .object(
-                        [
-                            "value": .text(order.rawValue), "name": .text(words("order-\(order.rawValue)")),
-                            "selected": .flag(order == choice.order),
-                        ] as [String: TemplateValue])
-                })
+        case "orders": options(choice.orders.map(\.rawValue), chosen: choice.order.rawValue, phrase: "order-")
         case "currencies":
-            .list(
-                Currency.allCases.map { currency in
-                    .object(
-                        [
-                            "value": .text(currency.rawValue), "name": .text(words("currency-\(currency.rawValue)")),
-                            "selected": .flag(currency == choice.currency),
-                        ] as [String: TemplateValue])
-                })
+            options(Currency.allCases.map(\.rawValue), chosen: choice.currency.rawValue, phrase: "currency-")
         case "chosenOrder":
             choice.order == ShelfChoice.defaultOrder(searching: choice.searching) ? false : .text(choice.order.rawValue)
         case "lowest": choice.lowest.isEmpty ? false : .text(choice.lowest)

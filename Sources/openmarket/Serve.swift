@@ -126,25 +126,6 @@ struct Serve: AsyncParsableCommand {
 struct ShutdownNotice: Service {
     let logger: Logger
 
-    @Option(
-        help: """
-            Wrong secrets one client address may send before it waits; a classroom behind one address \
-            shares it (OPENMARKET_GUESSES_PER_ADDRESS).
-            """)
-    var guessesPerAddress: Int = Int(Environment.value("OPENMARKET_GUESSES_PER_ADDRESS", default: "20")) ?? 20
-
-    @Option(
-        help: """
-            Seconds the first wait lasts once that allowance is spent; each further wrong secret doubles \
-            it, up to 15 minutes (OPENMARKET_GUESS_WAIT).
-            """)
-    var guessWait: Int = Int(Environment.value("OPENMARKET_GUESS_WAIT", default: "15")) ?? 15
-
-    func validate() throws {
-        guard guessesPerAddress >= 1 else { throw ValidationError("--guesses-per-address must be 1 or more") }
-        guard (1...900).contains(guessWait) else { throw ValidationError("--guess-wait must be from 1 to 900 seconds") }
-    }
-
     func run() async throws {
         try? await gracefulShutdown()
         logger.info("shutting down: finishing the requests in flight")

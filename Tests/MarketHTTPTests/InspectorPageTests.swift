@@ -4,6 +4,15 @@ import Testing
 
 /// The inspector as a learner uses it in a browser: signed in with their identifier and secret.
 @Suite struct InspectorPageTests {
+    /// The inspector once it shows `text`: requests are recorded after their answers have gone, so
+    /// this asks again until then, for at most 10 s.
+    static func inspector(_ visitor: inout StorefrontVisitor, showing text: String) async throws -> RawResponse {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var page = try await visitor.get("/inspector")
+        while !page.text.contains(text), ContinuousClock.now < deadline { page = try await visitor.get("/inspector") }
+        return page
+    }
+
     @Test func aSignedOutVisitorIsAskedToSignInFirst() async throws {
         try await TestMarket.withServer { market in
             var visitor = StorefrontVisitor(port: market.port)
@@ -22,11 +31,7 @@ import Testing
             #expect(try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()]).status == 201)
             var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.signIn(TestMarket.papri)
-            let deadline = ContinuousClock.now + .seconds(10)
-            var page = try await visitor.get("/inspector")
-            while !page.text.contains("Why it was refused"), ContinuousClock.now < deadline {
-                page = try await visitor.get("/inspector")
-            }
+            let page = try await Self.inspector(&visitor, showing: "Why it was refused")
             #expect(page.status == 200)
             #expect(page.text.contains("<code>POST /api/products</code>"))
             #expect(page.text.contains("price must be 0 or more"))
@@ -51,11 +56,7 @@ import Testing
             }
             var visitor = StorefrontVisitor(port: market.port)
             _ = try await visitor.signIn(TestMarket.papri)
-            let deadline = ContinuousClock.now + .seconds(10)
-            var first = try await visitor.get("/inspector")
-            while !first.text.contains("1–50 of 56"), ContinuousClock.now < deadline {
-                first = try await visitor.get("/inspector")
-            }
+            let first = try await Self.inspector(&visitor, showing: "1–50 of 56")
             #expect(first.text.contains("1–50 of 56"))
             #expect(first.text.contains(#"href="/inspector?page=2" rel="next""#))
             let second = try await visitor.get("/inspector?page=2").text
