@@ -13,6 +13,9 @@ struct ArrangedQuery {
     private let order: ProductArrangement.Order
     /// How many products the list holds, wherever a page begins (its values are bound first).
     private(set) var count: PostgresQuery = ""
+    /// For a list of what is in stock: how many it leaves out as sold out, for its total to be what
+    /// the search finds less these when there is no price range.
+    private(set) var soldOutCount: PostgresQuery?
     /// The oldest of the newest `rankedMatches` products a 정확도순 list holds (no row when it holds
     /// no more); nil for other orders.
     private(set) var rankedFrom: PostgresQuery?
@@ -35,7 +38,11 @@ struct ArrangedQuery {
                 "p.currency = \(bind(prices.currency.rawValue)) AND p.price - p.discount BETWEEN \(bind(prices.lowest)) AND \(bind(prices.highest))"
             )
         }
-        if !arrangement.showsSoldOut { conditions.append("p.stock > 0") }
+        if !arrangement.showsSoldOut {
+            soldOutCount = PostgresQuery(
+                unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0", binds: binds)
+            conditions.append("p.stock > 0")
+        }
         count = PostgresQuery(unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause)", binds: binds)
         if order == .relevance, term != nil {
             rankedFrom = PostgresQuery(

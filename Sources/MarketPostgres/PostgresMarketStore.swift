@@ -180,7 +180,12 @@ public final class PostgresMarketStore: MarketStore {
             // As `SearchCondition` chooses: one product in fifty or more.
             let query = ArrangedQuery(arrangement, term: search, dense: found * 50 >= shown, after: page.after)
             // Without filters, the list holds what the search finds: the totals kept say how many.
-            let total = unfiltered ? found : try await session.single(query.count, as: Int64.self)
+            let total =
+                if arrangement.prices == nil, let soldOut = query.soldOutCount {
+                    found - (try await session.single(soldOut, as: Int64.self))
+                } else {
+                    unfiltered ? found : try await session.single(query.count, as: Int64.self)
+                }
             var rankedFrom: Int64?
             if let ranked = query.rankedFrom, total > ProductArrangement.rankedMatches {
                 rankedFrom = try await session.first(ranked, as: Int64.self)

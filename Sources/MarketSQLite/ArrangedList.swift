@@ -26,7 +26,7 @@ struct ArrangedList {
             conditions.append("p.currency = :currency AND p.price - p.discount BETWEEN :lowest AND :highest")
             arguments += ["currency": prices.currency.rawValue, "lowest": prices.lowest, "highest": prices.highest]
         }
-        if !arrangement.showsSoldOut { conditions.append("p.stock > 0") }
+        if !arrangement.showsSoldOut { conditions.append(Self.inStock) }
         if let after, arrangement.isByAge {
             cursor = " AND p.id < :after"
             arguments += ["after": after]
@@ -45,6 +45,15 @@ struct ArrangedList {
 
     /// The list's products, wherever the page begins.
     var whereClause: String { conditions.joined(separator: " AND ") }
+
+    /// How many of those the list would hold that are sold out, for a list of what is in stock
+    /// without a price range: its total is what the search finds less these.
+    var soldOutCountSQL: String {
+        "SELECT count(*) FROM product p WHERE "
+            + conditions.map { $0 == Self.inStock ? "p.stock = 0" : $0 }.joined(separator: " AND ")
+    }
+
+    static let inStock = "p.stock > 0"
 
     /// The page's ids in order (the caller adds LIMIT and OFFSET). When only the matches from
     /// `:rankedFrom` on are ranked, the older ones are walked newest first, only as far as the

@@ -143,12 +143,11 @@ public final class SQLiteMarketStore: MarketStore {
         // As in PostgreSQL's `SearchCondition`: one product in fifty or more.
         let list = ArrangedList(
             arrangement, term: search, filter: filter, dense: found * 50 >= shown, after: page.after)
+        let count = { (sql: String) in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: list.arguments) ?? 0 }
         let total =
-            arrangement.prices == nil && arrangement.showsSoldOut
-            ? found
-            : try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM product p WHERE \(list.whereClause)"),
-                arguments: list.arguments) ?? 0
+            arrangement.prices != nil
+            ? try count("SELECT count(*) FROM product p WHERE \(list.whereClause)")
+            : arrangement.showsSoldOut ? found : found - (try count(list.soldOutCountSQL))
         var arguments = list.arguments
         let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
         arguments += ["limit": page.itemsPerPage, "offset": offset]

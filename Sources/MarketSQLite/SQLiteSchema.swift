@@ -231,11 +231,13 @@ enum SQLiteSchema {
         migrator.registerMigration("prices in order") { db in
             // What a shopper sorts by: the price the buyer pays, in each currency, newest first
             // among equals; one index for each direction, so that neither sorts. The stock rides
-            // along, so that a price range's count of what is in stock reads the index alone.
+            // along, so that a price range's count of what is in stock reads the index alone; and
+            // what is in stock is counted as what is shown less the (few) sold out.
             try db.execute(
                 sql: """
                     CREATE INDEX productByLowestPrice ON product(currency, price - discount, id DESC, stock) WHERE hidden = 0;
                     CREATE INDEX productByHighestPrice ON product(currency, price - discount DESC, id DESC, stock) WHERE hidden = 0;
+                    CREATE INDEX productSoldOut ON product(id) WHERE hidden = 0 AND stock = 0;
                     """)
         }
         return migrator
