@@ -52,7 +52,7 @@ extension Storefront {
                 let typedRight = confirmation.typedWord.map { form["typed"].trimmingCharacters(in: .whitespaces) == $0 }
                 if form["confirmed"] != "yes" || typedRight == false {
                     return confirmationPage(
-                        confirmation, action: action, visit: visit,
+                        confirmation, action: action, by: actor, visit: visit,
                         typedWrong: form["confirmed"] == "yes" && typedRight == false)
                 }
             }
@@ -68,11 +68,12 @@ extension Storefront {
     }
 
     private func confirmationPage(
-        _ confirmation: Confirmation, action: String, visit: Visit, typedWrong: Bool
+        _ confirmation: Confirmation, action: String, by actor: MarketOperator, visit: Visit, typedWrong: Bool
     ) -> Response {
         let words = visit.words
         var content: [String: TemplateValue] = [
-            "action": .text(action), "heading": .text(confirmation.heading), "detail": .text(confirmation.detail),
+            "operator": .text(actor.name), "action": .text(action), "heading": .text(confirmation.heading),
+            "detail": .text(confirmation.detail),
             "button": .text(confirmation.button),
             "fields": .objects(confirmation.fields.map { ["name": .text($0.name), "value": .text($0.value)] }),
         ]
