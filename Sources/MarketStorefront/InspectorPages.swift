@@ -10,6 +10,14 @@ extension Storefront {
     @Sendable func inspector(_ request: Request, context: StorefrontContext) async throws -> Response {
         var visit = context.visit
         guard let vendor = try await signedInVendor(visit) else { return signInAgain(&visit, next: "/inspector") }
+        return try await inspectorPage(request, visit: visit, vendor: vendor)
+    }
+
+    /// The page, with `typedFaults` (what was typed, with the mistake beside its field) instead of
+    /// the faults set, when a form was refused.
+    private func inspectorPage(
+        _ request: Request, visit: Visit, vendor: Vendor, typedFaults: [String: TemplateValue]? = nil
+    ) async throws -> Response {
         let kept = try await rehearsals.requests(of: vendor.id).compactMap { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map { (stored.at, $0) }
         }
@@ -21,11 +29,12 @@ extension Storefront {
         let words = visit.words
         return pages.page(
             "inspector", title: words("inspector_title"), visit: visit,
+            status: typedFaults == nil ? .ok : .unprocessableContent,
             content: [
                 "vendor": .text(vendor.name), "identifier": .text(vendor.identifier),
                 "requests": .objects(records.map { $0.context(words) }), "noRequests": .flag(records.isEmpty),
                 "choice": .object(choice.context(page: page, shown: shown.count, words: words)),
-                "faults": .object(FaultsForm(faults).context), "faultsOn": .flag(!faults.isOff),
+                "faults": .object(typedFaults ?? FaultsForm(faults).context), "faultsOn": .flag(!faults.isOff),
                 "explainAfter": .text(words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)])),
             ])
     }
@@ -43,7 +52,9 @@ extension Storefront {
                 try await rehearsals.setFaults(try FaultsForm.faults(from: form), vendorID: vendor.id)
                 visit.leave(notice: visit.words("inspector_faultsSaved"))
             } catch let error as MarketError where error.kind == .invalid {
-                visit.leave(notice: visit.words("inspector_notSaved", ["reason": visit.words.refusal(error)]))
+                return try await inspectorPage(
+                    request, visit: visit, vendor: vendor,
+                    typedFaults: FaultsForm.typed(form, refused: error, words: visit.words))
             }
         }
         return redirect(to: "/inspector", visit: visit)
@@ -133,8 +144,27 @@ struct FaultsForm {
         context = [
             "latency": .number(faults.latencyMs), "jitter": .number(faults.jitterMs),
             "fail": .number(faults.failPercent), "status": .number(faults.status), "drop": .number(faults.dropPercent),
-            "slowBody": .number(faults.slowBodyMs), "seed": .text(faults.seed.map(String.init) ?? ""),
+            "slow_body": .number(faults.slowBodyMs), "seed": .text(faults.seed.map(String.init) ?? ""),
         ]
+    }
+
+    /// The form's fields, by name, with the market field each one fills.
+    static let fields: [(name: String, field: MarketField)] = [
+        ("latency", .latency), ("jitter", .jitter), ("fail", .failPercent), ("status", .failStatus),
+        ("drop", .dropPercent), ("slow_body", .slowBody), ("seed", .sent("seed")),
+    ]
+
+    /// The form as it was typed, with why it was refused beside the field to blame.
+    static func typed(_ form: FormSubmission, refused error: MarketError, words: Words) -> [String: TemplateValue] {
+        var context: [String: TemplateValue] = [:]
+        for (name, field) in fields {
+            context[name] = .text(form[name])
+            if error.field == field { context[name + "Error"] = .text(words.refusal(error)) }
+        }
+        if error.field == nil || !fields.contains(where: { $0.field == error.field }) {
+            context["latencyError"] = .text(words.refusal(error))
+        }
+        return context
     }
 
     static func faults(from form: FormSubmission) throws(MarketError) -> RehearsedFaults {
