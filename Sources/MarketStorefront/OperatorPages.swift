@@ -175,7 +175,7 @@ extension Storefront {
         }
         let log: [[String: TemplateValue]] = try await service.operatorLog(for: actor).map { entry in
             [
-                "who": .text(entry.operatorName), "what": .text(entry.action),
+                "what": .text(words.logEntry(by: entry.operatorName, entry.action)),
                 "when": .text(InspectedRow.time.string(from: entry.at)),
             ]
         }

@@ -111,3 +111,28 @@ extension Words {
         text.prefix(1).uppercased() + text.dropFirst()
     }
 }
+
+extension Words {
+    /// An operator's act as the log keeps it (in the service's English), said in this language:
+    /// "teacher hid product 7 “Lamp”" or "teacher님이 7번 상품 “Lamp”을 숨겼습니다".
+    func logEntry(by who: String, _ action: String) -> String {
+        let patterns: [(Regex<AnyRegexOutput>, String, [String])] = [
+            (try! Regex(#"registered vendor (.+) \(vendor_id (\d+)\)"#), "log.registered", ["name", "id"]),
+            (try! Regex(#"gave vendor (\S+) a new secret"#), "log.rekeyed", ["identifier"]),
+            (try! Regex(#"removed product (\d+) “(.*)” of (.+)"#), "log.removed", ["id", "name", "vendor"]),
+            (try! Regex(#"hid product (\d+) “(.*)”"#), "log.hid", ["id", "name"]),
+            (try! Regex(#"showed product (\d+) “(.*)” again"#), "log.showed", ["id", "name"]),
+            (try! Regex(#"emptied the market \((\d+) products\)"#), "log.emptied", ["count"]),
+            (try! Regex(#"filled the market with (\d+) demo products"#), "log.filled", ["count"]),
+        ]
+        for (pattern, phrase, names) in patterns {
+            guard let match = try? pattern.wholeMatch(in: action) else { continue }
+            var values = ["who": who]
+            for (index, name) in names.enumerated() {
+                values[name] = match.output[index + 1].substring.map(String.init) ?? ""
+            }
+            return self(phrase, values)
+        }
+        return "\(who) \(action)"
+    }
+}

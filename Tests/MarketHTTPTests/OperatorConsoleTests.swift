@@ -122,7 +122,9 @@ import Testing
             #expect(try await market.service.products(PageRequest(number: 1, itemsPerPage: 1)).totalCount == 3)
             let reset = try await teacher.post("/operator/reset", ["confirmed": "yes", "typed": "초기화"])
             #expect(reset.status == 303 && reset.header("Location") == "/operator")
-            #expect(try await teacher.get("/operator").text.contains("마켓을 데모 상품으로 되돌렸습니다"))
+            let console = try await teacher.get("/operator").text
+            #expect(console.contains("마켓을 데모 상품으로 되돌렸습니다"))
+            #expect(console.contains("teacher: 마켓을 비움 (상품 3개)"), "the log in the page's language")
             let demo = try await market.service.products(PageRequest(number: 1, itemsPerPage: 500))
             #expect(demo.totalCount > 0 && !demo.items.contains { $0.name.hasPrefix("Class work") })
             #expect(demo.items.map(\.id).sorted() == Array(1...Int64(demo.totalCount)), "numbered from 1")
