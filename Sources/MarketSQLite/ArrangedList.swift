@@ -11,16 +11,24 @@ struct ArrangedList {
     var arguments: StatementArguments = [:]
     /// Whether the order is 정확도순's rank, which only the newest `rankedMatches` matches get.
     private(set) var ranks = false
+    /// The ids the term's index finds (for `IN`), and where the list's conditions test the term.
+    private let matched: String?
+    private var searchCondition: Int?
+    /// Whether a price range or the stock narrows the list beyond the search.
+    private let narrowed: Bool
 
     /// `dense`: the term is found in so many products that walking the list's own order and
     /// testing each is faster than gathering every match from its index first.
     init(_ arrangement: ProductArrangement, term: String?, filter: SearchFilter, dense: Bool, after: Int64?) {
-        arguments += ["term": term]
+        arguments += ["term": term, "search": filter.argument]
+        matched = filter.matchedIDs
+        narrowed = arrangement.prices != nil || !arrangement.showsSoldOut
         if term != nil, dense {
+            searchCondition = conditions.count
             conditions.append("instr(p.searchText, :term) > 0")
-        } else if let matched = filter.matchedIDs {
+        } else if let matched {
+            searchCondition = conditions.count
             conditions.append("p.id IN (\(matched))")
-            arguments += ["search": filter.argument]
         }
         if let prices = arrangement.prices {
             conditions.append("p.currency = :currency AND p.price - p.discount BETWEEN :lowest AND :highest")
@@ -61,9 +69,15 @@ struct ArrangedList {
     func ids(rankingAll: Bool) -> String {
         let listed = "FROM product p WHERE \(whereClause)\(cursor)"
         guard ranks, !rankingAll else { return "SELECT p.id \(listed) ORDER BY \(order)" }
+        // The ranked matches straight from the index, by their numbers, however common the term.
+        var window = conditions
+        if let searchCondition, let matched {
+            window[searchCondition] = "p.id IN (\(matched) AND rowid >= :rankedFrom)"
+        }
+        let ranked = "FROM product p WHERE \(window.joined(separator: " AND "))\(cursor)"
         return """
             SELECT id FROM (
-                SELECT * FROM (SELECT p.id, \(Self.rank(of: "p.searchText")) AS rank \(listed) AND p.id >= :rankedFrom)
+                SELECT * FROM (SELECT p.id, \(Self.rank(of: "p.searchText")) AS rank \(ranked) AND p.id >= :rankedFrom)
                 UNION ALL
                 SELECT * FROM (SELECT p.id, 6 AS rank \(listed) AND p.id < :rankedFrom ORDER BY p.id DESC LIMIT :older))
             ORDER BY rank, id DESC
@@ -72,7 +86,10 @@ struct ArrangedList {
 
     /// The oldest of the newest `rankedMatches` products the list holds, or nil when it holds no more.
     var rankedFromSQL: String {
-        "SELECT p.id FROM product p WHERE \(whereClause) ORDER BY p.id DESC LIMIT 1 OFFSET \(ProductArrangement.rankedMatches - 1)"
+        let offset = "LIMIT 1 OFFSET \(ProductArrangement.rankedMatches - 1)"
+        // Unnarrowed, the index alone holds the list, newest last.
+        if let matched, !narrowed { return "\(matched) ORDER BY rowid DESC \(offset)" }
+        return "SELECT p.id FROM product p WHERE \(whereClause) ORDER BY p.id DESC \(offset)"
     }
 
     /// Where `:term` first stands in `text` (a search text: the name, a line break, the
