@@ -260,10 +260,21 @@ function enhanceForm(form) {
 }
 
 // A page the browser kept and shows again after Back: a form already sent is never offered as it
-// was, and a catalogue is read again, so that a product deleted or sold meanwhile is not offered
-// from memory and its sort and filters show what its address says.
+// was, and a catalogue is read again once this person has changed the market since it was shown
+// (a product deleted from its card is not offered from memory); otherwise it is kept as it was,
+// scrolled as far as the person had come.
+const shownAt = Date.now();
+document.addEventListener("submit", (event) => {
+  if (event.target.method === "post") sessionStorage.setItem("market-changed", String(Date.now()));
+}, true);
 window.addEventListener("pageshow", (event) => {
-  if (event.persisted && document.querySelector("form[data-sent], [data-products]")) window.location.reload();
+  if (!event.persisted) return;
+  // A sort chosen on the way out shows what this page's address says again.
+  document.querySelectorAll("form[data-shelf]").forEach((form) => form.reset());
+  const changed = Number(sessionStorage.getItem("market-changed") || 0) > shownAt;
+  if (document.querySelector("form[data-sent]") || (changed && document.querySelector("[data-products]"))) {
+    window.location.reload();
+  }
 });
 
 function showErrors(form, answer) {
