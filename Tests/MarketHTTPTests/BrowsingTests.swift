@@ -118,6 +118,8 @@ import Testing
             #expect(try await names("search_value=bag&sort=relevance") == ["Bag", "Bag strap", "Handbag", "Lamp"])
             #expect(
                 try await names("search_value=bag") == ["Bag", "Handbag", "Bag strap", "Lamp"], "newest first as ever")
+            #expect(
+                try await names("search_value=bag&sort=") == ["Bag", "Handbag", "Bag strap", "Lamp"], "empty is none")
             let refused = try await market.send("GET", "/api/products?sort=cheapest")
             #expect(refused.status == 400)
             #expect(
