@@ -137,13 +137,13 @@ class BrowsingTest(StorefrontTest):
     def test_search_finds_products_by_name(self):
         page = self.page
         page.open("/")
-        page.fill("#search", "keyboard")
+        page.fill("#search", "카메라")
         page.find("#search").send_keys(Keys.ENTER)
         page.wait(lambda: "match" in page.find(".summary").text)
         names = [card.find_element("css selector", ".name").text for card in page.cards()]
-        self.assertIn("Mechanical Keyboard", names)
+        self.assertIn("필름 카메라", names)
         self.assertLess(len(names), 20)
-        self.assertEqual(page.find("#search").get_attribute("value"), "keyboard")
+        self.assertEqual(page.find("#search").get_attribute("value"), "카메라")
         page.screenshot("search")
         page.fill("#search", "zzzz-nothing")
         page.find("#search").send_keys(Keys.ENTER)
@@ -583,9 +583,9 @@ class ShelfTest(StorefrontTest):
         self.assertEqual(page.find(".filters input[name=min]").get_attribute("value"), "10,000")
         self.driver.refresh()
         page.wait(lambda: self.names() == in_range[:20])
-        page.fill("#search", "Deluxe")
+        page.fill("#search", "한정판")
         page.find("#search").send_keys(Keys.ENTER)
-        page.wait(lambda: "q=Deluxe" in self.driver.current_url)
+        page.wait(lambda: "q=%ED%95%9C%EC%A0%95%ED%8C%90" in self.driver.current_url)
         self.assertEqual(page.find("#sort").get_attribute("value"), "relevance", "a new search is 정확도순")
         self.assertIn("in-stock=1", self.driver.current_url, "the filters stay")
 

@@ -9,40 +9,39 @@ enum DemoItems {
         var description: String
     }
 
-    static let editions = ["", "2nd edition", "Deluxe"]
+    /// What the same item is called again further down the catalogue.
+    static let editions = ["", "새상품", "한정판"]
 
+    /// A Korean market: Korean names and descriptions, with a few items listed in English as
+    /// Korean sellers list imported goods; prices in won, and some in dollars.
     static let all: [Item] = [
         Item(
             name: "Apple Pencil", currency: .usd, price: 129,
             description: "Second generation.\nPairs and charges magnetically."),
-        Item(name: "팥빙수", currency: .krw, price: 9000, description: "Shaved ice with sweet red beans.\nServes two."),
+        Item(name: "팥빙수", currency: .krw, price: 9000, description: "팥을 듬뿍 올린 빙수.\n두 사람이 먹기 좋아요."),
+        Item(name: "기계식 키보드", currency: .usd, price: 89, description: "텐키리스, 갈축, PBT 키캡."),
         Item(
-            name: "Mechanical Keyboard", currency: .usd, price: 89,
-            description: "Tenkeyless, brown switches, PBT keycaps."),
+            name: "필름 카메라", currency: .krw, price: 240_000,
+            description: "35mm 레인지파인더, 필름 한 롤로 테스트했어요.\n차광 스펀지 교체했어요."),
         Item(
-            name: "Film Camera", currency: .krw, price: 240_000,
-            description: "35 mm rangefinder, tested with a roll of film.\nLight seals replaced."),
-        Item(
-            name: "Road Bike", currency: .krw, price: 850_000,
-            description: "Aluminium frame, 54 cm, 2x11 gears.\nRidden one summer."),
+            name: "로드 자전거", currency: .krw, price: 850_000,
+            description: "알루미늄 프레임 54cm, 2x11단.\n한 여름만 탔어요."),
         Item(name: "Espresso Grinder", currency: .usd, price: 199, description: "Flat burrs, stepless adjustment."),
-        Item(name: "Wool Scarf", currency: .krw, price: 35_000, description: "Hand-knitted merino, 180 cm."),
-        Item(name: "Houseplant", currency: .krw, price: 18_000, description: "Monstera in a 20 cm pot.\nPick-up only."),
-        Item(name: "Board Game", currency: .usd, price: 45, description: "Complete, cards sleeved, played twice."),
-        Item(name: "Headphones", currency: .usd, price: 149, description: "Noise cancelling, 30 hours of battery."),
-        Item(name: "Running Shoes", currency: .krw, price: 99_000, description: "Size 270, worn for one race."),
+        Item(name: "울 목도리", currency: .krw, price: 35_000, description: "메리노 울 손뜨개, 180cm."),
+        Item(name: "몬스테라 화분", currency: .krw, price: 18_000, description: "20cm 화분에 심은 몬스테라.\n직거래만 해요."),
+        Item(name: "보드게임", currency: .usd, price: 45, description: "구성품 모두 있고 카드 슬리브 씌웠어요. 두 번 했어요."),
+        Item(name: "헤드폰", currency: .usd, price: 149, description: "노이즈 캔슬링, 배터리 30시간."),
+        Item(name: "러닝화", currency: .krw, price: 99_000, description: "270 사이즈, 대회에서 한 번 신었어요."),
         Item(name: "Vinyl Record", currency: .usd, price: 25, description: "First pressing, sleeve in good shape."),
-        Item(name: "Desk Lamp", currency: .krw, price: 42_000, description: "Warm to cool light, USB-C."),
-        Item(
-            name: "Guitar", currency: .krw, price: 320_000, description: "Acoustic, solid spruce top, with a soft case."
-        ),
-        Item(name: "Tea Set", currency: .krw, price: 56_000, description: "Celadon pot and four cups."),
-        Item(name: "Backpack", currency: .usd, price: 79, description: "25 litres, laptop sleeve, water resistant."),
-        Item(name: "Watch", currency: .usd, price: 210, description: "Automatic movement, sapphire glass."),
-        Item(name: "Snowboard", currency: .krw, price: 380_000, description: "154 cm, bindings included."),
-        Item(name: "Cookbook", currency: .krw, price: 22_000, description: "Korean home cooking, 120 recipes."),
-        Item(name: "Tent", currency: .usd, price: 160, description: "Two people, three seasons, 2.1 kg."),
-        Item(name: "Sunglasses", currency: .usd, price: 60, description: "Polarised, with a hard case."),
-        Item(name: "Kimchi Pot", currency: .krw, price: 48_000, description: "Onggi earthenware, 5 litres."),
+        Item(name: "책상 스탠드", currency: .krw, price: 42_000, description: "주광색부터 전구색까지, USB-C 전원."),
+        Item(name: "통기타", currency: .krw, price: 320_000, description: "어쿠스틱, 솔리드 스프루스 상판, 소프트 케이스 포함."),
+        Item(name: "다기 세트", currency: .krw, price: 56_000, description: "청자 다관과 찻잔 네 개."),
+        Item(name: "백팩", currency: .usd, price: 79, description: "25리터, 노트북 수납, 생활 방수."),
+        Item(name: "손목시계", currency: .usd, price: 210, description: "오토매틱 무브먼트, 사파이어 글라스."),
+        Item(name: "스노보드", currency: .krw, price: 380_000, description: "154cm, 바인딩 포함."),
+        Item(name: "요리책", currency: .krw, price: 22_000, description: "한국 가정식 레시피 120가지."),
+        Item(name: "텐트", currency: .usd, price: 160, description: "2인용, 3계절용, 2.1kg."),
+        Item(name: "선글라스", currency: .usd, price: 60, description: "편광 렌즈, 하드 케이스 포함."),
+        Item(name: "김치 항아리", currency: .krw, price: 48_000, description: "옹기, 5리터."),
     ]
 }
