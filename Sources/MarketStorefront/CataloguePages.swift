@@ -23,6 +23,7 @@ extension Storefront {
         // "My products": the signed-in vendor's own, newest first.
         let mine = query["mine"] == "1"
         let shelf = ShelfChoice(query, searching: !search.isEmpty)
+        let origin = Self.origin(of: request)
         let request = PageRequest(number: number, itemsPerPage: Self.pageSize, after: mine ? nil : after)
         let page: Page<ProductSummary>
         if mine {
@@ -52,7 +53,7 @@ extension Storefront {
         let other: CatalogueView = view == .list ? .grid : .list
         let lastPage = max(page.lastPage, 1)
         let beyondLast = page.items.isEmpty && number > lastPage
-        let content: [String: TemplateValue] = [
+        var content: [String: TemplateValue] = [
             "heading": .text(words(mine ? "yourProducts" : "productsForSale")),
             "mine": .flag(mine),
             "cards": .objects(page.items.map { ProductCard($0, words: words) }),
@@ -71,12 +72,16 @@ extension Storefront {
                         "noSuchPage", ["page": Words.grouped(Int64(number)), "last": Words.grouped(Int64(lastPage))]))
                 : false,
             "firstPage": .text(link(page: nil)),
+            "lastPage": .text(link(page: lastPage)),
             "clearSearch": .text(link(page: nil, search: "")),
             "pageNumber": .number(number),
-            "pageOf": .text(
-                words(
-                    "pageOf",
-                    ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))])),
+            // Without products there are no pages to count.
+            "pageOf": page.totalCount == 0
+                ? false
+                : .text(
+                    words(
+                        "pageOf",
+                        ["page": Words.grouped(Int64(min(number, lastPage))), "last": Words.grouped(Int64(lastPage))])),
             "nextPage": page.hasNext
                 ? .text(link(page: number + 1, after: mine || !shelf.arrangement.isByAge ? nil : page.items.last?.id))
                 : false,
@@ -84,8 +89,21 @@ extension Storefront {
             "previousPage": page.hasPrevious && !beyondLast ? .text(link(page: number - 1)) : false,
             "refresh": .text(link(page: nil)),
         ]
+        let title =
+            mine
+            ? words("yourProducts")
+            : search.isEmpty ? words("productsForSale") : words("searchTitle", ["search": search])
+        if !mine {
+            // What a messenger shows for a shared link to this list.
+            let thumbnail = page.items.first.map(\.thumbnailKey).flatMap { $0.isEmpty ? nil : "/images/\($0)" }
+            content["preview"] = .object([
+                "summary": .text(words("catalogueDescription", ["count": words.products(page.totalCount)])),
+                "url": .text(origin + link(page: nil)),
+                "image": thumbnail.map { .text(origin + $0) } ?? false,
+            ])
+        }
         return pages.page(
-            "catalogue", title: words(mine ? "yourProducts" : "productsForSale"), visit: visit,
+            "catalogue", title: title, visit: visit,
             status: shelf.priceIsWrong && !mine ? .badRequest : .ok, content: content)
     }
 
@@ -157,16 +175,37 @@ extension Storefront {
 
     /// What a messenger shows for a shared link to a product: its name, price and first photo.
     private func preview(of product: Product, _ sheet: ProductSheet, _ request: Request) -> [String: TemplateValue] {
-        let host = request.headers[Self.forwardedHost] ?? request.head.authority ?? "localhost"
-        let origin = "\(request.scheme)://\(host)"
+        let origin = Self.origin(of: request)
+        let facts = [sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock]
+        let description = Self.oneLine(product.description, atMost: 160)
         return [
             "title": .text(product.name),
-            "summary": .text([sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock].joined(separator: " · ")),
+            "summary": .text((facts + (description.isEmpty ? [] : [description])).joined(separator: " · ")),
             "url": .text("\(origin)/products/\(product.id)"),
             "image": .text(origin + (sheet.photos.first?.url ?? "")),
             "amount": .number(product.salePrice),
             "currency": .text(product.currency.rawValue),
         ]
+    }
+}
+
+extension Storefront {
+    /// Where the visitor reached the market, for the absolute addresses a shared link needs.
+    static func origin(of request: Request) -> String {
+        "\(request.scheme)://\(request.headers[forwardedHost] ?? request.head.authority ?? "localhost")"
+    }
+
+    /// A text on one line, cut after a word near `limit` characters: what a link's card has room for.
+    static func oneLine(_ text: String, atMost limit: Int) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        var line = ""
+        for word in words {
+            guard line.count + word.count + 1 <= limit else {
+                return (line.isEmpty ? String(word.prefix(limit)) : line) + "…"
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        return line
     }
 }
 

@@ -55,6 +55,8 @@ import Testing
             let none = try await visitor.get("/?q=typewriter").text
             #expect(none.contains("No product matches “typewriter”."))
             #expect(none.contains(#"<a class="button" href="/">Show all products</a>"#))
+            #expect(!none.contains("Page 1 of 1"), "no pages to count without products")
+            #expect(none.contains("<title>Results for “typewriter” · Open Market</title>"))
         }
     }
 
@@ -85,6 +87,34 @@ import Testing
             #expect(page.contains("Page 1 of 1"))
             #expect(!page.contains("Page 99"))
             #expect(page.contains("Go to the first page"))
+            #expect(page.contains(#"<a class="button primary" href="/?page=1">Go to the last page</a>"#))
+            for number in 4...45 { try await market.addProduct("Cup \(number)") }
+            let three = try await visitor.get("/?page=9&sort=lowest-price").text
+            #expect(three.contains("There is no page 9: the last page is 3."))
+            #expect(three.contains(#"href="/?sort=lowest-price&amp;page=3">Go to the last page</a>"#))
+        }
+    }
+
+    @Test func aSharedLinkShowsWhatItLeadsTo() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct(
+                "필름 카메라", description: "35mm 레인지파인더.\n필름 한 롤로 테스트했어요.", price: 240_000)
+            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            let catalogue = try await korean.get("/?q=%EC%B9%B4%EB%A9%94%EB%9D%BC").text
+            #expect(catalogue.contains("<title>“카메라” 검색 결과 · 오픈마켓</title>"))
+            #expect(catalogue.contains(#"<meta property="og:title" content="“카메라” 검색 결과">"#))
+            #expect(
+                catalogue.contains(
+                    #"<meta property="og:description" content="상품 1개가 사진과 함께 올라와 있어요. 둘러보고 직접 사고팔아 보세요.">"#))
+            #expect(
+                catalogue.contains(
+                    #"<meta property="og:url" content="http://127.0.0.1:\#(market.port)/?q=%EC%B9%B4%EB%A9%94%EB%9D%BC">"#
+                ))
+            #expect(catalogue.contains(#"<meta property="og:image" content="http://127.0.0.1:\#(market.port)/images/"#))
+            let page = try await korean.get("/products/\(product.id)").text
+            #expect(
+                page.contains(
+                    #"<meta property="og:description" content="240,000원 · 재고 5개 · 35mm 레인지파인더. 필름 한 롤로 테스트했어요.">"#))
         }
     }
 
@@ -224,7 +254,7 @@ import Testing
             var visitor = StorefrontVisitor(port: market.port)
             let page = try await visitor.get("/products/\(product.id)").text
             #expect(page.contains(#"<meta property="og:title" content="Lamp">"#))
-            #expect(page.contains(#"<meta property="og:description" content="₩3,000 · Stock: 5">"#))
+            #expect(page.contains(#"<meta property="og:description" content="₩3,000 · Stock: 5 · A test product.">"#))
             let image = try #require(product.images.first?.originalKey)
             #expect(
                 page.contains(
