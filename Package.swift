@@ -153,7 +153,8 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("PostgresNIO", "postgres-nio"),
             ],
-            path: "Tests/MarketTestSupport"
+            path: "Tests/MarketTestSupport",
+            resources: [.copy("Resources/photo.heic")]
         ),
         .testTarget(name: "MarketCoreTests", dependencies: ["MarketTestSupport"]),
         .testTarget(name: "MarketHTTPTests", dependencies: ["MarketTestSupport"]),

@@ -220,7 +220,13 @@ class SellingTest(StorefrontTest):
         not_a_photo = os.path.join(os.path.dirname(large), "holiday.jpg")
         with open(not_a_photo, "wb") as file:
             file.write(b"%PDF-1.4 not a picture at all")
+        self.assertEqual(page.find("[data-photo-count]").text, "No photo chosen yet")
+        self.assertTrue(page.find(".photo-picker label").is_displayed(), "a button in the page's language")
+        self.assertNotIn("No file chosen", page.text())
         page.fill("#price", "12000")
+        page.fill("#discount", "20,000")
+        page.wait(lambda: "The discount is more than the price (₩12,000)" in page.find("[data-buyer-pays]").text)
+        page.find("#discount").clear()
         page.fill("#discount", "2,000")
         page.fill("#stock", "3")
         self.assertEqual(page.find("#price").get_attribute("value"), "12,000", "digits are grouped once typed")
@@ -232,6 +238,7 @@ class SellingTest(StorefrontTest):
         self.assertEqual(page.find_all("[data-previews] li"), [], "it is refused when picked, by its name")
         page.find("#images").send_keys(large + "\n" + small + "\n" + extra)
         page.wait(lambda: len(page.find_all("[data-previews] li")) == 3)
+        self.assertEqual(page.find("[data-photo-count]").text, "Photos chosen: 3")
         self.assertRegex(page.find("[data-previews]").text, r"\d+ KB", "sizes in KB or MB, not bytes")
         page.button("Remove photo 3").click()
         page.wait(lambda: len(page.find_all("[data-previews] li")) == 2)
@@ -259,6 +266,30 @@ class SellingTest(StorefrontTest):
         page.wait(lambda: "/products/new" not in self.driver.current_url)
         self.assertNotIn("Sending", page.text(), "Back never returns to the sent form")
         self.assertEqual(market.api("/api/products?page_no=1&items_per_page=1")["total_count"], count)
+
+    def test_an_iphones_heic_photo_is_taken_and_a_draft_survives_opening_the_form_again(self):
+        page = self.page
+        self.sign_in()
+        page.open("/products/new")
+        page.fill("#name", "아이폰으로 찍은 컵")
+        page.fill("#price", "7000")
+        page.fill("#description", "두 번 썼어요.")
+        page.open("/products/new")
+        self.assertEqual(page.find("#name").get_attribute("value"), "아이폰으로 찍은 컵", "the draft is kept")
+        self.assertEqual(page.find("#description").get_attribute("value"), "두 번 썼어요.")
+        self.assertEqual(page.find("[data-count]").text, "8", "and counted again")
+        heic = os.path.join(os.path.dirname(__file__), "..", "Tests", "MarketTestSupport", "Resources", "photo.heic")
+        page.find("#images").send_keys(os.path.abspath(heic))
+        page.wait(lambda: len(page.find_all("[data-previews] li")) == 1)
+        self.assertEqual(page.error_beside("images"), "", "a HEIC photo is a photo")
+        page.screenshot("register-heic")
+        page.button("Register").click()
+        page.wait(lambda: page.find("h1").text == "아이폰으로 찍은 컵")
+        product_id = int(self.driver.current_url.rstrip("/").split("/")[-1])
+        image = market.api(f"/api/products/{product_id}")["images"][0]["url"]
+        self.assertTrue(image.endswith(".jpg"), image)
+        page.open("/products/new")
+        self.assertEqual(page.find("#name").get_attribute("value"), "", "a registered draft is forgotten")
 
     def test_a_register_that_fails_offline_says_so_beside_the_button(self):
         page = self.page

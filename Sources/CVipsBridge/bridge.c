@@ -118,6 +118,10 @@ void omk_release(omk_picture *picture) {
     g_free(picture);
 }
 
+int omk_reads_heif(void) {
+    return vips_type_find("VipsOperation", "heifload_buffer") != 0;
+}
+
 int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error) {
     VipsImage *shrunk = NULL;
     if (vips_thumbnail_buffer((void *)input, length, &shrunk, width, "size", VIPS_SIZE_DOWN, NULL) != 0

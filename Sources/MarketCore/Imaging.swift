@@ -45,6 +45,31 @@ public enum ImageContent: Sendable, Equatable {
     case redirect(URL)
 }
 
+/// What the first bytes of an upload say it is. The declared type and filename say nothing.
+public enum UploadKind: String, Sendable {
+    case jpeg = "JPEG"
+    case png = "PNG"
+    case webp = "WebP"
+    /// What iPhones take: decoded where libvips reads HEIF, and kept as a JPEG.
+    case heif = "HEIC"
+
+    /// The brands of an ISO media file (its `ftyp` box) whose pictures are HEIF.
+    private static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+
+    public static func sniff(_ data: Data) -> UploadKind? {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        guard bytes.count == 12 else { return nil }
+        if bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) { return .webp }
+        if bytes[4..<8].elementsEqual("ftyp".utf8), heifBrands.contains(String(decoding: bytes[8..<12], as: UTF8.self))
+        {
+            return .heif
+        }
+        return nil
+    }
+}
+
 public enum ImageFormat: String, Sendable {
     case jpeg
     case png

@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 
 /// The images in one uploaded file part. One app sends all its images concatenated in a single
 /// part; walking each format's own structure finds where every image ends and the next begins.
@@ -20,11 +21,9 @@ package enum ImageUploads {
         return images
     }
 
-    /// Whether the bytes begin as a JPEG, PNG or WebP file does.
+    /// Whether the bytes begin as a picture the market takes does.
     package static func startsLikeAnImage(_ data: Data) -> Bool {
-        let head = [UInt8](data.prefix(12))
-        return head.starts(with: [0xFF, 0xD8, 0xFF]) || head.starts(with: [0x89, 0x50, 0x4E, 0x47])
-            || (head.starts(with: Array("RIFF".utf8)) && head.count == 12 && head[8..<12].elementsEqual("WEBP".utf8))
+        UploadKind.sniff(data) != nil
     }
 
     private static func imageEnd(in bytes: [UInt8], from start: Int) -> Int? {

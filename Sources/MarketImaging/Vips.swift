@@ -6,6 +6,9 @@ import MarketCore
 enum Vips {
     private static let started: Bool = omk_start() == 0
 
+    /// Whether this libvips was built to read HEIF (Debian's is, through libheif).
+    static let readsHEIF: Bool = omk_reads_heif() != 0
+
     static func ensureStarted() throws {
         guard started else { throw ImageRejection("cannot be read: libvips did not start") }
     }

@@ -11,9 +11,14 @@ public struct VipsImageProcessor: ImageProcessor {
     /// decoded picture in two more that may run side by side.
     public func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage {
         guard let kind = UploadKind.sniff(upload) else {
-            throw ImageRejection("is not a JPEG, PNG or WebP image")
+            throw ImageRejection("is not a JPEG, PNG, WebP or HEIC image")
         }
         try Vips.ensureStarted()
+        if kind == .heif, !Vips.readsHEIF {
+            throw ImageRejection(
+                "is a HEIC photo, which this market cannot read; send it as a JPEG "
+                    + "(on an iPhone: Settings, Camera, Formats, Most Compatible)")
+        }
         let picture = try await steps.run { try DecodedPicture(upload, kind: kind) }
         async let original = steps.run { try picture.encoded(longEdge: nil) }
         async let thumbnail = steps.run { try picture.encoded(longEdge: MarketRules.thumbnailLongEdge) }
@@ -75,23 +80,6 @@ private final class DecodedPicture: @unchecked Sendable {
             throw ImageRejection("could not be encoded again; send the picture again")
         }
         return Vips.take(encoded)
-    }
-}
-
-/// What the first bytes of an upload say it is. The declared type and filename say nothing.
-enum UploadKind: String {
-    case jpeg = "JPEG"
-    case png = "PNG"
-    case webp = "WebP"
-
-    static func sniff(_ data: Data) -> UploadKind? {
-        let bytes = [UInt8](data.prefix(12))
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if bytes.count == 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
-            return .webp
-        }
-        return nil
     }
 }
 

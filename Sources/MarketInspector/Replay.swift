@@ -83,7 +83,7 @@ enum CorrectShape {
                 a part named params holding JSON such as
                 {"name": "Film camera", "description": "Works well.", "price": 240000, "currency": "KRW",
                  "discounted_price": 40000, "stock": 1, "secret": "YOUR-SECRET"}
-                and one to five parts named images, each a JPEG, PNG or WebP file of at most 10 MB.
+                and one to five parts named images, each a JPEG, PNG, WebP or HEIC file of at most 10 MB.
                 """
         case (.patch, ["api", "products"]):
             return """

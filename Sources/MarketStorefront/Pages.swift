@@ -67,7 +67,8 @@ struct Pages: Sendable {
     /// The phrases the script says itself.
     static let scriptPhrases = [
         "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "atMostPhotos", "notAPicture",
-        "megabytes", "kilobytes", "buyerPays",
+        "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
+        "discountOverPrice",
     ]
 
     /// The script's phrases as JSON that cannot end the `<script>` element it sits in.

@@ -70,8 +70,10 @@ extension Words {
             key = "rule.imageBytes"
             values["size"] = Self.megabytes(Int(match.1) ?? 0)
             values["limit"] = String((Int(match.2) ?? 0) / 1_048_576)
-        } else if rule == "is not a JPEG, PNG or WebP image" {
+        } else if rule == "is not a JPEG, PNG, WebP or HEIC image" {
             key = "rule.notAnImage"
+        } else if rule.hasPrefix("is a HEIC photo, which this market cannot read") {
+            key = "rule.heicUnreadable"
         } else if rule.wholeMatch(of: #/is damaged or not a whole \w+ image; send the picture again/#) != nil {
             key = "rule.damaged"
         } else if let match = rule.wholeMatch(of: #/.*; an image may have at most (\d+) pixels/#) {

@@ -47,7 +47,7 @@ public struct OpenMarketClient: Sendable {
         try decode(try await productJSON(id: id))
     }
 
-    /// Registers a product with 1 to 5 pictures (JPEG, PNG or WebP bytes).
+    /// Registers a product with 1 to 5 pictures (JPEG, PNG, WebP or HEIC bytes; HEIC is kept as JPEG).
     public func createProduct(_ draft: ProductDraft, images: [Data]) async throws -> ProductDetails {
         try decode(try await createProductJSON(draft, images: images))
     }

@@ -200,6 +200,27 @@ import Testing
         }
     }
 
+    @Test func anIPhonesHEICPhotoIsTakenAndServedAsAJPEG() async throws {
+        try await TestMarket.withServer { market in
+            let b = UUID().uuidString
+            let body = wire(
+                "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(Self.params(Self.papri.secret))\r\n",
+                "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"IMG_0001.HEIC\"\r\nContent-Type: image/heic\r\n\r\n",
+                WirePiece(try TestImages.heic()), "\r\n--\(b)--\r\n")
+            let created = try await market.send(
+                "POST", "/api/products",
+                headers: ["Content-Type: multipart/form-data; boundary=\(b)", "identifier: \(Self.papri.identifier)"],
+                body: body)
+            #expect(created.status == 201, "\(created.text)")
+            let image = try #require((try created.json["images"] as? [[String: Any]])?.first)
+            let url = try #require(image["url"] as? String)
+            #expect(url.hasSuffix(".jpg"))
+            let fetched = try await market.send("GET", String(url.dropFirst("http://127.0.0.1:\(market.port)".count)))
+            #expect(fetched.header("Content-Type") == "image/jpeg")
+            #expect(TestImages.size(of: fetched.body) ?? (0, 0) == (480, 640))
+        }
+    }
+
     @Test func declaredTypesAndFilenamesAreIgnoredForPNGAndWebP() async throws {
         try await TestMarket.withServer { market in
             let b = UUID().uuidString

@@ -67,11 +67,21 @@ import Testing
         #expect(error.reason.contains("100000000 pixels"))
     }
 
+    @Test func takesAniPhonesHEICPhotoAndKeepsItAsAJPEG() async throws {
+        let upload = try TestImages.heic()
+        #expect(UploadKind.sniff(upload) == .heif)
+        let image = try await processor.process(upload, in: .unbounded)
+        #expect(image.original.format == .jpeg && image.thumbnail.format == .jpeg)
+        #expect(image.original.data.starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(TestImages.size(of: image.original.data)! == (480, 640))
+        #expect(TestImages.size(of: image.thumbnail.data)! == (300, 400))
+    }
+
     @Test func refusesBytesThatAreNoImage() async throws {
         let error = try await #require(throws: ImageRejection.self) {
             try await processor.process(Data("GIF89a is not welcome, nor is text".utf8), in: .unbounded)
         }
-        #expect(error.reason == "is not a JPEG, PNG or WebP image")
+        #expect(error.reason == "is not a JPEG, PNG, WebP or HEIC image")
     }
 
     @Test func refusesATruncatedJPEG() async throws {

@@ -7,6 +7,15 @@ public enum TestImages {
         try ImageSynthesizer.picture(width: width, height: height, from: [220, 80, 40], to: [40, 80, 220], dots: dots)
     }
 
+    /// A 480×640 photo in HEIC, as iPhones take them (made by libheif, kept as a file: the market
+    /// reads HEIC but never writes it).
+    public static func heic() throws -> Data {
+        guard let file = Bundle.module.url(forResource: "photo", withExtension: "heic") else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return try Data(contentsOf: file)
+    }
+
     public static func png(width: Int = 320, height: Int = 240) throws -> Data {
         try ImageSynthesizer.picture(width: width, height: height, from: [0, 160, 0], to: [160, 0, 160], format: .png)
     }

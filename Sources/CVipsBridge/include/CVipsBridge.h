@@ -50,6 +50,9 @@ void omk_release(omk_picture *picture);
 /// A stored image shrunk to `width` pixels wide (never enlarged) and encoded as `format`, for the
 /// smaller copies pages ask for. The image was normalized when it was stored: upright, sRGB, plain.
 /// Returns 0 on success; on failure `*error` receives a message to free with omk_free.
+/// 1 when this libvips can load HEIF pictures (iPhone photos), 0 otherwise.
+int omk_reads_heif(void);
+
 int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error);
 
 /// Draws a diagonal two-colour gradient with `dots` white dots in a row, for demo data and tests.

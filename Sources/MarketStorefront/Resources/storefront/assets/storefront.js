@@ -237,6 +237,7 @@ function enhanceForm(form) {
       if (next) {
         // The page that took the form leaves the history: Back never shows it sent, ready to send twice.
         form.dataset.sent = "true";
+        form.dispatchEvent(new Event("sent"));
         tell("");
         window.location.replace(next);
         return;
@@ -337,8 +338,12 @@ function setUpProductForm(form) {
   const showBuyerPrice = () => {
     const list = amount(price.value);
     const off = discount.value.trim() === "" ? 0 : amount(discount.value);
-    buyerPays.textContent =
-      list !== null && off !== null && off <= list ? say("buyerPays", { amount: money(list - off, currency.value) }) : "";
+    // Said while typing, before the market refuses it on sending.
+    const tooMuch = list !== null && off !== null && off > list;
+    buyerPays.classList.toggle("warning", tooMuch);
+    buyerPays.textContent = tooMuch
+      ? say("discountOverPrice", { price: money(list, currency.value) })
+      : list !== null && off !== null ? say("buyerPays", { amount: money(list - off, currency.value) }) : "";
   };
   for (const input of form.querySelectorAll("[data-amount]")) {
     input.addEventListener("blur", () => {
@@ -361,6 +366,30 @@ function setUpProductForm(form) {
     }
   }
   setUpPhotoPicker(form);
+  if (!form.hasAttribute("data-edit")) keepDraft(form);
+}
+
+// What is typed into a new product survives a reload: kept in this tab as it is typed, put back
+// into a form the server sent untouched, and forgotten once the product is registered. (Photos
+// are chosen again: a browser does not let a page keep the files a person picked.)
+function keepDraft(form) {
+  const key = `draft ${form.getAttribute("action")}`;
+  const fields = [...form.querySelectorAll("input[name]:not([type=file]):not([type=hidden]), textarea[name], select[name]")];
+  const sent = (field) => field.tagName === "SELECT"
+    ? (field.querySelector("option[selected]") ?? field.options[0])?.value
+    : field.defaultValue;
+  const draft = JSON.parse(sessionStorage.getItem(key) ?? "null");
+  if (draft && fields.every((field) => field.value === sent(field))) {
+    for (const field of fields) {
+      if (!(field.name in draft) || draft[field.name] === field.value) continue;
+      field.value = draft[field.name];
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  }
+  const save = () => sessionStorage.setItem(key, JSON.stringify(Object.fromEntries(fields.map((field) => [field.name, field.value]))));
+  form.addEventListener("input", save);
+  form.addEventListener("change", save);
+  form.addEventListener("sent", () => sessionStorage.removeItem(key));
 }
 
 function size(bytes) {
@@ -376,7 +405,10 @@ async function isPicture(file) {
   const jpeg = starts(0xff, 0xd8, 0xff);
   const png = starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
   const webp = starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...head.slice(8, 12)) === "WEBP";
-  return jpeg || png || webp;
+  // An iPhone's HEIC: an ISO media file of a HEIF brand. The market turns it into a JPEG.
+  const heif = String.fromCharCode(...head.slice(4, 8)) === "ftyp"
+    && ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].includes(String.fromCharCode(...head.slice(8, 12)));
+  return jpeg || png || webp || heif;
 }
 
 function setUpPhotoPicker(form) {
@@ -384,6 +416,7 @@ function setUpPhotoPicker(form) {
   const previews = form.querySelector("[data-previews]");
   const error = form.querySelector('[data-error-for="images"]');
   const limit = Number(input.dataset.limit);
+  const count = form.querySelector("[data-photo-count]");
   const photos = [];
 
   const tell = (text) => {
@@ -391,12 +424,20 @@ function setUpPhotoPicker(form) {
     error.hidden = text === "";
   };
   const render = () => {
+    count.textContent = photos.length === 0 ? say("noPhotoChosen") : say("photosChosen", { count: photos.length });
     previews.replaceChildren(
       ...photos.map((photo, index) => {
         const item = document.createElement("li");
         const image = document.createElement("img");
         image.src = photo.url;
         image.alt = say("chosenPhoto", { number: index + 1, name: photo.name });
+        // A browser that cannot show a HEIC photo shows its name instead; the market still takes it.
+        image.addEventListener("error", () => {
+          const name = document.createElement("span");
+          name.className = "preview-name";
+          name.textContent = photo.name;
+          image.replaceWith(name);
+        });
         const label = document.createElement("span");
         label.textContent = size(photo.blob.size);
         label.dataset.size = photo.blob.size;
@@ -417,6 +458,7 @@ function setUpPhotoPicker(form) {
     );
   };
 
+  render();
   input.addEventListener("change", async () => {
     const files = [...input.files];
     input.value = "";
