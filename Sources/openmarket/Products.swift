@@ -48,8 +48,9 @@ struct Products: AsyncParsableCommand {
         @Option(help: "How much is taken off the price.") var discount: Int64 = 0
         @Option(help: "How many there are.") var stock: Int64 = 0
         @Option(help: "What a buyer should know.") var description = ""
-        @Option(name: .customLong("image"), help: "A JPEG, PNG, WebP or HEIC file; repeat for more.") var images: [String] =
-            []
+        @Option(name: .customLong("image"), help: "A JPEG, PNG, WebP or HEIC file; repeat for more.") var images:
+            [String] =
+                []
 
         func run() async throws {
             guard let currency = Currency(code: currency) else {
