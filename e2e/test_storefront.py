@@ -669,8 +669,8 @@ class SlowNetworkTest(StorefrontTest):
         page = self.page
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": False, "latency": 562, "downloadThroughput": 180 * 1024, "uploadThroughput": 84 * 1024})
-        # Photos that never arrive: the view a person has while they are still on their way.
-        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/images/*"]})
+        # Photos held on their way (paused, never answered): the view a person has meanwhile.
+        self.driver.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/images/*"}]})
         page.open("/")
         page.wait(lambda: len(page.cards()) == 20)
         first = page.cards()[0]
@@ -684,6 +684,31 @@ class SlowNetworkTest(StorefrontTest):
             "return [entry.encodedBodySize, entry.decodedBodySize]")
         self.assertLess(sizes[0] * 3, sizes[1], f"the page travels compressed: {sizes}")
         page.screenshot("slow-network-first-view")
+
+
+class PhotosThatFailTest(StorefrontTest):
+    """Photos that cannot be fetched: a still sign in each square, a line that says so, and Try again."""
+
+    def test_a_photo_that_fails_shows_a_still_sign_and_try_again_fetches_it(self):
+        page = self.page
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/images/*"]})
+        page.open("/")
+        notice = page.find("[data-photos-failed]")
+        page.wait(lambda: notice.is_displayed())
+        self.assertIn("Some photos could not be loaded.", notice.text)
+        self.assertEqual(self.driver.execute_script(
+            "return getComputedStyle(document.querySelector('.thumb'), '::before').animationName"), "none",
+            "nothing spins over a photo that will not come")
+        self.assertEqual(self.driver.execute_script(
+            "return getComputedStyle(document.querySelector('.thumb img')).visibility"), "hidden",
+            "and no broken picture shows")
+        page.screenshot("photos-failed")
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        page.button("Try again").click()
+        page.wait(lambda: self.driver.execute_script(
+            "const image = document.querySelector('.thumb img'); return image.complete && image.naturalWidth > 0"))
+        self.assertFalse(notice.is_displayed())
+        self.assertEqual(page.find_all(".thumb.failed"), [])
 
 
 class EndlessScrollingFailureTest(StorefrontTest):

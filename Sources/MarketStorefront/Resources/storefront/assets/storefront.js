@@ -24,6 +24,37 @@ function parseHTML(text) {
 
 // MARK: Catalogue
 
+// A card's photo that could not be fetched (offline, a failing server) shows a still sign instead
+// of a broken picture over a spinner, and a line above the cards offers to fetch it again, as
+// coming back online does.
+function setUpThumbnails() {
+  const notice = document.querySelector("[data-photos-failed]");
+  if (!notice) return;
+  const failed = (image) => {
+    image.closest(".thumb").classList.add("failed");
+    notice.hidden = false;
+  };
+  const retry = () => {
+    notice.hidden = true;
+    for (const thumb of document.querySelectorAll(".thumb.failed")) {
+      thumb.classList.remove("failed");
+      const image = thumb.querySelector("img");
+      const source = image.src;
+      image.removeAttribute("src");
+      image.src = source;
+    }
+  };
+  document.addEventListener("error", (event) => {
+    if (event.target instanceof HTMLImageElement && event.target.closest(".thumb")) failed(event.target);
+  }, true);
+  // Those that failed before this script ran.
+  for (const image of document.querySelectorAll(".thumb img")) {
+    if (image.complete && image.naturalWidth === 0) failed(image);
+  }
+  notice.querySelector("button").addEventListener("click", retry);
+  window.addEventListener("online", retry);
+}
+
 function setUpCatalogue() {
   const list = document.querySelector("[data-products]");
   if (!list) return;
@@ -602,6 +633,7 @@ function setUpSuggestions(form) {
 }
 
 setUpCatalogue();
+setUpThumbnails();
 setUpShelf();
 document.querySelectorAll("form[data-suggest]").forEach(setUpSuggestions);
 setUpCarousels();
