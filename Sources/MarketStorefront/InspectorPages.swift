@@ -83,34 +83,33 @@ extension Storefront {
 
 /// One recorded request as the page lists it.
 struct InspectedRow {
-    private var values: [String: TemplateValue]
-    private var bodyBytes: Int
-    private var recognised: RecognisedShape?
-
-    /// The row, with its body's size and the shape the market recognised said in the page's words.
-    func context(_ words: Words) -> [String: TemplateValue] {
-        var context = values
-        context["bodyLine"] = .text(words("inspector_body", ["bytes": Words.grouped(Int64(bodyBytes))]))
-        context["recognised"] = recognised.map { .text(words("inspector_recognised_\($0.rawValue)")) }
-        return context
-    }
+    private let at: Date
+    private let request: InspectedRequest
 
     init(_ at: Date, _ request: InspectedRequest) {
-        bodyBytes = request.bodyBytes
-        recognised = request.recognised
+        self.at = at
+        self.request = request
+    }
+
+    /// The row, its explanations said in the page's words; the request's and the answer's own
+    /// bytes as they were.
+    func context(_ words: Words) -> [String: TemplateValue] {
         var context: [String: TemplateValue] = [
             "time": .text(Self.time.string(from: at)), "method": .text(request.method), "path": .text(request.path),
             "status": .number(request.status), "refused": .flag(request.refusal != nil),
             "rehearsed": .flag(request.refusal == nil && request.fault != nil && !(200..<400).contains(request.status)),
             "milliseconds": .text(String(format: "%.1f", request.milliseconds)),
             "headers": .objects(request.headers.map { ["name": .text($0.name), "value": .text($0.value)] }),
-            "bodyBytes": .number(request.bodyBytes), "quirks": .list(request.quirks.map(TemplateValue.text)),
+            "bodyBytes": .number(request.bodyBytes),
+            "bodyLine": .text(words("inspector_body", ["bytes": Words.grouped(Int64(request.bodyBytes))])),
+            "quirks": .list(request.quirks.map { .text(words.quirk($0)) }),
             "answer": .text(request.answer), "curl": .text(request.curl),
             "parts": .objects(
                 request.parts.map { part in
                     [
                         "name": .text(part.name), "filename": .text(part.filename ?? ""),
-                        "declaredType": .text(part.declaredType ?? ""), "sniffedType": .text(part.sniffedType),
+                        "declaredType": .text(part.declaredType ?? ""),
+                        "sniffedType": .text(words.bytes(part.sniffedType)),
                         "size": .number(part.size),
                     ]
                 }),
@@ -118,14 +117,15 @@ struct InspectedRow {
         context["hasParts"] = .flag(!request.parts.isEmpty)
         context["hasQuirks"] = .flag(!request.quirks.isEmpty)
         context["json"] = request.json.map(TemplateValue.text)
-        context["fault"] = request.fault.map(TemplateValue.text)
+        context["fault"] = request.fault.map { .text(words.fault($0)) }
+        context["recognised"] = request.recognised.map { .text(words("inspector_recognised_\($0.rawValue)")) }
         if let refusal = request.refusal {
             context["refusal"] = .object([
-                "rule": .text(refusal.rule), "field": .text(refusal.field ?? ""),
-                "correctShape": .text(refusal.correctShape),
+                "rule": .text(words.reason(refusal.rule, field: refusal.field)), "field": .text(refusal.field ?? ""),
+                "correctShape": .text(words.correctShape(refusal.correctShape)),
             ])
         }
-        values = context
+        return context
     }
 
     static let time: DateFormatter = {

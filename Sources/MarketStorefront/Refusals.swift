@@ -27,6 +27,11 @@ extension Words {
 
     /// What is wrong with `field`, as a sentence: "Discount must not be more than the price (15,000)".
     func rule(_ rule: String, field: MarketField) -> String {
+        Self.sentence(said(rule, field: field))
+    }
+
+    /// What is wrong with `field`, its name as it is: "discounted_price: 가격(15,000)보다 클 수 없습니다".
+    func said(_ rule: String, field: MarketField) -> String {
         var values = ["field": name(of: field)]
         func number(_ text: Substring) -> String { Self.grouped(Int64(text) ?? 0) }
         let key: String
@@ -80,9 +85,9 @@ extension Words {
             key = "rule.tooManyPixels"
             values["limit"] = number(match.1)
         } else {
-            return Self.sentence("\(values["field"] ?? "") \(rule)")
+            return "\(values["field"] ?? "") \(rule)"
         }
-        return Self.sentence(self(key, values))
+        return self(key, values)
     }
 
     /// A field as the storefront's forms name it: "photo 2", "사진 2".

@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    @Test func aKoreanPageExplainsInKoreanAndShowsTheBytesAsTheyWere() async throws {
+        try await TestMarket.withServer { market in
+            let quirky = try InspectorTests.quirkyCreate(price: "-5")
+            let refused = try await market.send(
+                "POST", "/api/products",
+                headers: ["identifier: \(TestMarket.nala.identifier)", "Content-Type: \(quirky.contentType)"],
+                body: quirky.body)
+            #expect(try refused.json["reason"] as? String == "price must be 0 or more", "the API speaks English")
+            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await visitor.signIn(TestMarket.nala)
+            let page = try await Self.inspector(&visitor, showing: "거절된 이유").text
+            #expect(page.contains("price: 0 이상이어야 합니다"))
+            #expect(page.contains("images라는 이름의 파트 1~5개에는"), "what the market accepts, in Korean")
+            #expect(page.contains("첫 경계 앞에 CRLF가 있습니다 (무시함)"))
+            #expect(page.contains("Content-Disposition: 뒤에 공백이 없습니다"))
+            #expect(page.contains("camelCase 키 discountedPrice를 discounted_price로 읽었습니다"))
+            #expect(page.contains("파일 파트 images: 선언한 형식은 image/jpeg, 실제 내용은 PNG 이미지입니다"))
+            #expect(page.contains("<td>PNG 이미지</td>"), "the parts table says what the bytes are")
+            #expect(page.contains("&quot;reason&quot;:&quot;price must be 0 or more&quot;"), "the answer as it was")
+        }
+    }
+
     @Test func olderRequestsAreAPageAwayAndRefusedOnesOrOneRouteCanBeShownAlone() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp", by: TestMarket.papri)
