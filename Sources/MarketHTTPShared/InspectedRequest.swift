@@ -56,6 +56,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     package var json: String?
     /// What the market forgave in the request, in words.
     package var quirks: [String]
+    /// Where the body went wrong so that the market could not find a part, in words; nil when nowhere.
+    package var mistakes: [String]?
     /// A shape that told the market which apps sent the request, and so how to answer.
     package var recognised: RecognisedShape?
     package var answer: String
@@ -67,7 +69,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
 
     package init(
         method: String, path: String, status: Int, milliseconds: Double, headers: [Header], bodyBytes: Int,
-        parts: [Part], json: String?, quirks: [String], recognised: RecognisedShape?, answer: String,
+        parts: [Part], json: String?, quirks: [String], mistakes: [String]?, recognised: RecognisedShape?,
+        answer: String,
         refusal: Refusal?, fault: String?, curl: String
     ) {
         self.method = method
@@ -79,6 +82,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         self.parts = parts
         self.json = json
         self.quirks = quirks
+        self.mistakes = mistakes
         self.recognised = recognised
         self.answer = answer
         self.refusal = refusal

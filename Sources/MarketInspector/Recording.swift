@@ -77,7 +77,8 @@ struct Recording: Sendable {
             method: head.method.rawValue, path: path, status: status, milliseconds: milliseconds,
             headers: diagnosis.headers, bodyBytes: bodyBytes, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON,
-            quirks: diagnosis.quirks, recognised: recognised, answer: text, refusal: refusal, fault: fault,
+            quirks: diagnosis.quirks, mistakes: diagnosis.mistakes.isEmpty ? nil : diagnosis.mistakes,
+            recognised: recognised, answer: text, refusal: refusal, fault: fault,
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
     }
 }

@@ -3,7 +3,8 @@ import HTTPTypes
 import MarketHTTPShared
 
 /// Reads a request's bytes as the inspector shows them: its parts with what they claim and what
-/// they are, its JSON with secrets masked, and every liberty it took that the market forgave.
+/// they are, its JSON with secrets masked, every liberty it took that the market forgave, and the
+/// mistakes that kept the market from finding its parts, with the bytes seen where they went wrong.
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
     static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
@@ -12,6 +13,7 @@ package struct RequestDiagnosis {
     package let head: HTTPRequest
     package let body: Data
     private(set) var quirks: [String] = []
+    private(set) var mistakes: [String] = []
     private(set) var parts: [MultipartForm.Part] = []
     private(set) var json: JSONValue?
 
@@ -62,14 +64,15 @@ package struct RequestDiagnosis {
                     ? "CRLF before the first boundary (ignored)"
                     : "\(before.count) bytes before the first boundary (ignored)")
         }
+        guard first != nil else { return noBoundaryFound(boundary) }
         if closed == nil {
             quirks.append("no closing boundary (--\(boundary)--): the body simply ends")
         }
         if lf != nil, crlf == nil {
             quirks.append("lines end in LF alone, not CRLF")
         }
-        guard let form = try? MultipartForm(body: body, boundary: boundary) else { return }
-        parts = form.parts
+        parts = (try? MultipartForm(body: body, boundary: boundary))?.parts ?? []
+        findMistakes(delimiter: delimiter)
         let heads = parts.flatMap(\.head)
         if heads.contains(where: { $0.range(of: "Content-Disposition:form-data", options: .caseInsensitive) != nil }) {
             quirks.append("no space after Content-Disposition:")
@@ -88,6 +91,57 @@ package struct RequestDiagnosis {
             }
         }
         if let params = parts.first(where: { $0.name == "params" }) { readJSON(params.body, part: "params") }
+    }
+
+    /// The declared boundary is nowhere in the body: another one, or none.
+    private mutating func noBoundaryFound(_ boundary: String) {
+        let text = String(decoding: body.prefix(512), as: UTF8.self).drop(while: \.isNewline)
+        if text.hasPrefix("--"), let line = text.split(whereSeparator: \.isNewline).first, line.count > 2 {
+            mistakes.append(
+                "the body's parts begin with \(line), but Content-Type names boundary=\(boundary): "
+                    + "use one boundary in both places")
+        } else if !body.isEmpty {
+            mistakes.append(
+                "the body has no --\(boundary) line: each part begins with --\(boundary) and a CRLF")
+        }
+    }
+
+    /// Where a boundary line or a part's head does not end as it must, so that a part went missing
+    /// or lost its bytes: what was seen there, and what belongs there.
+    private mutating func findMistakes(delimiter: [UInt8]) {
+        let boundaryLine = String(decoding: delimiter, as: UTF8.self)
+        var notEnded = false
+        var start = 0
+        while let found = body.withUnsafeBytes({ MultipartForm.find(delimiter, in: $0, from: start) }) {
+            let after = body[(body.startIndex + found + delimiter.count)...]
+            start = found + delimiter.count
+            // A part's head glued to its boundary line; anything else after it (a longer boundary
+            // that only begins as declared) the market forgives.
+            guard !notEnded, Self.excerpt(after).contains(":") else { continue }
+            notEnded = true
+            mistakes.append(
+                "after \(boundaryLine) came “\(Self.excerpt(after))” where the line ends: "
+                    + "end each boundary line with a CRLF, then the part's head")
+        }
+        // A head line that is no header (no colon, or JSON) was the part's bytes, read as head.
+        for part in parts {
+            guard let line = part.head.dropFirst().first(where: { !$0.contains(":") || $0.hasPrefix("{") }) else {
+                continue
+            }
+            // The part's own name, from its first head line: a later part's head may have been read as its own.
+            let name = part.head.first.flatMap { HeaderParameters.value(of: "name", in: $0) } ?? part.name
+            mistakes.append(
+                "the head of part \(name) has no blank line after it, so “\(Self.excerpt(Data(line.utf8)))” "
+                    + "was read as more head: put an empty line (CRLF CRLF) between a part's head and its bytes")
+        }
+    }
+
+    /// The first bytes of `bytes` as text, secrets masked before they are cut.
+    static func excerpt(_ bytes: Data) -> String {
+        // A CR LF is one Character to Swift: `isNewline` finds it, and a lone CR or LF.
+        let line = String(decoding: bytes.prefix(256), as: UTF8.self).prefix { !$0.isNewline }
+        let masked = maskingSecrets(in: String(line))
+        return masked.count > 60 ? masked.prefix(60) + "…" : masked
     }
 
     // MARK: JSON

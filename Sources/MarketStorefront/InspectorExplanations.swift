@@ -70,6 +70,27 @@ extension Words {
         return self("fault.rehearsed", ["effects": effects.joined(separator: "; ")])
     }
 
+    /// Where a body went wrong so that the market could not find a part.
+    func mistake(_ english: String) -> String {
+        if let match = english.wholeMatch(
+            of:
+                #/the body's parts begin with (.+), but Content-Type names boundary=(.+): use one boundary in both places/#
+        ) {
+            return self("mistake.otherBoundary", ["seen": String(match.1), "boundary": String(match.2)])
+        } else if let match = english.wholeMatch(
+            of: #/the body has no --(.+) line: each part begins with --.+ and a CRLF/#)
+        {
+            return self("mistake.noBoundary", ["boundary": String(match.1)])
+        } else if let match = english.wholeMatch(of: #/after (.+) came “(.*)” where the line ends: .+/#) {
+            return self("mistake.boundaryLineNotEnded", ["boundary": String(match.1), "seen": String(match.2)])
+        } else if let match = english.wholeMatch(
+            of: #/the head of part (.+) has no blank line after it, so “(.*)” was read as more head: .+/#)
+        {
+            return self("mistake.headNotEnded", ["part": String(match.1), "seen": String(match.2)])
+        }
+        return english
+    }
+
     /// What bytes were, as the inspector sniffed them: "a JPEG image", "text", …
     func bytes(_ english: String) -> String {
         let kinds = [

@@ -116,6 +116,8 @@ struct InspectedRow {
         ]
         context["hasParts"] = .flag(!request.parts.isEmpty)
         context["hasQuirks"] = .flag(!request.quirks.isEmpty)
+        context["hasMistakes"] = .flag(!(request.mistakes ?? []).isEmpty)
+        context["mistakes"] = .list((request.mistakes ?? []).map { .text(words.mistake($0)) })
         context["json"] = request.json.map(TemplateValue.text)
         context["fault"] = request.fault.map { .text(words.fault($0)) }
         context["recognised"] = request.recognised.map { .text(words("inspector_recognised_\($0.rawValue)")) }

@@ -42,6 +42,64 @@ import Testing
         }
     }
 
+    @Test func multipartMistakesAreShownWhereTheyAreWithWhatBelongsThere() async throws {
+        try await TestMarket.withServer { market in
+            let b = "learner-boundary"
+            let params =
+                #"{"secret":"\#(TestMarket.papri.secret)","name":"Cup","price":1000,"currency":"KRW","stock":1}"#
+            let image = WirePiece(try TestImages.jpeg())
+            let bodies = [
+                // The part's head runs straight into its JSON.
+                wire(
+                    "--\(b)\r\nContent-Disposition: form-data; name=\"params\"\r\n\(params)\r\n",
+                    "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n\r\n", image,
+                    "\r\n--\(b)--\r\n"),
+                // The boundary line runs straight into the part's head.
+                wire(
+                    "--\(b)Content-Disposition: form-data; name=\"params\"\r\n\r\n\(params)\r\n",
+                    "--\(b)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n\r\n", image,
+                    "\r\n--\(b)--\r\n"),
+                // The body's boundary is not the one its Content-Type names.
+                wire(
+                    "--other-boundary\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n\(params)\r\n",
+                    "--other-boundary--\r\n"),
+            ]
+            for body in bodies {
+                let refused = try await market.send(
+                    "POST", "/api/products",
+                    headers: [
+                        "identifier: \(TestMarket.papri.identifier)",
+                        "Content-Type: multipart/form-data; boundary=\(b)",
+                    ],
+                    body: body)
+                #expect(refused.status == 400)
+            }
+            var visitor = StorefrontVisitor(port: market.port)
+            _ = try await visitor.signIn(TestMarket.papri)
+            let page = try await Self.inspector(&visitor, showing: "the body&#39;s parts begin with").text
+            #expect(page.contains("Where the body went wrong"))
+            #expect(
+                page.contains(
+                    "the head of part params has no blank line after it, so “{&quot;secret&quot;:&quot;•••&quot;,&quot;name&quot;:&quot;Cup&quot;,&quot;price&quot;:1000,&quot;currency&quot;:&quot;KRW&quot;,&quot;…” was read as more head"
+                ))
+            #expect(
+                page.contains(
+                    "after --learner-boundary came “Content-Disposition: form-data; name=&quot;params&quot;” where the line ends"
+                ))
+            #expect(
+                page.contains(
+                    "the body&#39;s parts begin with --other-boundary, but Content-Type names boundary=learner-boundary"
+                ))
+            #expect(!page.contains("no closing boundary (--learner-boundary--)"), "not forgiven: it was never there")
+            #expect(!page.contains(TestMarket.papri.secret))
+            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await korean.signIn(TestMarket.papri)
+            let said = try await korean.get("/inspector").text
+            #expect(said.contains("본문에서 잘못된 곳"))
+            #expect(said.contains("params 파트의 머리글 뒤에 빈 줄이 없어서"))
+        }
+    }
+
     @Test func aKoreanPageExplainsInKoreanAndShowsTheBytesAsTheyWere() async throws {
         try await TestMarket.withServer { market in
             let quirky = try InspectorTests.quirkyCreate(price: "-5")
