@@ -22,6 +22,25 @@ extension Words {
         {
             return self("hiddenByOperator", ["id": String(match.1)])
         }
+        if english == "the identifier and secret do not match a vendor" { return self("wrongCredentials") }
+        if let match = english.wholeMatch(of: #/too many wrong secrets; try again in (\d+) seconds?/#) {
+            return self("tooManyGuesses", ["seconds": String(match.1)])
+        }
+        if let match = english.wholeMatch(of: #/product (\d+) belongs to another vendor/#) {
+            return self("notYourProduct", ["id": String(match.1)])
+        }
+        if let match = english.wholeMatch(of: #/a vendor with the id (\d+) exists already/#) {
+            return self("vendorIDTaken", ["id": String(match.1)])
+        }
+        if let match = english.wholeMatch(of: #/a vendor with the identifier (.+) exists already/#) {
+            return self("vendorIdentifierTaken", ["identifier": String(match.1)])
+        }
+        if let match = english.wholeMatch(of: #/no vendor has the identifier (.+)/#) {
+            return self("noVendorWithIdentifier", ["identifier": String(match.1)])
+        }
+        if let match = english.wholeMatch(of: #/an operator named (.+) exists already/#) {
+            return self("operatorTaken", ["name": String(match.1)])
+        }
         return Self.sentence(english)
     }
 
@@ -47,6 +66,8 @@ extension Words {
             values["limit"] = number(match.1)
         } else if rule == "must be 0 or more" {
             key = "rule.notNegative"
+        } else if rule == "must be 1 or more" {
+            key = "rule.atLeastOne"
         } else if let match = rule.wholeMatch(of: #/must be at most (\d+)/#) {
             key = "rule.atMost"
             values["limit"] = number(match.1)
@@ -109,6 +130,7 @@ extension Words {
         case .failStatus: self("field.failStatus")
         case .dropPercent: self("field.dropPercent")
         case .slowBody: self("field.slowBody")
+        case .sent("vendor-id"): self("field.vendorID")
         default: field.description
         }
     }

@@ -55,6 +55,22 @@ import Testing
         }
     }
 
+    @Test func aRefusedActIsSaidInKoreanOnAKoreanConsole() async throws {
+        try await TestMarket.withServer { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            var teacher = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            #expect(try await teacher.post("/operator/vendors", ["name": "team 7", "vendor_id": "7"]).status == 303)
+            let taken = try await teacher.post("/operator/vendors", ["name": "team 7 again", "vendor_id": "7"])
+            #expect(taken.status == 422)
+            #expect(taken.text.contains("7번 판매자가 이미 있습니다."))
+            let zero = try await teacher.post("/operator/vendors", ["name": "team 0", "vendor_id": "0"])
+            #expect(zero.text.contains("판매자 번호(vendor_id): 1 이상이어야 합니다"))
+            #expect(!taken.text.contains("exists already") && !zero.text.contains("must be 1 or more"))
+        }
+    }
+
     @Test func aHiddenProductDisappearsFromEveryDialectAndPageUntilShownAgain() async throws {
         try await TestMarket.withServer { market in
             let secret = try await market.service.registerOperator(name: "teacher")
