@@ -10,7 +10,7 @@ extension Words {
         if let field, reason.hasPrefix(field + " ") {
             return said(String(reason.dropFirst(field.count + 1)), field: .sent(field))
         }
-        return reason
+        return said(reason) ?? reason
     }
 
     /// Something the market forgave in a request.

@@ -1,3 +1,4 @@
+import Foundation
 import MarketCore
 import MarketModel
 
@@ -14,35 +15,43 @@ extension Words {
 
     /// One of the market's sentences in this language, where it is one the storefront shows.
     private func sentence(_ english: String) -> String {
-        if let match = english.wholeMatch(of: #/no product has the id (\d+)/#) {
-            return self("noProductWithID", ["id": String(match.1)])
-        }
-        if let match = english.wholeMatch(
-            of: #/product (\d+) was hidden by the market's operator; ask them to show it again/#)
-        {
-            return self("hiddenByOperator", ["id": String(match.1)])
-        }
-        if english == "the identifier and secret do not match a vendor" { return self("wrongCredentials") }
-        if let match = english.wholeMatch(of: #/too many wrong secrets; try again in (\d+) seconds?/#) {
-            return self("tooManyGuesses", ["seconds": String(match.1)])
-        }
-        if let match = english.wholeMatch(of: #/product (\d+) belongs to another vendor/#) {
-            return self("notYourProduct", ["id": String(match.1)])
-        }
-        if let match = english.wholeMatch(of: #/a vendor with the id (\d+) exists already/#) {
-            return self("vendorIDTaken", ["id": String(match.1)])
-        }
-        if let match = english.wholeMatch(of: #/a vendor with the identifier (.+) exists already/#) {
-            return self("vendorIdentifierTaken", ["identifier": String(match.1)])
-        }
-        if let match = english.wholeMatch(of: #/no vendor has the identifier (.+)/#) {
-            return self("noVendorWithIdentifier", ["identifier": String(match.1)])
-        }
-        if let match = english.wholeMatch(of: #/an operator named (.+) exists already/#) {
-            return self("operatorTaken", ["name": String(match.1)])
-        }
-        return Self.sentence(english)
+        said(english) ?? Self.sentence(english)
     }
+
+    /// A sentence of the market's said in this language, or nil when it is not one this knows.
+    func said(_ english: String) -> String? {
+        let whole = NSRange(english.startIndex..., in: english)
+        for (pattern, key, names) in Self.sentences {
+            guard let match = pattern.firstMatch(in: english, range: whole) else { continue }
+            let values = Dictionary(
+                uniqueKeysWithValues: names.enumerated().map { index, name in
+                    (name, Range(match.range(at: index + 1), in: english).map { String(english[$0]) } ?? "")
+                })
+            return self(key, values)
+        }
+        return nil
+    }
+
+    /// The market's sentences: each one's pattern, its phrase, and the names of what it captures.
+    private static let sentences: [(NSRegularExpression, String, [String])] = [
+        (#"no product has the id "?(\d+)"?"#, "noProductWithID", ["id"]),
+        (#"product (\d+) was hidden by the market's operator; ask them to show it again"#, "hiddenByOperator", ["id"]),
+        ("the identifier and secret do not match a vendor", "wrongCredentials", []),
+        (#"too many wrong secrets; try again in (\d+) seconds?"#, "tooManyGuesses", ["seconds"]),
+        (#"product (\d+) belongs to another vendor"#, "notYourProduct", ["id"]),
+        (#"a vendor with the id (\d+) exists already"#, "vendorIDTaken", ["id"]),
+        ("a vendor with the identifier (.+) exists already", "vendorIdentifierTaken", ["identifier"]),
+        ("no vendor has the identifier (.+)", "noVendorWithIdentifier", ["identifier"]),
+        ("an operator named (.+) exists already", "operatorTaken", ["name"]),
+        (#"the multipart body never mentions its boundary "(.*)""#, "multipartNoBoundary", ["boundary"]),
+        (
+            "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts",
+            "createTakesMultipart", []
+        ),
+        ("items are sent as multipart/form-data", "itemsTakeMultipart", []),
+        (#"the request body is larger than (\d+) bytes"#, "bodyTooLarge", ["bytes"]),
+        ("the password does not match this item", "wrongItemPassword", []),
+    ].map { (try! NSRegularExpression(pattern: "^" + $0.0 + "$"), $0.1, $0.2) }
 
     /// What is wrong with `field`, as a sentence: "Discount must not be more than the price (15,000)".
     func rule(_ rule: String, field: MarketField) -> String {
@@ -92,6 +101,21 @@ extension Words {
             key = "rule.errorStatus"
         } else if rule == "must be a whole number" {
             key = "rule.wholeNumber"
+        } else if rule == "must be a JSON object" {
+            key = "rule.jsonObject"
+        } else if let match = rule.wholeMatch(of: #/is not JSON: (.+) at byte (\d+)/#) {
+            key = "rule.notJSON"
+            (values["problem"], values["byte"]) = (String(match.1), number(match.2))
+        } else if rule == "must be text" {
+            key = "rule.text"
+        } else if rule == "must be a number" {
+            key = "rule.number"
+        } else if let match = rule.wholeMatch(of: #/must be a (whole )?number, not (.+)/#) {
+            key = match.1 == nil ? "rule.numberNot" : "rule.wholeNumberNot"
+            values["sent"] = String(match.2)
+        } else if let match = rule.wholeMatch(of: #/must be ([A-Z]{3}(?: or [A-Z]{3})+)/#) {
+            key = "rule.oneOf"
+            values["allowed"] = match.1.split(separator: " or ").joined(separator: "/")
         } else if let match = rule.wholeMatch(of: #/is (\d+) bytes; an image may be at most (\d+) bytes/#) {
             key = "rule.imageBytes"
             values["size"] = Self.megabytes(Int(match.1) ?? 0)

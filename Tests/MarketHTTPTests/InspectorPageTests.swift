@@ -97,6 +97,7 @@ import Testing
             let said = try await korean.get("/inspector").text
             #expect(said.contains("본문에서 잘못된 곳"))
             #expect(said.contains("params 파트의 머리글 뒤에 빈 줄이 없어서"))
+            #expect(said.contains("멀티파트 본문에 경계 &quot;learner-boundary&quot;가 한 번도 나오지 않습니다."))
         }
     }
 
