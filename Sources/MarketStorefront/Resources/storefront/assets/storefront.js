@@ -401,11 +401,11 @@ function setUpProductForm(form) {
 }
 
 // What is typed into a new product survives a reload: kept in this tab as it is typed, put back
-// into a form the server sent untouched, and forgotten once the product is registered. (Photos
-// are chosen again: a browser does not let a page keep the files a person picked.)
+// into a form the server sent untouched, and forgotten once the product is registered. No secret
+// is ever kept. (Photos are chosen again: the page does not keep the files a person picked.)
 function keepDraft(form) {
   const key = `draft ${form.getAttribute("action")}`;
-  const fields = [...form.querySelectorAll("input[name]:not([type=file]):not([type=hidden]), textarea[name], select[name]")];
+  const fields = [...form.querySelectorAll("input[name]:not([type=file]):not([type=hidden]):not([type=password]), textarea[name], select[name]")];
   const sent = (field) => field.tagName === "SELECT"
     ? (field.querySelector("option[selected]") ?? field.options[0])?.value
     : field.defaultValue;
