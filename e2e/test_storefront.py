@@ -267,21 +267,23 @@ class SellingTest(StorefrontTest):
         self.assertNotIn("Sending", page.text(), "Back never returns to the sent form")
         self.assertEqual(market.api("/api/products?page_no=1&items_per_page=1")["total_count"], count)
 
-    def test_an_iphones_heic_photo_is_taken_and_a_draft_survives_opening_the_form_again(self):
+    def test_an_iphones_heic_photo_is_taken_and_a_draft_with_its_photos_survives_opening_the_form_again(self):
         page = self.page
         self.sign_in()
         page.open("/products/new")
         page.fill("#name", "아이폰으로 찍은 컵")
         page.fill("#price", "7000")
         page.fill("#description", "두 번 썼어요.")
-        page.open("/products/new")
-        self.assertEqual(page.find("#name").get_attribute("value"), "아이폰으로 찍은 컵", "the draft is kept")
-        self.assertEqual(page.find("#description").get_attribute("value"), "두 번 썼어요.")
-        self.assertEqual(page.find("[data-count]").text, "8", "and counted again")
         heic = os.path.join(os.path.dirname(__file__), "..", "Tests", "MarketTestSupport", "Resources", "photo.heic")
         page.find("#images").send_keys(os.path.abspath(heic))
         page.wait(lambda: len(page.find_all("[data-previews] li")) == 1)
         self.assertEqual(page.error_beside("images"), "", "a HEIC photo is a photo")
+        page.open("/products/new")
+        self.assertEqual(page.find("#name").get_attribute("value"), "아이폰으로 찍은 컵", "the draft is kept")
+        self.assertEqual(page.find("#description").get_attribute("value"), "두 번 썼어요.")
+        self.assertEqual(page.find("[data-count]").text, "8", "and counted again")
+        page.wait(lambda: len(page.find_all("[data-previews] li")) == 1)
+        self.assertEqual(page.find("[data-photo-count]").text, "Photos chosen: 1", "and its photo")
         page.screenshot("register-heic")
         page.button("Register").click()
         page.wait(lambda: page.find("h1").text == "아이폰으로 찍은 컵")
@@ -290,6 +292,8 @@ class SellingTest(StorefrontTest):
         self.assertTrue(image.endswith(".jpg"), image)
         page.open("/products/new")
         self.assertEqual(page.find("#name").get_attribute("value"), "", "a registered draft is forgotten")
+        self.assertEqual(page.find("[data-photo-count]").text, "No photo chosen yet", "photos and all")
+        self.assertEqual(page.find_all("[data-previews] li"), [])
 
     def test_a_register_that_fails_offline_says_so_beside_the_button(self):
         page = self.page

@@ -402,9 +402,13 @@ function setUpProductForm(form) {
 
 // What is typed into a new product survives a reload: kept in this tab as it is typed, put back
 // into a form the server sent untouched, and forgotten once the product is registered. No secret
-// is ever kept. (Photos are chosen again: the page does not keep the files a person picked.)
+// is ever kept. (The photos are kept by `keptPhotos`.)
+function draftKey(form) {
+  return `draft ${form.getAttribute("action")}`;
+}
+
 function keepDraft(form) {
-  const key = `draft ${form.getAttribute("action")}`;
+  const key = draftKey(form);
   const fields = [...form.querySelectorAll("input[name]:not([type=file]):not([type=hidden]):not([type=password]), textarea[name], select[name]")];
   const sent = (field) => field.tagName === "SELECT"
     ? (field.querySelector("option[selected]") ?? field.options[0])?.value
@@ -441,6 +445,48 @@ async function isPicture(file) {
     && ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].includes(String.fromCharCode(...head.slice(8, 12)));
   return jpeg || png || webp || heif;
 }
+
+// The photos chosen for a new product survive a reload too: kept in this browser's IndexedDB
+// (which holds files, as sessionStorage does not) under this tab's own name, so another tab or
+// another person at the same browser never finds them; forgotten once the product is registered,
+// and a closed tab's left behind after a day.
+const keptPhotos = (() => {
+  const tab = sessionStorage.getItem("market tab") ?? `${Date.now()}-${Math.random()}`;
+  sessionStorage.setItem("market tab", tab);
+  let database;
+  const open = () => (database ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open("market drafts", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("photos");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  }));
+  const ask = async (mode, asking) => {
+    const request = asking((await open()).transaction("photos", mode).objectStore("photos"));
+    return new Promise((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  };
+  const key = (form) => `${tab} ${form.getAttribute("action")}`;
+  const day = 24 * 60 * 60 * 1000;
+  return {
+    async get(form) {
+      const kept = await ask("readonly", (store) => store.get(key(form))).catch(() => undefined);
+      return kept?.photos ?? [];
+    },
+    keep: (form, photos) => ask("readwrite", (store) => store.put({ photos, at: Date.now() }, key(form))).catch(() => {}),
+    forget: (form) => ask("readwrite", (store) => store.delete(key(form))).catch(() => {}),
+    sweep: () => open().then((database) => {
+      const walk = database.transaction("photos", "readwrite").objectStore("photos").openCursor();
+      walk.onsuccess = () => {
+        const cursor = walk.result;
+        if (!cursor) return;
+        if (Date.now() - cursor.value.at > day) cursor.delete();
+        cursor.continue();
+      };
+    }).catch(() => {}),
+  };
+})();
 
 function setUpPhotoPicker(form) {
   const input = form.querySelector("[data-image-picker]");
@@ -481,6 +527,7 @@ function setUpPhotoPicker(form) {
           photos.splice(index, 1);
           tell("");
           render();
+          keep();
           (previews.querySelectorAll("button")[Math.min(index, photos.length - 1)] ?? input).focus();
         });
         item.append(image, label, remove);
@@ -489,7 +536,25 @@ function setUpPhotoPicker(form) {
     );
   };
 
+  // A new product's photos are kept for a reload; an edit's start from the product's own.
+  const drafting = !form.hasAttribute("data-edit");
+  const keep = () => drafting && keptPhotos.keep(form, photos.map(({ blob, name }) => ({ blob, name })));
   render();
+  if (drafting) {
+    keptPhotos.sweep();
+    // No draft in the tab: the product was registered (the page left before its photos could be
+    // forgotten) or none was begun.
+    if (sessionStorage.getItem(draftKey(form)) === null) {
+      keptPhotos.forget(form);
+    } else {
+      keptPhotos.get(form).then((kept) => {
+        for (const { blob, name } of kept.slice(0, limit - photos.length)) {
+          photos.push({ blob, name, url: URL.createObjectURL(blob) });
+        }
+        if (kept.length > 0) render();
+      });
+    }
+  }
   input.addEventListener("change", async () => {
     const files = [...input.files];
     input.value = "";
@@ -507,6 +572,7 @@ function setUpPhotoPicker(form) {
       photos.push({ blob, name: file.name, url: URL.createObjectURL(blob) });
       render();
     }
+    keep();
     tell(problems.join(" "));
   });
 
