@@ -109,19 +109,17 @@ package struct RequestDiagnosis {
     /// Where a boundary line or a part's head does not end as it must, so that a part went missing
     /// or lost its bytes: what was seen there, and what belongs there.
     private mutating func findMistakes(delimiter: [UInt8]) {
-        let boundaryLine = String(decoding: delimiter, as: UTF8.self)
-        var notEnded = false
         var start = 0
         while let found = body.withUnsafeBytes({ MultipartForm.find(delimiter, in: $0, from: start) }) {
-            let after = body[(body.startIndex + found + delimiter.count)...]
             start = found + delimiter.count
             // A part's head glued to its boundary line; anything else after it (a longer boundary
-            // that only begins as declared) the market forgives.
-            guard !notEnded, Self.excerpt(after).contains(":") else { continue }
-            notEnded = true
+            // that only begins as declared) the market forgives. The first one says it.
+            let seen = Self.excerpt(body[(body.startIndex + start)...])
+            guard seen.contains(":") else { continue }
             mistakes.append(
-                "after \(boundaryLine) came “\(Self.excerpt(after))” where the line ends: "
+                "after \(String(decoding: delimiter, as: UTF8.self)) came “\(seen)” where the line ends: "
                     + "end each boundary line with a CRLF, then the part's head")
+            break
         }
         // A head line that is no header (no colon, or JSON) was the part's bytes, read as head.
         for part in parts {
