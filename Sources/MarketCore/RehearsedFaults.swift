@@ -3,7 +3,8 @@ import MarketModel
 
 /// Failures a vendor asks the market to stage for their own app's requests, so that the app can be
 /// tried against a slow or failing server: added latency, a share of answers failing with a chosen
-/// status, a share of connections dropped without an answer, and answers whose body trickles.
+/// status, a share of connections dropped without an answer, a share of answers that arrive broken
+/// (of the kinds chosen, or any), and answers whose body trickles.
 /// With a seed, the same settings stage the same failures for the same sequence of requests.
 public struct RehearsedFaults: Codable, Sendable, Equatable {
     public static let longest = 30_000
@@ -14,11 +15,14 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
     public var status: Int
     public var dropPercent: Int
     public var slowBodyMs: Int
+    public var brokenPercent: Int
+    /// The kinds of broken answers to choose from; empty means every kind.
+    public var broken: [BrokenAnswer]
     public var seed: UInt64?
 
     public init(
         latencyMs: Int = 0, jitterMs: Int = 0, failPercent: Int = 0, status: Int = 503, dropPercent: Int = 0,
-        slowBodyMs: Int = 0, seed: UInt64? = nil
+        slowBodyMs: Int = 0, brokenPercent: Int = 0, broken: [BrokenAnswer] = [], seed: UInt64? = nil
     ) {
         self.latencyMs = latencyMs
         self.jitterMs = jitterMs
@@ -26,12 +30,14 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
         self.status = status
         self.dropPercent = dropPercent
         self.slowBodyMs = slowBodyMs
+        self.brokenPercent = brokenPercent
+        self.broken = broken
         self.seed = seed
     }
 
     enum CodingKeys: String, CodingKey {
         case latencyMs = "latency_ms", jitterMs = "jitter_ms", failPercent = "fail_percent", status
-        case dropPercent = "drop_percent", slowBodyMs = "slow_body_ms", seed
+        case dropPercent = "drop_percent", slowBodyMs = "slow_body_ms", brokenPercent = "broken_percent", broken, seed
     }
 
     /// Every setting may be left out of the JSON; what is left out is off.
@@ -44,6 +50,8 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
             status: try values.decodeIfPresent(Int.self, forKey: .status) ?? 503,
             dropPercent: try values.decodeIfPresent(Int.self, forKey: .dropPercent) ?? 0,
             slowBodyMs: try values.decodeIfPresent(Int.self, forKey: .slowBodyMs) ?? 0,
+            brokenPercent: try values.decodeIfPresent(Int.self, forKey: .brokenPercent) ?? 0,
+            broken: try BrokenAnswer.named(try values.decodeIfPresent([String].self, forKey: .broken) ?? []),
             seed: try values.decodeIfPresent(UInt64.self, forKey: .seed))
     }
 
@@ -57,6 +65,8 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
         try check((400...599).contains(status), .failStatus, "must be an error status, from 400 to 599")
         try check((0...100 - failPercent).contains(dropPercent), .dropPercent, "must be from 0 to \(100 - failPercent)")
         try check((0...Self.longest).contains(slowBodyMs), .slowBody, "must be from 0 to \(Self.longest) ms")
+        let left = 100 - failPercent - dropPercent
+        try check((0...left).contains(brokenPercent), .brokenPercent, "must be from 0 to \(left)")
         return self
     }
 
@@ -66,13 +76,19 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
         let jitter = jitterMs == 0 ? 0 : Int(random.next() % UInt64(2 * jitterMs + 1)) - jitterMs
         let roll = Int(random.next() % 100)
         let outcome: StagedFault.Outcome =
-            roll < failPercent ? .fail(status: status) : roll < failPercent + dropPercent ? .drop : .answer
+            switch roll {
+            case ..<failPercent: .fail(status: status)
+            case ..<(failPercent + dropPercent): .drop
+            case ..<(failPercent + dropPercent + brokenPercent):
+                .broken((broken.isEmpty ? BrokenAnswer.allCases : broken).shuffled(using: &random))
+            default: .answer
+            }
         return StagedFault(
             delay: .milliseconds(latencyMs + jitter), outcome: outcome, bodyTrickle: .milliseconds(slowBodyMs))
     }
 
     public var isOff: Bool {
-        latencyMs == 0 && failPercent == 0 && dropPercent == 0 && slowBodyMs == 0
+        latencyMs == 0 && failPercent == 0 && dropPercent == 0 && slowBodyMs == 0 && brokenPercent == 0
     }
 }
 
@@ -83,6 +99,8 @@ public struct StagedFault: Sendable, Equatable {
         case fail(status: Int)
         /// The connection closes without an answer.
         case drop
+        /// The market answers, and its answer is broken in the first of these ways that fits it.
+        case broken([BrokenAnswer])
     }
 
     public var delay: Duration
@@ -91,7 +109,12 @@ public struct StagedFault: Sendable, Equatable {
     public var bodyTrickle: Duration
 
     /// The request gets the rehearsed failure instead of the market's answer.
-    public var failsOnPurpose: Bool { outcome != .answer }
+    public var failsOnPurpose: Bool {
+        switch outcome {
+        case .fail, .drop: true
+        case .answer, .broken: false
+        }
+    }
 }
 
 /// A small, fast, seedable generator: the same seed gives the same numbers on every machine.

@@ -25,6 +25,8 @@ package enum APIFieldNames {
         case .failStatus: "status"
         case .dropPercent: "drop_percent"
         case .slowBody: "slow_body_ms"
+        case .brokenPercent: "broken_percent"
+        case .brokenKinds: "broken"
         case .sent(let name): name
         }
     }

@@ -64,6 +64,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     package var refusal: Refusal?
     /// A rehearsed failure the vendor staged and this request met.
     package var fault: String?
+    /// How the answer was broken on purpose, for a vendor who rehearses broken answers.
+    package var broken: String?
     /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
     package var curl: String
 
@@ -71,7 +73,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         method: String, path: String, status: Int, milliseconds: Double, headers: [Header], bodyBytes: Int,
         parts: [Part], json: String?, quirks: [String], mistakes: [String]?, recognised: RecognisedShape?,
         answer: String,
-        refusal: Refusal?, fault: String?, curl: String
+        refusal: Refusal?, fault: String?, broken: String? = nil, curl: String
     ) {
         self.method = method
         self.path = path
@@ -87,6 +89,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         self.answer = answer
         self.refusal = refusal
         self.fault = fault
+        self.broken = broken
         self.curl = curl
     }
 }

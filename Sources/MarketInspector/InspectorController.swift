@@ -55,6 +55,8 @@ package struct InspectorController<Context: RequestContext> {
         let faults: RehearsedFaults
         do {
             faults = try JSONDecoder().decode(RehearsedFaults.self, from: body)
+        } catch let error as MarketError {
+            throw error
         } catch {
             throw MarketError(
                 .invalid,

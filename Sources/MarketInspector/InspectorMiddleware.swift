@@ -38,7 +38,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
                 return buffer
             })
         if let staged { try await Task.sleep(for: staged.delay) }
-        let record = Recording(
+        var record = Recording(
             rehearsals: rehearsals, vendorID: vendor?.id, head: request.head, scheme: request.scheme,
             started: started, fault: staged.flatMap(Self.describe), failedOnPurpose: staged?.failsOnPurpose ?? false,
             logger: context.logger)
@@ -56,8 +56,14 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             recorder.enqueue(record.answered(0), request: captured, answer: BodyCapture())
             try? await context.connection.close()
             throw DroppedOnPurpose()
-        case .answer?, nil:
+        case .answer?, .broken?, nil:
             response = try await RequestNotes.$current.withValue(notes) { try await next(request, context) }
+        }
+        if case .broken(let kinds)? = staged?.outcome,
+            let said = try await Self.breaking(&response, AnswerBreaker(kinds: kinds))
+        {
+            record.broken = said
+            record.failedOnPurpose = !(200..<300).contains(response.status.code)
         }
         let answered = record.answered(response.status.code, recognised: notes.recognised)
         // The operator sees only why an anonymous request was refused, not every list it read.
@@ -72,13 +78,33 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         return response
     }
 
+    /// Breaks the market's answer as the vendor rehearses; what was broken, or nil when no chosen
+    /// kind fits it (and it leaves as it was).
+    static func breaking(_ response: inout Response, _ breaker: AnswerBreaker) async throws -> String? {
+        var body: [UInt8]?
+        if breaker.needsBody(response) {
+            let collected = CollectedBody()
+            try await response.body.write(CollectingWriter(into: collected))
+            body = collected.bytes
+            response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: collected.bytes))
+        }
+        guard let broken = breaker.breaking(response, body: body) else { return nil }
+        var headers = response.headers
+        for name in [HTTPField.Name.contentLength, .eTag, .lastModified] { headers[name] = nil }
+        headers[.contentType] = broken.contentType
+        headers[.cacheControl] = "no-store"
+        response = Response(
+            status: broken.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: broken.body)))
+        return broken.said
+    }
+
     static func describe(_ staged: StagedFault) -> String? {
         var effects: [String] = []
         if staged.delay > .zero { effects.append("held back \(Int(staged.delay / .milliseconds(1))) ms") }
         switch staged.outcome {
         case .fail(let status): effects.append("answered \(status) without reaching the market")
         case .drop: effects.append("the connection was dropped without an answer")
-        case .answer: break
+        case .answer, .broken: break
         }
         if staged.bodyTrickle > .zero {
             effects.append("the answer trickled over \(Int(staged.bodyTrickle / .milliseconds(1))) ms")
@@ -93,6 +119,21 @@ private struct RehearsedFailure: Encodable {
 }
 
 private struct DroppedOnPurpose: Error {}
+
+/// An answer's body, read whole to be broken.
+private final class CollectedBody: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}
+
+private struct CollectingWriter: ResponseBodyWriter {
+    let into: CollectedBody
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        into.bytes += buffer.readableBytesView
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
 
 /// Passes an answer on, keeping a copy for the inspector, and lets it trickle when a vendor
 /// rehearses a slow network.

@@ -13,8 +13,10 @@ struct Recording: Sendable {
     let scheme: String
     let started: ContinuousClock.Instant
     let fault: String?
+    /// How the answer was broken on purpose, when the vendor rehearses broken answers.
+    var broken: String?
     /// The answer was the vendor's rehearsed failure, not the market's: nothing was refused.
-    let failedOnPurpose: Bool
+    var failedOnPurpose: Bool
     let logger: Logger
     /// The status answered (0: none, the connection was dropped) and how long that took.
     var status = 0
@@ -78,7 +80,7 @@ struct Recording: Sendable {
             headers: diagnosis.headers, bodyBytes: bodyBytes, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON,
             quirks: diagnosis.quirks, mistakes: diagnosis.mistakes.isEmpty ? nil : diagnosis.mistakes,
-            recognised: recognised, answer: text, refusal: refusal, fault: fault,
+            recognised: recognised, answer: text, refusal: refusal, fault: fault, broken: broken,
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
     }
 }

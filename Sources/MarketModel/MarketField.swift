@@ -13,7 +13,7 @@ public enum MarketField: Hashable, Sendable, CustomStringConvertible {
     /// The secret that a 2022 delete asks for, issued for one product.
     case productSecret
     /// The settings of a rehearsed failure.
-    case latency, jitter, failPercent, failStatus, dropPercent, slowBody
+    case latency, jitter, failPercent, failStatus, dropPercent, slowBody, brokenPercent, brokenKinds
     /// A part of the request named as the client sent it, when the request itself could not be
     /// read (a `params` part that is no JSON, a key holding text where a number belongs).
     case sent(String)
@@ -41,6 +41,8 @@ public enum MarketField: Hashable, Sendable, CustomStringConvertible {
         case .failStatus: "failure status"
         case .dropPercent: "share of dropped connections"
         case .slowBody: "slow body"
+        case .brokenPercent: "share of broken answers"
+        case .brokenKinds: "kinds of broken answers"
         case .sent(let name): name
         }
     }

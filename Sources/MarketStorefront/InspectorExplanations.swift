@@ -70,6 +70,36 @@ extension Words {
         return self("fault.rehearsed", ["effects": effects.joined(separator: "; ")])
     }
 
+    /// How an answer was broken on purpose, and what that asks of the learner's app.
+    func broken(_ english: String) -> String {
+        let said: (key: String, values: [String: String])
+        if english.hasPrefix("a 200 with an empty body") {
+            said = ("broken.emptyBody", [:])
+        } else if english.hasPrefix("an HTML error page (502)") {
+            said = ("broken.proxyPage", [:])
+        } else if let match = english.wholeMatch(of: #/the JSON stops after (\d+) of (\d+) bytes: .+/#) {
+            said = (
+                "broken.truncated",
+                ["kept": Self.grouped(Int64(match.1) ?? 0), "total": Self.grouped(Int64(match.2) ?? 0)]
+            )
+        } else if let match = english.wholeMatch(of: #/(\S+) was left out: .+/#) {
+            said = ("broken.missingKey", ["key": String(match.1)])
+        } else if let match = english.wholeMatch(of: #/(\S+) came as null: .+/#) {
+            said = ("broken.null", ["key": String(match.1)])
+        } else if let match = english.wholeMatch(of: #/(\S+) came as text \("(.*)"\): .+/#) {
+            said = ("broken.numberAsText", ["key": String(match.1), "text": String(match.2)])
+        } else if let match = english.wholeMatch(of: #/currency came as (\S+), .+/#) {
+            said = ("broken.unknownCurrency", ["currency": String(match.1)])
+        } else if let match = english.wholeMatch(of: #/an extra key (\S+) came along: .+/#) {
+            said = ("broken.extraKey", ["key": String(match.1)])
+        } else if let match = english.wholeMatch(of: #/(\S+) came in another format \("(.*)"\): .+/#) {
+            said = ("broken.otherDate", ["key": String(match.1), "text": String(match.2)])
+        } else {
+            return english
+        }
+        return self(said.key, said.values)
+    }
+
     /// Where a body went wrong so that the market could not find a part.
     func mistake(_ english: String) -> String {
         if let match = english.wholeMatch(

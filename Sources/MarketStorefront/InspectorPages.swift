@@ -34,7 +34,8 @@ extension Storefront {
                 "vendor": .text(vendor.name), "identifier": .text(vendor.identifier),
                 "requests": .objects(records.map { $0.context(words) }), "noRequests": .flag(records.isEmpty),
                 "choice": .object(choice.context(page: page, shown: shown.count, words: words)),
-                "faults": .object(typedFaults ?? FaultsForm(faults).context), "faultsOn": .flag(!faults.isOff),
+                "faults": .object(typedFaults ?? FaultsForm(faults, words: words).context),
+                "faultsOn": .flag(!faults.isOff),
                 "explainAfter": .text(words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)])),
             ])
     }
@@ -97,7 +98,9 @@ struct InspectedRow {
         var context: [String: TemplateValue] = [
             "time": .text(Self.time.string(from: at)), "method": .text(request.method), "path": .text(request.path),
             "status": .number(request.status), "refused": .flag(request.refusal != nil),
-            "rehearsed": .flag(request.refusal == nil && request.fault != nil && !(200..<400).contains(request.status)),
+            "rehearsed": .flag(
+                request.refusal == nil
+                    && (request.broken != nil || request.fault != nil && !(200..<400).contains(request.status))),
             "milliseconds": .text(String(format: "%.1f", request.milliseconds)),
             "headers": .objects(request.headers.map { ["name": .text($0.name), "value": .text($0.value)] }),
             "bodyBytes": .number(request.bodyBytes),
@@ -120,6 +123,7 @@ struct InspectedRow {
         context["mistakes"] = .list((request.mistakes ?? []).map { .text(words.mistake($0)) })
         context["json"] = request.json.map(TemplateValue.text)
         context["fault"] = request.fault.map { .text(words.fault($0)) }
+        context["broken"] = request.broken.map { .text(words.broken($0)) }
         context["recognised"] = request.recognised.map { .text(words("inspector_recognised_\($0.rawValue)")) }
         if let refusal = request.refusal {
             context["refusal"] = .object([
@@ -142,19 +146,33 @@ struct InspectedRow {
 struct FaultsForm {
     let context: [String: TemplateValue]
 
-    init(_ faults: RehearsedFaults) {
-        context = [
+    init(_ faults: RehearsedFaults, words: Words) {
+        var context: [String: TemplateValue] = [
             "latency": .number(faults.latencyMs), "jitter": .number(faults.jitterMs),
             "fail": .number(faults.failPercent), "status": .number(faults.status), "drop": .number(faults.dropPercent),
-            "slow_body": .number(faults.slowBodyMs), "seed": .text(faults.seed.map(String.init) ?? ""),
+            "slow_body": .number(faults.slowBodyMs), "broken": .number(faults.brokenPercent),
+            "seed": .text(faults.seed.map(String.init) ?? ""),
         ]
+        context["kinds"] = Self.kinds(words) { faults.broken.contains($0) }
+        self.context = context
     }
 
     /// The form's fields, by name, with the market field each one fills.
     static let fields: [(name: String, field: MarketField)] = [
         ("latency", .latency), ("jitter", .jitter), ("fail", .failPercent), ("status", .failStatus),
-        ("drop", .dropPercent), ("slow_body", .slowBody), ("seed", .sent("seed")),
+        ("drop", .dropPercent), ("slow_body", .slowBody), ("broken", .brokenPercent), ("seed", .sent("seed")),
     ]
+
+    /// A box to tick for each kind of broken answer; none ticked means every kind.
+    static func kinds(_ words: Words, ticked: (BrokenAnswer) -> Bool) -> TemplateValue {
+        .objects(
+            BrokenAnswer.allCases.map { kind in
+                [
+                    "name": .text("broken_" + kind.rawValue), "label": .text(words("brokenKind.\(kind.rawValue)")),
+                    "ticked": .flag(ticked(kind)),
+                ]
+            })
+    }
 
     /// The form as it was typed, with why it was refused beside the field to blame.
     static func typed(_ form: FormSubmission, refused error: MarketError, words: Words) -> [String: TemplateValue] {
@@ -166,6 +184,7 @@ struct FaultsForm {
         if error.field == nil || !fields.contains(where: { $0.field == error.field }) {
             context["latencyError"] = .text(words.refusal(error))
         }
+        context["kinds"] = kinds(words) { !form["broken_" + $0.rawValue].isEmpty }
         return context
     }
 
@@ -186,7 +205,8 @@ struct FaultsForm {
             latencyMs: number("latency", .latency), jitterMs: number("jitter", .jitter),
             failPercent: number("fail", .failPercent), status: number("status", .failStatus, default: 503),
             dropPercent: number("drop", .dropPercent), slowBodyMs: number("slow_body", .slowBody),
-            seed: UInt64(seedText)
+            brokenPercent: number("broken", .brokenPercent),
+            broken: BrokenAnswer.allCases.filter { !form["broken_" + $0.rawValue].isEmpty }, seed: UInt64(seedText)
         ).validated()
     }
 }

@@ -154,6 +154,8 @@ extension Words {
         case .failStatus: self("field.failStatus")
         case .dropPercent: self("field.dropPercent")
         case .slowBody: self("field.slowBody")
+        case .brokenPercent: self("field.brokenPercent")
+        case .brokenKinds: self("field.brokenKinds")
         case .sent("vendor-id"): self("field.vendorID")
         default: field.description
         }

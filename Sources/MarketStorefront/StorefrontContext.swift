@@ -43,7 +43,8 @@ struct RehearsalMiddleware: RouterMiddleware {
         else { return try await next(request, context) }
         try await Task.sleep(for: staged.delay)
         switch staged.outcome {
-        case .answer:
+        case .answer, .broken:
+            // Pages are not broken: broken answers are for the apps that decode them.
             return try await next(request, context)
         case .fail(let status):
             return pages.problem(

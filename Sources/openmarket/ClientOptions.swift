@@ -81,6 +81,8 @@ struct ClientOptions: ParsableArguments {
         case .failStatus: "--status"
         case .dropPercent: "--drop"
         case .slowBody: "--slow-body"
+        case .brokenPercent: "--broken"
+        case .brokenKinds: "--broken-kinds"
         case .productSecret, .sent: nil
         }
     }

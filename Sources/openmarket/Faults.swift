@@ -9,6 +9,12 @@ struct Faults: AsyncParsableCommand {
         discussion: """
             Faults touch only requests that carry that vendor's identifier (and its storefront \
             sign-in), never anyone else's. A running market picks them up within a second.
+
+            Example: a second's delay, one request in ten failing and one answer in five arriving \
+            with its price as text or its name null, the same way each time:
+
+              openmarket faults set --identifier YOUR-IDENTIFIER --latency 800ms±200ms --fail 10% \\
+                --broken 20% --broken-kinds number_as_text,null --seed 7
             """,
         subcommands: [Set.self, Show.self, Clear.self])
 
@@ -31,6 +37,15 @@ struct Faults: AsyncParsableCommand {
 
         @Option(help: "How long each answer's body takes to arrive, such as 3s.") var slowBody: String?
 
+        @Option(help: "The share of successful answers that arrive broken, such as 20%.") var broken: String?
+
+        @Option(
+            help: """
+                How answers break, separated by commas (every kind when left out): \
+                \(BrokenAnswer.allCases.map(\.rawValue).joined(separator: ", ")).
+                """)
+        var brokenKinds: String?
+
         @Option(help: "Makes the failures repeat in the same order each time these faults are set.")
         var seed: UInt64?
 
@@ -39,7 +54,10 @@ struct Faults: AsyncParsableCommand {
             let faults = RehearsedFaults(
                 latencyMs: latency, jitterMs: jitter, failPercent: try FaultText.percent(fail ?? "0%", flag: "--fail"),
                 status: status, dropPercent: try FaultText.percent(drop ?? "0%", flag: "--drop"),
-                slowBodyMs: try FaultText.milliseconds(slowBody ?? "0ms", flag: "--slow-body"), seed: seed)
+                slowBodyMs: try FaultText.milliseconds(slowBody ?? "0ms", flag: "--slow-body"),
+                brokenPercent: try FaultText.percent(broken ?? "0%", flag: "--broken"),
+                broken: try BrokenAnswer.named(brokenKinds.map { $0.split(separator: ",").map(String.init) } ?? []),
+                seed: seed)
             let set = try await storage.withMarket { market in
                 let vendor = try await market.vendor(identifiedBy: identifier)
                 try await market.rehearsals.setFaults(faults, vendorID: vendor.id)
@@ -110,6 +128,8 @@ enum FaultText {
         lines.append("fail:      \(faults.failPercent)% with status \(faults.status)")
         lines.append("drop:      \(faults.dropPercent)%")
         lines.append("slow body: \(faults.slowBodyMs)ms")
+        let kinds = faults.broken.isEmpty ? "any kind" : faults.broken.map(\.rawValue).joined(separator: ", ")
+        lines.append("broken:    \(faults.brokenPercent)% (\(kinds))")
         lines.append("seed:      \(faults.seed.map(String.init) ?? "none (a new sequence each time)")")
         return lines.joined(separator: "\n")
     }

@@ -33,6 +33,25 @@ import Testing
         #expect(try await rehearsals.nextStaging(for: papri.id) == nil)
     }
 
+    @Test func brokenAnswersComeInTheirShareOfTheChosenKindsTheSameWayForTheSameSeed() async throws {
+        let market = try await TestMarket()
+        defer { try? FileManager.default.removeItem(at: market.directory) }
+        let rehearsals = market.market.rehearsals
+        let papri = try #require(try await rehearsals.vendor(identifiedBy: TestMarket.papri.identifier)).id
+        let faults = RehearsedFaults(brokenPercent: 50, broken: [.null, .numberAsText], seed: 11)
+        try await rehearsals.setFaults(faults, vendorID: papri)
+        let first = try await Self.outcomes(rehearsals, vendorID: papri, count: 100)
+        let broken = first.compactMap { outcome -> [BrokenAnswer]? in
+            guard case .broken(let kinds) = outcome else { return nil }
+            return kinds
+        }
+        #expect((30...70).contains(broken.count), "about half of \(first.count)")
+        #expect(broken.allSatisfy { Set($0) == [.null, .numberAsText] })
+        #expect(Set(broken.map { $0[0] }) == [.null, .numberAsText], "each kind comes first now and then")
+        try await rehearsals.setFaults(faults, vendorID: papri)
+        #expect(try await Self.outcomes(rehearsals, vendorID: papri, count: 100) == first, "the same again")
+    }
+
     /// Two servers' rehearsals on the same store, on a clock the test moves, and papri's id, who
     /// rehearses nothing yet (as this server has just read).
     static func twoServers() async throws -> (

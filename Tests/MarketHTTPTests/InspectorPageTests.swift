@@ -178,6 +178,32 @@ import Testing
         }
     }
 
+    @Test func brokenAnswersAreChosenOnThePageAndExplainedInKorean() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await visitor.signIn(TestMarket.papri)
+            let form = try await visitor.get("/inspector").text
+            #expect(form.contains(#"<input type="checkbox" name="broken_null" value="1"> 값 대신 null (name)"#))
+            let refused = try await visitor.post("/inspector/rehearsal", ["fail": "90", "broken": "20"])
+            #expect(refused.status == 422)
+            #expect(refused.text.contains(#"<p class="error" id="broken-error">"#), "the mistake beside its field")
+            let saved = try await visitor.post("/inspector/rehearsal", ["broken": "100", "broken_null": "1"])
+            #expect(saved.status == 303)
+            let page = try await visitor.get("/inspector").text
+            #expect(page.contains(#"name="broken_null" value="1" checked>"#))
+            #expect(!page.contains(#"name="broken_truncated" value="1" checked>"#))
+            let answer = try await market.send(
+                "GET", "/api/products/\(product.id)", headers: ["identifier: \(TestMarket.papri.identifier)"])
+            #expect(try answer.json["name"] is NSNull)
+            let shown = try await Self.inspector(&visitor, showing: "일부러 망가뜨린 응답").text
+            #expect(shown.contains("<strong>일부러 망가뜨린 응답:</strong> name 값이 null로 옴: Decodable이 받아 주나요?"))
+            #expect(shown.contains(#"<span class="tag">연습한 실패</span>"#))
+            let storefront = try await visitor.get("/products/\(product.id)")
+            #expect(storefront.status == 200 && storefront.text.contains("Lamp"), "pages are never broken")
+        }
+    }
+
     @Test func startingAfreshDeletesOnlyTheVendorsProductsAndOnlyWithTheirSecret() async throws {
         try await TestMarket.withServer { market in
             let peer = MarketPeer(port: market.port)

@@ -313,6 +313,34 @@ extension LogFormatTests {
         #expect(try await again.terminate() == 0)
     }
 
+    /// A teacher makes one learner's answers arrive broken, of the kinds named, from the shell.
+    @Test func brokenAnswersSetFromTheCommandLineReachARunningMarket() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--demo", "--port", "0", "--data-dir", dataDir])
+        let market = MarketPeer(port: try await server.listeningPort())
+        let papri = TestMarket.papri
+        let set = try await OpenMarketBinary.run([
+            "faults", "set", "--data-dir", dataDir, "--identifier", papri.identifier, "--broken", "100%",
+            "--broken-kinds", "number_as_text",
+        ])
+        #expect(set.status == 0, "\(set.errors)")
+        #expect(set.output.contains("broken:    100% (number_as_text)"))
+        func price() async throws -> Any? {
+            try await market.send("GET", "/api/products/1", headers: ["identifier: \(papri.identifier)"]).json["price"]
+        }
+        var seen = try await price()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !(seen is String), ContinuousClock.now < deadline { seen = try await price() }
+        #expect(seen is String, "the price came as text")
+        let bad = try await OpenMarketBinary.run([
+            "faults", "set", "--data-dir", dataDir, "--identifier", papri.identifier, "--broken", "10%",
+            "--broken-kinds", "sideways",
+        ])
+        #expect(bad.status != 0)
+        #expect(bad.errors.contains("must be among truncated, missing_key"), "\(bad.errors)")
+        #expect(try await server.terminate() == 0)
+    }
+
     /// A teacher switches a learner's faults on from the shell while the market runs; only that
     /// learner's requests fail, from the next second on, and `faults clear` ends it.
     @Test func faultsSetFromTheCommandLineReachARunningMarket() async throws {
