@@ -90,6 +90,7 @@ let package = Package(
                 server("HTTPTypes", "swift-http-types"),
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/placeholder.png")]
         ),
@@ -138,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "openmarket",
             dependencies: [
-                "MarketApp", "OpenMarketKit",
+                "MarketApp", "MarketHTTPShared", "OpenMarketKit",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]

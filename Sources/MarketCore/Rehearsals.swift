@@ -10,6 +10,9 @@ public final class Rehearsals: @unchecked Sendable {
     /// How many requests the inspector keeps per vendor.
     public static let keptRequests = 300
     public static let faultsFreshness: Duration = .seconds(1)
+    /// How soon a live inspector sees a request another server kept.
+    public static let followInterval: Duration = .seconds(1)
+    public static let followersPerVendor = 8
 
     let store: any MarketStore
     let now: @Sendable () -> Date
@@ -23,6 +26,8 @@ public final class Rehearsals: @unchecked Sendable {
     /// Written out only when the operator looks: most are never read, and a read path must not pay for them.
     private var anonymous: [(id: Int64, at: Date, detail: @Sendable () -> Data)] = []
     private var anonymousCount: Int64 = 0
+    /// Live inspectors, by vendor: each is woken when this server keeps one of that vendor's requests.
+    private var followers: [Int64: [UUID: AsyncStream<Void>.Continuation]] = [:]
 
     public init(
         store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init,
@@ -45,10 +50,61 @@ public final class Rehearsals: @unchecked Sendable {
 
     public func record(_ detail: Data, vendorID: Int64) async throws {
         try await store.appendRequestRecord(vendorID: vendorID, at: now(), detail: detail, keeping: Self.keptRequests)
+        lock.withLock { followers[vendorID]?.values.forEach { $0.yield() } }
     }
 
-    public func requests(of vendorID: Int64, limit: Int = keptRequests) async throws -> [StoredRequestRecord] {
-        try await store.requestRecords(vendorID: vendorID, limit: min(limit, Self.keptRequests))
+    public func requests(
+        of vendorID: Int64, after: Int64? = nil, limit: Int = keptRequests
+    ) async throws -> [StoredRequestRecord] {
+        try await store.requestRecords(vendorID: vendorID, after: after, limit: min(limit, Self.keptRequests))
+    }
+
+    /// Throws when as many follow the vendor as may: checked before a live answer begins, so that
+    /// the client is told why (`follow` checks again, for one that began at the same moment).
+    public func checkRoomToFollow(_ vendorID: Int64) throws {
+        guard lock.withLock({ followers[vendorID, default: [:]].count < Self.followersPerVendor }) else {
+            throw Self.tooManyFollowers
+        }
+    }
+
+    /// Ends every live inspector's following, as the server shuts down.
+    public func stopFollowing() {
+        lock.withLock { followers.values.forEach { $0.values.forEach { $0.finish() } } }
+    }
+
+    static let tooManyFollowers = MarketError(
+        .throttled, "at most \(followersPerVendor) live inspectors follow one vendor at a time")
+
+    /// Hands `deliver` the vendor's requests kept after the one with id `after`, oldest first, as
+    /// they come, until it throws or the task is cancelled: those this server keeps at once, those
+    /// other servers keep within `followInterval`. `deliver` is also called with none at each
+    /// interval, so that a caller can tell its client it is still there (and find out it is not).
+    /// At most `followersPerVendor` follow one vendor at a time on one server.
+    public func follow(
+        _ vendorID: Int64, after: Int64?, _ deliver: ([StoredRequestRecord]) async throws -> Void
+    ) async throws {
+        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let follower = UUID()
+        let room = lock.withLock {
+            guard followers[vendorID, default: [:]].count < Self.followersPerVendor else { return false }
+            followers[vendorID, default: [:]][follower] = signal
+            return true
+        }
+        guard room else { throw Self.tooManyFollowers }
+        defer { lock.withLock { _ = followers[vendorID]?.removeValue(forKey: follower) } }
+        let ticker = Task {
+            while !Task.isCancelled {
+                signal.yield()
+                try? await Task.sleep(for: Self.followInterval)
+            }
+        }
+        defer { ticker.cancel() }
+        var last = after
+        for await _ in signals {
+            let kept = try await requests(of: vendorID, after: last)
+            last = kept.first?.id ?? last
+            try await deliver(kept.reversed())
+        }
     }
 
     /// Keeps a request that named no vendor; `detail` writes its record when the operator asks.

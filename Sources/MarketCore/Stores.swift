@@ -96,8 +96,8 @@ public protocol RehearsalStore: Sendable {
     /// Keeps one of a vendor's requests (`detail` is the inspector's, opaque here) and forgets all
     /// but the vendor's newest `keeping`.
     func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws
-    /// A vendor's newest requests first.
-    func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord]
+    /// A vendor's newest requests first; with `after`, only those kept since the one with that id.
+    func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord]
     /// The faults a vendor has set (encoded `RehearsedFaults`), or nil.
     func faults(vendorID: Int64) async throws -> Data?
     func setFaults(_ faults: Data?, vendorID: Int64) async throws

@@ -65,22 +65,22 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
 }
 
 /// Keeps what a response body writes.
-final class BodyCollector: ResponseBodyWriter {
+package final class BodyCollector: ResponseBodyWriter {
     private(set) var buffer = ByteBuffer()
 
     /// The whole body of `response`.
-    static func bytes(of response: Response) async throws -> ByteBuffer {
+    package static func bytes(of response: Response) async throws -> ByteBuffer {
         let collector = BodyCollector()
         try await response.body.write(collector)
         return collector.buffer
     }
 
-    func write(_ buffer: ByteBuffer) async throws {
+    package func write(_ buffer: ByteBuffer) async throws {
         var buffer = buffer
         self.buffer.writeBuffer(&buffer)
     }
 
-    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    package func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
 
 package enum Gzip {

@@ -19,6 +19,7 @@ package struct InspectorController<Context: RequestContext> {
     package func addRoutes(to router: Router<Context>) {
         let inspector = router.group("inspector").add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
         inspector.get("requests", use: requests)
+        inspector.get("requests/live", use: liveRequests)
         inspector.get("faults", use: faults)
         inspector.put("faults", use: setFaults)
         inspector.delete("faults", use: clearFaults)
@@ -40,6 +41,18 @@ package struct InspectorController<Context: RequestContext> {
             }
         }
         return try Self.json(RecordsBody(requests: records))
+    }
+
+    /// Each new request as a server-sent event whose data is the record as `requests` gives it.
+    @Sendable func liveRequests(_ request: Request, context: Context) async throws -> Response {
+        let vendor = try await vendor(of: request)
+        let encoder = Self.encoder
+        return try LiveEvents.response(rehearsals, vendorID: vendor.id, after: LiveEvents.start(request)) { stored in
+            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).flatMap {
+                try? String(
+                    decoding: encoder.encode(RecordBody(id: stored.id, at: stored.at, request: $0)), as: UTF8.self)
+            }
+        }
     }
 
     @Sendable func faults(_ request: Request, context: Context) async throws -> Response {
@@ -88,13 +101,17 @@ package struct InspectorController<Context: RequestContext> {
     }
 
     static func json(_ value: some Encodable) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return encoder
     }
 }
 

@@ -83,10 +83,9 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
     static func breaking(_ response: inout Response, _ breaker: AnswerBreaker) async throws -> String? {
         var body: [UInt8]?
         if breaker.needsBody(response) {
-            let collected = CollectedBody()
-            try await response.body.write(CollectingWriter(into: collected))
-            body = collected.bytes
-            response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: collected.bytes))
+            let collected = try await BodyCollector.bytes(of: response)
+            body = Array(collected.readableBytesView)
+            response.body = ResponseBody(byteBuffer: collected)
         }
         guard let broken = breaker.breaking(response, body: body) else { return nil }
         var headers = response.headers
@@ -119,21 +118,6 @@ private struct RehearsedFailure: Encodable {
 }
 
 private struct DroppedOnPurpose: Error {}
-
-/// An answer's body, read whole to be broken.
-private final class CollectedBody: @unchecked Sendable {
-    var bytes: [UInt8] = []
-}
-
-private struct CollectingWriter: ResponseBodyWriter {
-    let into: CollectedBody
-
-    mutating func write(_ buffer: ByteBuffer) async throws {
-        into.bytes += buffer.readableBytesView
-    }
-
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
-}
 
 /// Passes an answer on, keeping a copy for the inspector, and lets it trickle when a vendor
 /// rehearses a slow network.

@@ -16,11 +16,14 @@ extension PostgresMarketStore {
         }
     }
 
-    public func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord] {
+    public func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
         try await database.read { session in
             var records: [StoredRequestRecord] = []
             for try await (id, at, detail) in try await session.query(
-                "SELECT id, at, detail FROM request_record WHERE vendor_id = \(vendorID) ORDER BY id DESC LIMIT \(limit)"
+                """
+                SELECT id, at, detail FROM request_record WHERE vendor_id = \(vendorID) AND id > \(after ?? 0)
+                ORDER BY id DESC LIMIT \(limit)
+                """
             ).decode((Int64, Date, Data).self) {
                 records.append(StoredRequestRecord(id: id, at: at, detail: detail))
             }

@@ -18,11 +18,12 @@ extension SQLiteMarketStore {
         }
     }
 
-    public func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord] {
+    public func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, at, detail FROM requestRecord WHERE vendorId = ? ORDER BY id DESC LIMIT ?",
-                arguments: [vendorID, limit]
+                db,
+                sql: "SELECT id, at, detail FROM requestRecord WHERE vendorId = ? AND id > ? ORDER BY id DESC LIMIT ?",
+                arguments: [vendorID, after ?? 0, limit]
             ).map { StoredRequestRecord(id: $0["id"], at: $0["at"], detail: $0["detail"]) }
         }
     }

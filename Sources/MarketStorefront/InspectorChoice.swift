@@ -43,19 +43,25 @@ struct InspectorChoice {
         return (number, last, start..<min(start + Self.perPage, count))
     }
 
-    func context(page: (number: Int, last: Int, range: Range<Int>), shown: Int, words: Words) -> [String: TemplateValue]
+    /// The address of page `number` of this choice, or of its live events after the record `after`.
+    func address(page number: Int = 1, liveAfter after: Int64? = nil) -> String {
+        var components = URLComponents()
+        components.path = after == nil ? "/inspector" : "/inspector/live"
+        var items: [URLQueryItem] = []
+        if let after { items.append(URLQueryItem(name: "after", value: String(after))) }
+        if refusedOnly { items.append(URLQueryItem(name: "refused", value: "1")) }
+        if let route { items.append(URLQueryItem(name: "route", value: route)) }
+        if number > 1 { items.append(URLQueryItem(name: "page", value: String(number))) }
+        components.queryItems = items.isEmpty ? nil : items
+        return components.string ?? "/inspector"
+    }
+
+    /// The filters, the pages around this one and, on the first, where its newest requests come
+    /// live from (after `newest`, the newest record kept now).
+    func context(page: (number: Int, last: Int, range: Range<Int>), shown: Int, newest: Int64?, words: Words)
+        -> [String: TemplateValue]
     {
-        func link(_ number: Int) -> String {
-            var components = URLComponents()
-            components.path = "/inspector"
-            var items: [URLQueryItem] = []
-            if refusedOnly { items.append(URLQueryItem(name: "refused", value: "1")) }
-            if let route { items.append(URLQueryItem(name: "route", value: route)) }
-            if number > 1 { items.append(URLQueryItem(name: "page", value: String(number))) }
-            components.queryItems = items.isEmpty ? nil : items
-            return components.string ?? "/inspector"
-        }
-        return [
+        [
             "refusedOnly": .flag(refusedOnly),
             "routes": .objects(routes.map { ["value": .text($0), "selected": .flag($0 == route)] }),
             "showing": shown == 0
@@ -67,8 +73,9 @@ struct InspectorChoice {
                             "from": String(page.range.lowerBound + 1), "to": String(page.range.upperBound),
                             "total": String(shown),
                         ])),
-            "previousPage": page.number > 1 ? .text(link(page.number - 1)) : false,
-            "nextPage": page.number < page.last ? .text(link(page.number + 1)) : false,
+            "previousPage": page.number > 1 ? .text(address(page: page.number - 1)) : false,
+            "nextPage": page.number < page.last ? .text(address(page: page.number + 1)) : false,
+            "live": page.number == 1 ? .text(address(liveAfter: newest ?? 0)) : false,
         ]
     }
 }

@@ -18,7 +18,8 @@ extension Storefront {
     private func inspectorPage(
         _ request: Request, visit: Visit, vendor: Vendor, typedFaults: [String: TemplateValue]? = nil
     ) async throws -> Response {
-        let kept = try await rehearsals.requests(of: vendor.id).compactMap { stored in
+        let stored = try await rehearsals.requests(of: vendor.id)
+        let kept = stored.compactMap { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map { (stored.at, $0) }
         }
         let choice = InspectorChoice(request.formQuery, routes: kept.map { InspectorChoice.route(of: $0.1) })
@@ -33,11 +34,29 @@ extension Storefront {
             content: [
                 "vendor": .text(vendor.name), "identifier": .text(vendor.identifier),
                 "requests": .objects(records.map { $0.context(words) }), "noRequests": .flag(records.isEmpty),
-                "choice": .object(choice.context(page: page, shown: shown.count, words: words)),
+                "choice": .object(
+                    choice.context(page: page, shown: shown.count, newest: stored.first?.id, words: words)),
                 "faults": .object(typedFaults ?? FaultsForm(faults, words: words).context),
                 "faultsOn": .flag(!faults.isOff),
                 "explainAfter": .text(words("inspector_explainAfter", ["kept": String(Rehearsals.keptRequests)])),
             ])
+    }
+
+    /// The inspector's newest requests as they come, each as the page lists it, for its script.
+    @Sendable func liveInspector(_ request: Request, context: StorefrontContext) async throws -> Response {
+        let visit = context.visit
+        guard let vendor = try await signedInVendor(visit) else { throw HTTPError(.unauthorized) }
+        let query = request.formQuery
+        let choice = InspectorChoice(query, routes: query["route"].map { [$0] } ?? [])
+        let (pages, words) = (pages, visit.words)
+        return try LiveEvents.response(rehearsals, vendorID: vendor.id, after: LiveEvents.start(request)) { stored in
+            guard let inspected = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail),
+                choice.shows(inspected)
+            else { return nil }
+            let row = InspectedRow(stored.at, inspected).context(words)
+            return String(
+                decoding: pages.fragment("inspected-request", in: words.language, content: row), as: UTF8.self)
+        }
     }
 
     @Sendable func saveFaults(_ request: Request, context: StorefrontContext) async throws -> Response {

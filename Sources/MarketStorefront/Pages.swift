@@ -64,11 +64,16 @@ struct Pages: Sendable {
             ?? Array("<!doctype html><title>\(template)</title>".utf8)
     }
 
+    /// A piece of a page, without the layout, for a script to put in one already shown.
+    func fragment(_ template: String, in language: Language, content: [String: TemplateValue]) -> [UInt8] {
+        templates[language]?.render(template, .object(content)) ?? []
+    }
+
     /// The phrases the script says itself.
     static let scriptPhrases = [
         "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "atMostPhotos", "notAPicture",
         "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
-        "discountOverPrice",
+        "discountOverPrice", "liveOn", "liveArrived", "liveLost",
     ]
 
     /// The script's phrases as JSON that cannot end the `<script>` element it sits in.

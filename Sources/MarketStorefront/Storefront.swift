@@ -63,6 +63,7 @@ package struct Storefront: Sendable {
         group.post("sign-in", use: signIn)
         group.post("sign-out", use: signOut)
         group.get("inspector", use: inspector)
+        group.get("inspector/live", use: liveInspector)
         group.post("inspector/rehearsal", use: saveFaults)
         group.post("inspector/products/delete", use: deleteAllProducts)
         group.get("operator", use: console)

@@ -6,6 +6,7 @@ struct OpenMarketCommand: AsyncParsableCommand {
         commandName: "openmarket",
         abstract: "A self-hosted market for the Open Market apps.",
         subcommands: [
-            Serve.self, Vendors.self, Operators.self, Products.self, Faults.self, Snapshot.self, Migrate.self,
+            Serve.self, Vendors.self, Operators.self, Products.self, Faults.self, Inspect.self, Snapshot.self,
+            Migrate.self,
         ])
 }

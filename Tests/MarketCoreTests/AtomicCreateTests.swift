@@ -45,8 +45,8 @@ struct InterceptingStore: MarketStore {
     func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws {
         try await base.appendRequestRecord(vendorID: vendorID, at: date, detail: detail, keeping: keeping)
     }
-    func requestRecords(vendorID: Int64, limit: Int) async throws -> [StoredRequestRecord] {
-        try await base.requestRecords(vendorID: vendorID, limit: limit)
+    func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
+        try await base.requestRecords(vendorID: vendorID, after: after, limit: limit)
     }
     func faults(vendorID: Int64) async throws -> Data? { try await base.faults(vendorID: vendorID) }
     func setFaults(_ faults: Data?, vendorID: Int64) async throws {

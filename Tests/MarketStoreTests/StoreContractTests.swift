@@ -167,9 +167,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
                     vendorID: learner.id, at: Self.now, detail: Data("r\(number)".utf8), keeping: 3)
             }
             try await store.appendRequestRecord(vendorID: other.id, at: Self.now, detail: Data("o".utf8), keeping: 3)
-            let kept = try await store.requestRecords(vendorID: learner.id, limit: 10)
+            let kept = try await store.requestRecords(vendorID: learner.id, after: nil, limit: 10)
             #expect(kept.map { String(decoding: $0.detail, as: UTF8.self) } == ["r4", "r3", "r2"], "the newest 3")
-            #expect(try await store.requestRecords(vendorID: other.id, limit: 10).count == 1)
+            #expect(try await store.requestRecords(vendorID: other.id, after: nil, limit: 10).count == 1)
+            let since = try await store.requestRecords(vendorID: learner.id, after: kept[2].id, limit: 10)
+            #expect(since.map(\.id) == [kept[0].id, kept[1].id], "only those kept since")
 
             #expect(try await store.faults(vendorID: learner.id) == nil)
             try await store.setFaults(Data("a".utf8), vendorID: learner.id)

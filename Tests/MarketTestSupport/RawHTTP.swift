@@ -134,6 +134,27 @@ public final class RawConnection: Sendable {
         }
     }
 
+    /// Reads what arrives, as text, until it holds `text` (for an answer that streams, such as
+    /// server-sent events); a minute without it fails the read.
+    public func read(until text: String) async throws -> String {
+        let socket = socket
+        return try await Self.onThread {
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !String(decoding: received, as: UTF8.self).contains(text) {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else {
+                    throw RawHTTPError(
+                        "the connection ended before \(text) arrived: \(String(decoding: received, as: UTF8.self))")
+                }
+                received.append(contentsOf: buffer[0..<count])
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+
     /// Reads until `count` whole responses have arrived one after the other (for requests sent
     /// at once, pipelined), in the order they came.
     public func responses(_ count: Int) async throws -> [RawResponse] {

@@ -313,6 +313,45 @@ extension LogFormatTests {
         #expect(try await again.terminate() == 0)
     }
 
+    /// A learner follows their app's requests in a terminal: from the market's storage, or from a
+    /// running market with their secret; the past ones first, then each as it arrives.
+    @Test func inspectFollowsAVendorsRequestsFromStorageOrFromARunningMarket() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--demo", "--port", "0", "--data-dir", dataDir])
+        let port = try await server.listeningPort()
+        let market = MarketPeer(port: port)
+        let papri = TestMarket.papri
+        func ask(_ id: Int) async throws {
+            _ = try await market.send("GET", "/api/products/\(id)", headers: ["identifier: \(papri.identifier)"])
+        }
+        try await ask(777_001)
+        let fromStorage = try OpenMarketBinary.start([
+            "inspect", "--data-dir", dataDir, "--identifier", papri.identifier,
+        ])
+        _ = try await fromStorage.waitForLog("(following)")
+        try await ask(777_002)
+        let seen = try await fromStorage.waitForLog(#"(404  GET /api/products/777002 .*\n +refused: .*)"#)
+        #expect(seen.hasSuffix("refused: no product has the id 777002"), "\(seen)")
+
+        let fromMarket = try OpenMarketBinary.start(
+            ["inspect", "--url", "http://127.0.0.1:\(port)", "--identifier", papri.identifier],
+            environment: ["OPENMARKET_SECRET": papri.secret])
+        _ = try await fromMarket.waitForLog("(following)")
+        #expect(fromMarket.logText.contains("GET /api/products/777002"), "the past ones first")
+        try await ask(777_003)
+        _ = try await fromMarket.waitForLog(#"(404  GET /api/products/777003)"#)
+        #expect(!fromMarket.logText.contains(papri.secret))
+
+        let wrong = try await OpenMarketBinary.run([
+            "inspect", "--url", "http://127.0.0.1:\(port)", "--identifier", papri.identifier, "--secret", "not-it",
+        ])
+        #expect(wrong.status != 0)
+        #expect(wrong.errors.contains("the identifier and secret do not match a vendor"), "\(wrong.errors)")
+        _ = try await fromStorage.terminate()
+        _ = try await fromMarket.terminate()
+        #expect(try await server.terminate() == 0)
+    }
+
     /// A teacher makes one learner's answers arrive broken, of the kinds named, from the shell.
     @Test func brokenAnswersSetFromTheCommandLineReachARunningMarket() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

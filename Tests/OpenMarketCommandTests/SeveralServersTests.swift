@@ -231,6 +231,24 @@ import Testing
         }
     }
 
+    /// A live inspector opened through nginx, on whichever server nginx chose, shows requests that
+    /// either server answered, each as it arrives rather than when nginx's buffers fill.
+    @Test func aLiveInspectorBehindNginxFollowsRequestsThatEitherServerAnswered() async throws {
+        try await ServerGroup.run { group in
+            let live = try await RawConnection(port: group.balancer.port)
+            try await live.send(
+                wire(
+                    "GET /inspector/requests/live HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+                    "identifier: \(Self.papri.identifier)\r\nsecret: \(Self.papri.secret)\r\n\r\n"))
+            #expect(try await live.read(until: "retry: 2000").hasPrefix("HTTP/1.1 200"))
+            for (index, peer) in group.peers.enumerated() {
+                let path = "/api/products/\(index + 1)0\(index + 1)0\(index + 1)"
+                _ = try await peer.send("GET", path, headers: ["identifier: \(Self.papri.identifier)"])
+                #expect(try await live.read(until: path).contains(#""path":"\#(path)""#))
+            }
+        }
+    }
+
     @Test func aStorefrontSignInOnOneServerHoldsOnTheOther() async throws {
         try await ServerGroup.run { group in
             var visitor = StorefrontVisitor(port: group.ports[0])

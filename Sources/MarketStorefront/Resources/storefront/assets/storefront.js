@@ -1,6 +1,7 @@
 // Open Market storefront. Every page works without this script; it adds endless scrolling, the
 // view switch without a reload, the photo carousel's arrows and keys, the delete dialog, photo
-// previews shrunk to 300 KB before upload, and form errors shown without losing chosen photos.
+// previews shrunk to 300 KB before upload, form errors shown without losing chosen photos, and the
+// inspector's new requests as they arrive.
 "use strict";
 
 document.documentElement.classList.replace("no-js", "js");
@@ -698,6 +699,34 @@ function setUpSuggestions(form) {
   input.addEventListener("blur", close);
 }
 
+// MARK: Inspector
+
+// The inspector's first page shows each new request as it arrives, from the market's server-sent
+// events; EventSource reconnects by itself and carries on after the last request it saw.
+function setUpLiveInspector(status) {
+  const list = document.querySelector("ol.requests");
+  if (!list || !window.EventSource) return;
+  let arrived = 0;
+  const events = new EventSource(status.dataset.live);
+  status.hidden = false;
+  status.textContent = say("liveOn");
+  events.addEventListener("open", () => {
+    status.textContent = arrived ? say("liveArrived", { count: grouped(arrived) }) : say("liveOn");
+  });
+  events.addEventListener("message", (event) => {
+    const row = parseHTML(event.data).body.firstElementChild;
+    if (!row) return;
+    row.classList.add("arrived");
+    list.prepend(row);
+    document.querySelector(".inspector .empty")?.remove();
+    arrived += 1;
+    status.textContent = say("liveArrived", { count: grouped(arrived) });
+  });
+  events.addEventListener("error", () => {
+    status.textContent = say("liveLost");
+  });
+}
+
 setUpCatalogue();
 setUpThumbnails();
 setUpShelf();
@@ -706,3 +735,4 @@ setUpCarousels();
 setUpDialogs();
 document.querySelectorAll("form[data-enhance]").forEach(enhanceForm);
 document.querySelectorAll("form[data-product-form]").forEach(setUpProductForm);
+document.querySelectorAll("[data-live]").forEach(setUpLiveInspector);

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import NIOCore
+import ServiceLifecycle
+
+/// A vendor's requests as server-sent events, each as soon as it is kept: what the live
+/// inspector page and `openmarket inspect` follow. An event's id is its record's, so a client
+/// that reconnects (as EventSource does by itself) carries on after the last one it saw.
+package enum LiveEvents {
+    /// How long the stream may stay silent: a comment then says it is still there, before a proxy
+    /// or the client gives up on it, and finds out when the client has gone.
+    static let heartbeat: Duration = .seconds(15)
+
+    /// Where to carry on from: the `Last-Event-ID` a reconnecting client sends, else `after`.
+    package static func start(_ request: Request) -> Int64? {
+        request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+            ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
+    }
+
+    /// The stream of `vendorID`'s requests after `after`, each written as `event` says (nil leaves
+    /// one out). Nginx is told not to hold the events back. It ends when the client goes or the
+    /// server shuts down.
+    package static func response(
+        _ rehearsals: Rehearsals, vendorID: Int64, after: Int64?,
+        event: @escaping @Sendable (StoredRequestRecord) -> String?
+    ) throws -> Response {
+        try rehearsals.checkRoomToFollow(vendorID)
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                try await withGracefulShutdownHandler {
+                    var spoke = ContinuousClock.now
+                    try await rehearsals.follow(vendorID, after: after) { records in
+                        var text = records.map { record in
+                            let lines = event(record)?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+                            return "id: \(record.id)\n" + lines.map { "data: \($0)\n" }.joined() + "\n"
+                        }.joined()
+                        if text.isEmpty {
+                            guard ContinuousClock.now - spoke >= heartbeat else { return }
+                            text = ": still here\n\n"
+                        }
+                        try await writer.write(ByteBuffer(string: text))
+                        spoke = .now
+                    }
+                } onGracefulShutdown: {
+                    rehearsals.stopFollowing()
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
