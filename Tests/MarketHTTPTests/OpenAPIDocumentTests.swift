@@ -7,12 +7,11 @@ import Testing
 /// `/openapi.json` names every route of the API with exactly the methods the router takes, so the
 /// document cannot fall behind the code; schemathesis (`fuzz/run`) checks the answers against it.
 @Suite struct OpenAPIDocumentTests {
-    /// The storefront's pages are for browsers, not part of the API the document describes.
     /// The storefront's pages, which browsers visit and the document leaves out: addresses under
     /// these prefixes, and these whole addresses.
     static let storefrontPrefixes = ["/products", "/sign-in", "/sign-out", "/assets", "/operator"]
     static let storefrontPaths: Set = [
-        "/", "/suggestions", "/inspector", "/inspector/rehearsal", "/inspector/products/delete",
+        "/", "/suggestions", "/inspector", "/inspector/live", "/inspector/rehearsal", "/inspector/products/delete",
     ]
 
     /// `{anything}` becomes `{}`, so that the document and the router may name parameters differently.
