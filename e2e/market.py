@@ -62,8 +62,10 @@ class Market:
                              capture_output=True, text=True, check=True)
         return run.stdout
 
-    def api(self, path):
-        with urllib.request.urlopen(self.url + path) as response:
+    def api(self, path, identifier=None):
+        """The API's JSON answer, asked as an app with that vendor's identifier would when one is given."""
+        request = urllib.request.Request(self.url + path, headers={"identifier": identifier} if identifier else {})
+        with urllib.request.urlopen(request) as response:
             return json.load(response)
 
     def get(self, path):

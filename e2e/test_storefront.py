@@ -450,6 +450,40 @@ class InspectorTest(StorefrontTest):
         self.assertEqual(market.create_product("Working again", vendor=JUDY)["name"], "Working again")
 
 
+class LiveInspectorTest(StorefrontTest):
+    """A Korean learner watches requests arrive without reloading, and rehearses broken answers."""
+    language = "ko-KR,ko;q=0.9"
+
+    def test_new_requests_appear_as_they_arrive_and_a_broken_answer_says_how_it_was_broken(self):
+        page = self.page
+        product = market.create_product("망가질 램프", vendor=JUDY)
+        self.addCleanup(lambda: market.command("faults", "clear", "--identifier", JUDY[0]))
+        self.sign_in(JUDY)
+        page.open("/inspector")
+        page.wait(lambda: page.find(".live").is_displayed() and "실시간" in page.find(".live").text)
+        with self.assertRaises(urllib.error.HTTPError):
+            market.api("/api/products/424242", identifier=JUDY[0])
+        page.wait(lambda: "GET /api/products/424242" in page.find("ol.requests").text)
+        self.assertIn("새 요청 1개", page.find(".live").text)
+        self.assertEqual(AccessibilityTest.violations(self), [], "the inspector with a request that came live")
+
+        page.fill("#broken", "100")
+        page.find("input[name=broken_null]").click()
+        page.button("장애 설정 저장").click()
+        page.wait(lambda: "장애 설정을 저장했습니다" in page.text())
+        self.assertTrue(page.find("input[name=broken_null]").is_selected(), "the choice is shown as saved")
+        page.wait(lambda: page.find(".live").is_displayed())
+        self.assertIsNone(market.api(f"/api/products/{product['id']}", identifier=JUDY[0])["name"])
+        page.wait(lambda: "연습한 실패" in page.find("ol.requests li").text)
+        page.find("ol.requests li summary").click()
+        self.assertIn("일부러 망가뜨린 응답: name 값이 null로 옴: Decodable이 받아 주나요?", page.text())
+        self.assertEqual(AccessibilityTest.violations(self), [], "a broken answer opened")
+        page.screenshot("inspector-broken-answer-ko")
+        page.button("끄기").click()
+        page.wait(lambda: "장애 설정을 껐습니다" in page.text())
+        self.assertEqual(market.api(f"/api/products/{product['id']}", identifier=JUDY[0])["name"], "망가질 램프")
+
+
 class OperatorTest(StorefrontTest):
     """A teacher's console: vendors, moderation, a reset, and the log of who did what."""
 
