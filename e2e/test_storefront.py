@@ -1,11 +1,13 @@
 """The storefront in a real browser, as a person on a phone uses it: every flow of issue 3, each
 asserting what the person sees and leaving a screenshot in e2e/screenshots/."""
 
+import json
 import os
 import re
 import tempfile
 import unittest
 import urllib.error
+import urllib.request
 
 from axe_core_python.selenium import Axe
 from selenium.webdriver.common.keys import Keys
@@ -482,6 +484,40 @@ class LiveInspectorTest(StorefrontTest):
         page.button("끄기").click()
         page.wait(lambda: "장애 설정을 껐습니다" in page.text())
         self.assertEqual(market.api(f"/api/products/{product['id']}", identifier=JUDY[0])["name"], "망가질 램프")
+
+
+class ReplayTest(StorefrontTest):
+    """A learner sends a refused request again from the inspector with the right secret."""
+
+    def test_a_request_sent_again_with_the_secret_typed_gets_its_new_answer_beside_the_old(self):
+        page = self.page
+        product = market.create_product("Replayed lamp", vendor=JUDY)
+        patch = urllib.request.Request(
+            f"{market.url}/api/products/{product['id']}", method="PATCH",
+            data=json.dumps({"price": 7000, "secret": "guessed-wrong"}).encode(),
+            headers={"identifier": JUDY[0], "Content-Type": "application/json"})
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(patch)
+        self.assertEqual(refused.exception.code, 401)
+        self.sign_in(JUDY)
+        page.wait(lambda: page.open("/inspector") or "PATCH /api/products" in page.text())
+        # Rows that arrive later go above this one: it is held on to, not found again.
+        row = page.find("ol.requests li")
+        row.find_element("css selector", "summary").click()
+        secret = row.find_element("css selector", "input[type=password]")
+        secret.send_keys(JUDY[1])
+        row.find_element("css selector", "form.replay button").click()
+        replayed = row.find_element("css selector", ".replayed")
+        page.wait(lambda: replayed.is_displayed()
+                  and replayed.find_element("css selector", ".status-line").text.startswith("202"))
+        self.assertIn('"price":7000', replayed.find_element("css selector", "pre").text.replace(" ", ""))
+        self.assertEqual(secret.get_attribute("value"), "", "the secret is not kept in the page")
+        self.assertEqual(market.api(f"/api/products/{product['id']}")["price"], 7000)
+        # The request sent again arrives live, its secret masked.
+        page.wait(lambda: len(page.find_all("ol.requests > li")) >= 3)
+        self.assertNotIn(JUDY[1], self.driver.page_source)
+        self.assertEqual(AccessibilityTest.violations(self), [], "a request sent again")
+        page.screenshot("inspector-replayed")
 
 
 class OperatorTest(StorefrontTest):

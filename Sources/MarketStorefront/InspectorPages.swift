@@ -19,13 +19,11 @@ extension Storefront {
         _ request: Request, visit: Visit, vendor: Vendor, typedFaults: [String: TemplateValue]? = nil
     ) async throws -> Response {
         let stored = try await rehearsals.requests(of: vendor.id)
-        let kept = stored.compactMap { stored in
-            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map { (stored.at, $0) }
-        }
-        let choice = InspectorChoice(request.formQuery, routes: kept.map { InspectorChoice.route(of: $0.1) })
-        let shown = kept.filter { choice.shows($0.1) }
+        let kept = stored.compactMap(InspectedRow.init)
+        let choice = InspectorChoice(request.formQuery, routes: kept.map { InspectorChoice.route(of: $0.request) })
+        let shown = kept.filter { choice.shows($0.request) }
         let page = choice.page(of: shown.count)
-        let records = shown[page.range].map { InspectedRow($0.0, $0.1) }
+        let records = shown[page.range]
         let faults = try await rehearsals.faults(of: vendor.id) ?? RehearsedFaults()
         let words = visit.words
         return pages.page(
@@ -50,12 +48,10 @@ extension Storefront {
         let choice = InspectorChoice(query, routes: query["route"].map { [$0] } ?? [])
         let (pages, words) = (pages, visit.words)
         return try LiveEvents.response(rehearsals, vendorID: vendor.id, after: LiveEvents.start(request)) { stored in
-            guard let inspected = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail),
-                choice.shows(inspected)
-            else { return nil }
-            let row = InspectedRow(stored.at, inspected).context(words)
+            guard let row = InspectedRow(stored), choice.shows(row.request) else { return nil }
+            let content = row.context(words)
             return String(
-                decoding: pages.fragment("inspected-request", in: words.language, content: row), as: UTF8.self)
+                decoding: pages.fragment("inspected-request", in: words.language, content: content), as: UTF8.self)
         }
     }
 
@@ -103,12 +99,13 @@ extension Storefront {
 
 /// One recorded request as the page lists it.
 struct InspectedRow {
+    private let id: Int64
     private let at: Date
-    private let request: InspectedRequest
+    let request: InspectedRequest
 
-    init(_ at: Date, _ request: InspectedRequest) {
-        self.at = at
-        self.request = request
+    init?(_ stored: StoredRequestRecord) {
+        guard let request = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail) else { return nil }
+        (id, at, self.request) = (stored.id, stored.at, request)
     }
 
     /// The row, its explanations said in the page's words; the request's and the answer's own
@@ -136,6 +133,10 @@ struct InspectedRow {
                     ]
                 }),
         ]
+        let replay = ReplayedRequest(request)
+        context["id"] = .text(String(id))
+        context["replay"] = replay.map { .text($0.json) }
+        context["needsSecret"] = .flag(replay?.needsSecret ?? false)
         context["hasParts"] = .flag(!request.parts.isEmpty)
         context["hasQuirks"] = .flag(!request.quirks.isEmpty)
         context["hasMistakes"] = .flag(!(request.mistakes ?? []).isEmpty)

@@ -188,11 +188,7 @@ extension Storefront {
                         ["id": String(product.id), "name": product.name, "vendor": product.vendorName])),
             ]
         }
-        let anonymous = rehearsals.anonymousRequests(limit: 50).compactMap { stored in
-            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
-                InspectedRow(stored.at, $0).context(words)
-            }
-        }
+        let anonymous = rehearsals.anonymousRequests(limit: 50).compactMap { InspectedRow($0)?.context(words) }
         var content: [String: TemplateValue] = [
             "operator": .text(actor.name), "signedInAs": .text(words("operator_signedInAs", ["name": actor.name])),
             "vendors": .objects(vendors), "log": .objects(log), "noLog": .flag(log.isEmpty),

@@ -73,7 +73,7 @@ struct Pages: Sendable {
     static let scriptPhrases = [
         "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "atMostPhotos", "notAPicture",
         "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
-        "discountOverPrice", "liveOn", "liveArrived", "liveLost",
+        "discountOverPrice", "liveOn", "liveArrived", "liveLost", "replayStatus", "replayFailed",
     ]
 
     /// The script's phrases as JSON that cannot end the `<script>` element it sits in.

@@ -204,6 +204,37 @@ import Testing
         }
     }
 
+    /// A recorded request can be sent again from the page, as recorded with its secret masked;
+    /// one that carried pictures says why it cannot, since the market keeps none.
+    @Test func aRecordedRequestCarriesWhatItsScriptSendsAgainWithTheSecretMasked() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            let peer = MarketPeer(port: market.port)
+            let wrong = try await peer.patch(
+                Int(product.id), #"{"price":900,"secret":"guessed-wrong"}"#, by: TestMarket.papri)
+            #expect(wrong.status == 401)
+            _ = try await peer.create("Pictured", by: TestMarket.papri, price: -1, images: [try TestImages.jpeg()])
+            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            _ = try await visitor.signIn(TestMarket.papri)
+            let page = try await Self.inspector(&visitor, showing: "PATCH /api/products/\(product.id)").text
+            let replay = try #require(page.firstMatch(of: #/<form class="replay" data-replay="([^"]*)" hidden>/#)?.1)
+            let request = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(String(replay).replacingOccurrences(of: "&quot;", with: "\"").utf8))
+                    as? [String: Any])
+            #expect(
+                request["method"] as? String == "PATCH" && request["path"] as? String == "/api/products/\(product.id)")
+            #expect((request["body"] as? String)?.contains(#""secret": "•••""#) == true, "\(request)")
+            let headers = try #require(request["headers"] as? [[String]])
+            #expect(
+                headers.contains(["Content-Type", "application/json"]) && headers.contains { $0[0] == "identifier" })
+            #expect(!headers.contains { $0[0].lowercased() == "host" || $0[0].lowercased() == "content-length" })
+            #expect(page.contains(#"name="secret" type="password" autocomplete="off" required"#))
+            #expect(page.contains("마켓은 사진을 보관하지 않으므로 사진을 담은 요청은 여기서 다시 보낼 수 없습니다"))
+            #expect(!page.contains("guessed-wrong") && !page.contains(TestMarket.papri.secret))
+        }
+    }
+
     @Test func startingAfreshDeletesOnlyTheVendorsProductsAndOnlyWithTheirSecret() async throws {
         try await TestMarket.withServer { market in
             let peer = MarketPeer(port: market.port)

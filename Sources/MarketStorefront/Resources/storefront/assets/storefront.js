@@ -718,12 +718,45 @@ function setUpLiveInspector(status) {
     if (!row) return;
     row.classList.add("arrived");
     list.prepend(row);
+    row.querySelectorAll("form[data-replay]").forEach(setUpReplay);
     document.querySelector(".inspector .empty")?.remove();
     arrived += 1;
     status.textContent = say("liveArrived", { count: grouped(arrived) });
   });
   events.addEventListener("error", () => {
     status.textContent = say("liveLost");
+  });
+}
+
+// A recorded request sent again from the browser, as recorded, with the secret typed for this one
+// send where the record shows it masked; the new answer goes beside the old one.
+function setUpReplay(form) {
+  const request = JSON.parse(form.dataset.replay);
+  const shown = form.closest("details").querySelector(".replayed");
+  form.hidden = false;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const secret = form.elements.secret?.value ?? "";
+    const unmask = (text, as = (value) => value) => text.split(request.mask).join(as(secret));
+    const headers = new Headers();
+    for (const [name, value] of request.headers) headers.append(name, unmask(value));
+    const started = performance.now();
+    shown.hidden = false;
+    try {
+      const answer = await fetch(unmask(request.path, encodeURIComponent), {
+        method: request.method, headers, credentials: "omit", cache: "no-store",
+        body: request.body === null ? undefined : unmask(request.body, (value) => JSON.stringify(value).slice(1, -1)),
+      });
+      const text = await answer.text();
+      shown.querySelector(".status-line").textContent = say("replayStatus", {
+        status: answer.status, milliseconds: Math.round(performance.now() - started),
+      });
+      shown.querySelector("pre").textContent = text.slice(0, 16384);
+    } catch (error) {
+      shown.querySelector(".status-line").textContent = say("replayFailed", { reason: error.message });
+      shown.querySelector("pre").textContent = "";
+    }
+    if (form.elements.secret) form.elements.secret.value = "";
   });
 }
 
@@ -736,3 +769,4 @@ setUpDialogs();
 document.querySelectorAll("form[data-enhance]").forEach(enhanceForm);
 document.querySelectorAll("form[data-product-form]").forEach(setUpProductForm);
 document.querySelectorAll("[data-live]").forEach(setUpLiveInspector);
+document.querySelectorAll("form[data-replay]").forEach(setUpReplay);
