@@ -12,10 +12,7 @@ import Testing
         let created = try await MarketPeer(port: market.port).create(
             "Film camera", by: TestMarket.papri, images: [try TestImages.jpeg()])
         let id = try #require(try created.json["id"] as? Int)
-        let set = try await market.send(
-            "PUT", "/inspector/faults",
-            headers: InspectorTests.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-            body: Data(#"{"broken_percent":100,"broken":["\#(kind)"]}"#.utf8))
+        let set = try await InspectorTests.setFaults(#"{"broken_percent":100,"broken":["\#(kind)"]}"#, market)
         #expect(set.status == 200, "\(set.text)")
         let detail = "/api/products/\(id)"
         return (id, detail, try await market.send("GET", detail))
@@ -65,10 +62,7 @@ import Testing
             #expect(
                 (try await Self.recorded(market)["broken"] as? String)
                     == "price came as text (\"\(price)\"): does your Decodable accept it?")
-            let set = try await market.send(
-                "PUT", "/inspector/faults",
-                headers: InspectorTests.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-                body: Data(#"{"broken_percent":100,"broken":["other_date"]}"#.utf8))
+            let set = try await InspectorTests.setFaults(#"{"broken_percent":100,"broken":["other_date"]}"#, market)
             #expect(set.status == 200)
             let v2 = try await Self.papris(market, detail).json["created_at"] as? String
             #expect(v2?.wholeMatch(of: #/\d{4}/\d\d/\d\d \d\d:\d\d:\d\d/#) != nil, "\(v2 ?? "none")")
@@ -91,10 +85,7 @@ import Testing
                     "the JSON stops after \(plain.body.count / 2) of \(plain.body.count) bytes") == true)
 
             for (kind, status) in [("empty_body", 200), ("proxy_page", 502)] {
-                let set = try await market.send(
-                    "PUT", "/inspector/faults",
-                    headers: InspectorTests.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-                    body: Data(#"{"broken_percent":100,"broken":["\#(kind)"]}"#.utf8))
+                let set = try await InspectorTests.setFaults(#"{"broken_percent":100,"broken":["\#(kind)"]}"#, market)
                 #expect(set.status == 200)
                 let broken = try await Self.papris(market, detail)
                 #expect(broken.status == status)
@@ -124,16 +115,11 @@ import Testing
 
     @Test func kindsThatDoNotExistAreRefusedInWords() async throws {
         try await TestMarket.withServer { market in
-            let refused = try await market.send(
-                "PUT", "/inspector/faults",
-                headers: InspectorTests.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-                body: Data(#"{"broken_percent":10,"broken":["sideways"]}"#.utf8))
+            let refused = try await InspectorTests.setFaults(#"{"broken_percent":10,"broken":["sideways"]}"#, market)
             #expect(refused.status == 400)
             #expect((try refused.json["reason"] as? String)?.hasSuffix("not sideways") == true)
-            let tooMany = try await market.send(
-                "PUT", "/inspector/faults",
-                headers: InspectorTests.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-                body: Data(#"{"fail_percent":60,"drop_percent":20,"broken_percent":30}"#.utf8))
+            let tooMany = try await InspectorTests.setFaults(
+                #"{"fail_percent":60,"drop_percent":20,"broken_percent":30}"#, market)
             #expect(try tooMany.json["reason"] as? String == "broken_percent must be from 0 to 20")
         }
     }

@@ -24,6 +24,13 @@ import Testing
         }
     }
 
+    /// Sets papri's faults through the JSON twin, as `json` says.
+    static func setFaults(_ json: String, _ market: TestMarket) async throws -> RawResponse {
+        try await market.send(
+            "PUT", "/inspector/faults", headers: credentials(TestMarket.papri) + ["Content-Type: application/json"],
+            body: Data(json.utf8))
+    }
+
     /// Nala Market's body, quirks and all: a CRLF before the first boundary, no space after
     /// `Content-Disposition:`, a camelCase key, a price sent as text, a PNG declared as JPEG.
     static func quirkyCreate(price: String) throws -> (body: Data, contentType: String) {
@@ -168,10 +175,7 @@ import Testing
 
     @Test func aVendorsFaultsFailTheirRequestsAndNobodyElses() async throws {
         try await TestMarket.withServer { market in
-            let set = try await market.send(
-                "PUT", "/inspector/faults",
-                headers: Self.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-                body: Data(#"{"fail_percent":100,"status":503,"seed":7}"#.utf8))
+            let set = try await Self.setFaults(#"{"fail_percent":100,"status":503,"seed":7}"#, market)
             #expect(set.status == 200, "\(set.text)")
             #expect((try set.json["faults"] as? [String: Any])?["fail_percent"] as? Int == 100)
             let peer = MarketPeer(port: market.port)
@@ -236,10 +240,7 @@ import Testing
     ])
     func faultsThatCannotBeAreRefusedInWords(body: String, reason: String) async throws {
         try await TestMarket.withServer { market in
-            let refused = try await market.send(
-                "PUT", "/inspector/faults",
-                headers: Self.credentials(TestMarket.papri) + ["Content-Type: application/json"],
-                body: Data(body.utf8))
+            let refused = try await Self.setFaults(body, market)
             #expect(refused.status == 400)
             #expect(try refused.json["reason"] as? String == reason)
         }

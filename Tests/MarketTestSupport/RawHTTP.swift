@@ -114,6 +114,31 @@ public final class RawConnection: Sendable {
     /// Reads until one whole response has arrived; a server that sends nothing for a minute fails
     /// the read instead of hanging the test.
     public func response() async throws -> RawResponse {
+        try await receiving { received, closed in
+            let response = try RawHTTP.parse(received, closed: closed)
+            if closed, response == nil {
+                throw RawHTTPError("the connection closed before a whole response arrived")
+            }
+            return response
+        }
+    }
+
+    /// Reads what arrives, as text, until it holds `text` (for an answer that streams, such as
+    /// server-sent events); a minute without it fails the read.
+    public func read(until text: String) async throws -> String {
+        try await receiving { received, closed in
+            let read = String(decoding: received, as: UTF8.self)
+            if read.contains(text) { return read }
+            if closed { throw RawHTTPError("the connection ended before \(text) arrived: \(read)") }
+            return nil
+        }
+    }
+
+    /// Reads until `enough` makes something of what has arrived (and is told when nothing more
+    /// will); a minute in which nothing arrives fails the read.
+    private func receiving<T: Sendable>(_ enough: @escaping @Sendable (Data, _ closed: Bool) throws -> T?) async throws
+        -> T
+    {
         let socket = socket
         return try await Self.onThread {
             var timeout = timeval(tv_sec: 60, tv_usec: 0)
@@ -121,37 +146,14 @@ public final class RawConnection: Sendable {
             var received = Data()
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                if let response = try RawHTTP.parse(received) { return response }
+                if let made = try enough(received, false) { return made }
                 let count = recv(socket, &buffer, buffer.count, 0)
                 guard count > 0 else {
-                    guard let response = try RawHTTP.parse(received, closed: true) else {
-                        throw RawHTTPError("the connection closed before a whole response arrived")
-                    }
-                    return response
+                    guard let made = try enough(received, true) else { throw RawHTTPError("nothing more arrived") }
+                    return made
                 }
                 received.append(contentsOf: buffer[0..<count])
             }
-        }
-    }
-
-    /// Reads what arrives, as text, until it holds `text` (for an answer that streams, such as
-    /// server-sent events); a minute without it fails the read.
-    public func read(until text: String) async throws -> String {
-        let socket = socket
-        return try await Self.onThread {
-            var timeout = timeval(tv_sec: 60, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var received = Data()
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while !String(decoding: received, as: UTF8.self).contains(text) {
-                let count = recv(socket, &buffer, buffer.count, 0)
-                guard count > 0 else {
-                    throw RawHTTPError(
-                        "the connection ended before \(text) arrived: \(String(decoding: received, as: UTF8.self))")
-                }
-                received.append(contentsOf: buffer[0..<count])
-            }
-            return String(decoding: received, as: UTF8.self)
         }
     }
 
