@@ -567,6 +567,29 @@ class OperatorTest(StorefrontTest):
         self.assertEqual(AccessibilityTest.violations(self), [], "the console")
 
 
+class KoreanConsoleTest(StorefrontTest):
+    """The teacher's console and the inspector on a desktop in Korean: the width used, axe passing."""
+    language = "ko-KR,ko;q=0.9"
+    size = (1366, 900)
+
+    def test_the_console_and_the_inspector_use_a_desktops_width_in_korean(self):
+        page = self.page
+        secret = re.search(r"secret: (\S+)", market.command("operators", "add", "--name", "선생님")).group(1)
+        page.open("/operator")
+        page.fill("#operator-name", "선생님")
+        page.fill("#operator-secret", secret)
+        page.button("로그인").click()
+        page.wait(lambda: "선생님" in page.find("h1").find_element("xpath", "..").text)
+        self.assertGreater(page.find("main").size["width"], 1000, "the console uses the width")
+        self.assertEqual(AccessibilityTest.violations(self), [], "the console in Korean")
+        page.screenshot("operator-console-ko-1366")
+        self.sign_in(PAPRI)
+        page.open("/inspector")
+        page.wait(lambda: page.find(".live").is_displayed())
+        self.assertEqual(AccessibilityTest.violations(self), [], "the inspector in Korean")
+        page.screenshot("inspector-ko-1366")
+
+
 class WithoutJavaScriptTest(StorefrontTest):
     javascript = False
 
