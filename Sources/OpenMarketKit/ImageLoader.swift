@@ -9,9 +9,13 @@ import Foundation
 /// cells ask at once, a download stopped when no one waits for it any more, and prefetching for
 /// the rows about to scroll in.
 public actor ImageLoader {
+    /// What the loader has done so far, for tests and for a debug screen.
     public struct Statistics: Sendable, Equatable {
+        /// Downloads started.
         public var downloads = 0
+        /// Pictures given from memory without a download.
         public var cacheHits = 0
+        /// Downloads stopped because nobody waited for them any more.
         public var cancelledDownloads = 0
     }
 
@@ -27,14 +31,19 @@ public actor ImageLoader {
         var lastUse: Int
     }
 
+    /// The most bytes of pictures kept in memory.
     public let capacityInBytes: Int
+    /// What the loader has done so far.
     public private(set) var statistics = Statistics()
+    /// The bytes of pictures kept in memory now.
     public private(set) var cachedByteCount = 0
     private let session: URLSession
     private var cache: [URL: Entry] = [:]
     private var downloads: [URL: Download] = [:]
     private var counter = 0
 
+    /// A loader that keeps up to `capacityInBytes` of pictures in memory and downloads with `session`.
+    /// Make one for the whole app, so that every screen shares its cache.
     public init(capacityInBytes: Int = 64 * 1024 * 1024, session: URLSession = .shared) {
         self.capacityInBytes = capacityInBytes
         self.session = session

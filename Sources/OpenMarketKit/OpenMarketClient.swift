@@ -9,12 +9,16 @@ import MarketModel
 /// the vendor's credentials. Failures are `OpenMarketError`s that keep the server's own message, and
 /// a cancelled task stops its request.
 public struct OpenMarketClient: Sendable {
+    /// The market's address, such as `http://127.0.0.1:8080`.
     public var baseURL: URL
+    /// Who sells: needed to register, change or delete, not to browse.
     public var credentials: VendorCredentials?
     /// How long a call waits for the market before it fails with `OpenMarketError.timedOut`.
     public var timeout: Duration
     private let session: URLSession
 
+    /// A client of the market at `baseURL`, selling as `credentials` when given, that gives up on an
+    /// answer after `timeout`.
     public init(
         baseURL: URL, credentials: VendorCredentials? = nil, timeout: Duration = .seconds(15),
         session: URLSession = .shared
@@ -25,6 +29,7 @@ public struct OpenMarketClient: Sendable {
         self.session = session
     }
 
+    /// Whether the market answers its health check (`/healthChecker`).
     public func isHealthy() async throws -> Bool {
         let data = try await send(request("healthChecker"))
         return (try? JSONDecoder().decode(String.self, from: data)) == "OK"
@@ -43,6 +48,7 @@ public struct OpenMarketClient: Sendable {
             try await productsJSON(page: page, itemsPerPage: itemsPerPage, search: search, sort: sort, after: after))
     }
 
+    /// One product with its pictures and vendor.
     public func product(id: Int64) async throws -> ProductDetails {
         try decode(try await productJSON(id: id))
     }
@@ -64,6 +70,7 @@ public struct OpenMarketClient: Sendable {
 
     // MARK: The server's own JSON, for tools that show it as it is
 
+    /// A page of products as the market's own JSON, for a caller that prints or keeps it as it came.
     public func productsJSON(
         page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, sort: ProductArrangement.Order? = nil,
         after: Int64? = nil
@@ -78,10 +85,12 @@ public struct OpenMarketClient: Sendable {
         return try await send(request("api/products", query: query))
     }
 
+    /// One product as the market's own JSON.
     public func productJSON(id: Int64) async throws -> Data {
         try await send(request("api/products/\(id)"))
     }
 
+    /// Registers a product and gives the market's own JSON answer.
     public func createProductJSON(_ draft: ProductDraft, images: [Data]) async throws -> Data {
         let credentials = try requireCredentials()
         let params = try JSONSerialization.data(withJSONObject: ProductJSON.create(draft, secret: credentials.secret))
@@ -92,6 +101,7 @@ public struct OpenMarketClient: Sendable {
         return try await send(request)
     }
 
+    /// Changes a product and gives the market's own JSON answer.
     public func updateProductJSON(id: Int64, _ changes: ProductChanges) async throws -> Data {
         let credentials = try requireCredentials()
         var request = try request("api/products/\(id)", method: "PATCH", credentials: credentials)
@@ -101,6 +111,7 @@ public struct OpenMarketClient: Sendable {
         return try await send(request)
     }
 
+    /// Deletes a product through its delete secret and gives the market's own JSON answer.
     public func deleteProductJSON(id: Int64) async throws -> Data {
         let credentials = try requireCredentials()
         var secretRequest = try request("api/products/\(id)/secret", method: "POST", credentials: credentials)

@@ -24,13 +24,17 @@ public enum OpenMarketError: Error, Sendable, Equatable, LocalizedError, CustomS
 
     /// What went wrong, as an app decides what to do about it.
     public enum Kind: Sendable, Equatable {
+        /// The device has no network.
         case offline
+        /// No market answers at the address.
         case unreachable
+        /// No answer came within the client's timeout.
         case timedOut
         /// The identifier and secret (or password) are wrong, or missing.
         case unauthorized
         /// The product belongs to another vendor.
         case forbidden
+        /// No such product.
         case notFound
         /// A field breaks the market's rules; `field` names it when the server did.
         case invalid(field: MarketField?)
@@ -56,6 +60,7 @@ public enum OpenMarketError: Error, Sendable, Equatable, LocalizedError, CustomS
         }
     }
 
+    /// What went wrong, for an app to switch on.
     public var kind: Kind {
         switch self {
         case .offline: .offline

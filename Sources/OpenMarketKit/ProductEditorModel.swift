@@ -7,27 +7,36 @@ import Observation
 /// shrunk to a byte budget by a hook the app provides, and the server's verdict next to its field.
 @MainActor @Observable
 public final class ProductEditorModel {
+    /// A field of the form, as errors are keyed.
     public typealias Field = ProductEntry.Field
 
     /// Shrinks a picture to at most the given number of bytes (an app re-encodes it; the apps
     /// used 300 KB).
     public typealias ImageShrinker = @Sendable (_ image: Data, _ byteBudget: Int) async throws -> Data
 
+    /// The most bytes a picture is sent with, after the app's shrink hook: 300 KB, as the apps sent.
     public static let imageByteBudget = 300 * 1024
 
+    /// The product's name as typed.
     public var name = ""
+    /// The product's description as typed.
     public var description = ""
     /// Amounts as typed; they are read as whole numbers when checked.
     public var price = ""
+    /// The discount as typed: an amount off the price.
     public var discount = ""
+    /// The stock as typed.
     public var stock = ""
+    /// The currency of the price and the discount.
     public var currency: Currency = .krw
+    /// The pictures chosen for a new product, each shrunk to `imageByteBudget`.
     public private(set) var images: [Data] = []
     /// What is wrong, by field, in words a person can act on.
     public private(set) var errors: [Field: String] = [:]
     /// What went wrong that no field is to blame for (offline, a wrong secret, the server failing),
     /// in a sentence to show above the form.
     public private(set) var generalError: String?
+    /// True while a save is on its way; a second one does not start.
     public private(set) var isSaving = false
 
     /// The product being edited, as last saved; nil when registering a new one.
@@ -35,6 +44,8 @@ public final class ProductEditorModel {
     private let client: any OpenMarketAPI
     @ObservationIgnored private let shrink: ImageShrinker?
 
+    /// A form that registers a product through `client`, or edits `original`, shrinking each picture
+    /// with `shrink` (pictures go as chosen without one).
     public init(client: any OpenMarketAPI, editing original: ProductDetails? = nil, shrink: ImageShrinker? = nil) {
         self.client = client
         self.original = original
@@ -49,6 +60,7 @@ public final class ProductEditorModel {
         }
     }
 
+    /// How much of the description's allowance is used, such as "120 / 1000".
     public var descriptionCount: String { "\(description.count) / \(MarketRules.maximumDescriptionLength)" }
 
     /// The fields an edit has changed from the product as it was.
@@ -87,6 +99,7 @@ public final class ProductEditorModel {
         errors[.images] = nil
     }
 
+    /// Removes the picture at `index` from those chosen.
     public func removeImage(at index: Int) {
         guard images.indices.contains(index) else { return }
         images.remove(at: index)

@@ -5,19 +5,29 @@ import Observation
 /// the list/grid choice, remembered. Usable from SwiftUI (it is `@Observable`) and testable anywhere.
 @MainActor @Observable
 public final class ProductListModel {
+    /// Where the catalogue screen is.
     public enum State: Equatable, Sendable {
+        /// Nothing asked for yet.
         case idle
+        /// The first page is on its way.
         case loading
+        /// Products are shown.
         case loaded
+        /// The market, or the search, has no products.
         case empty
+        /// Nothing can be shown, and why, in a sentence for a person.
         case failed(String)
     }
 
+    /// How the products are laid out.
     public enum Layout: String, Sendable, CaseIterable {
+        /// One product a row.
         case list
+        /// Products side by side.
         case grid
     }
 
+    /// The products shown, in the list's order, every page loaded so far.
     public private(set) var products: [ProductListing] = []
     /// `failed` only when there is nothing to show; a further page that fails leaves the rows
     /// shown and says why in `pageError`.
@@ -26,12 +36,14 @@ public final class ProductListModel {
     public private(set) var pageError: String?
     /// True while a page is on its way; no second request starts meanwhile.
     public private(set) var isLoading = false
+    /// What the list is searched for; empty when it is not.
     public private(set) var searchText = ""
     /// The order chosen with `sort(by:)`; nil: best matches first while searching, newest first
     /// otherwise, as Korean market apps list.
     public private(set) var chosenSort: ProductArrangement.Order?
     /// The order the list is in.
     public var sort: ProductArrangement.Order { chosenSort ?? (searchText.isEmpty ? .newest : .relevance) }
+    /// The list or grid choice, remembered in the `UserDefaults` the model was given.
     public var layout: Layout {
         didSet { preferences.set(layout.rawValue, forKey: Self.layoutKey) }
     }
@@ -47,6 +59,8 @@ public final class ProductListModel {
 
     static let layoutKey = "OpenMarketKit.ProductListModel.layout"
 
+    /// A catalogue read through `client`, `pageSize` products a page, its layout remembered in
+    /// `preferences`.
     public init(client: any OpenMarketAPI, pageSize: Int = 20, preferences: UserDefaults = .standard) {
         self.client = client
         self.pageSize = pageSize

@@ -13,13 +13,20 @@ struct Faults: AsyncParsableCommand {
             Example: a second's delay, one request in ten failing and one answer in five arriving \
             with its price as text or its name null, the same way each time:
 
-              openmarket faults set --identifier YOUR-IDENTIFIER --latency 800ms±200ms --fail 10% \\
+              openmarket faults set --identifier YOUR-IDENTIFIER \\
+                --latency 800ms±200ms --fail 10% \\
                 --broken 20% --broken-kinds number_as_text,null --seed 7
             """,
         subcommands: [Set.self, Show.self, Clear.self])
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a vendor's faults, replacing any set before.")
+        static let configuration = CommandConfiguration(
+            abstract: "Set a vendor's faults, replacing any set before.",
+            discussion: """
+                Example:
+                  openmarket faults set --identifier cd706a3e-66db-11ec-9626-796401f2341a \\
+                    --latency 2s --fail 20% --status 500 --seed 1
+                """)
 
         @OptionGroup var storage: MarketOptions
 
@@ -68,7 +75,12 @@ struct Faults: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a vendor's faults.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a vendor's faults.",
+            discussion: """
+                Example:
+                  openmarket faults show --identifier cd706a3e-66db-11ec-9626-796401f2341a
+                """)
 
         @OptionGroup var storage: MarketOptions
         @Option(help: "The vendor's identifier.") var identifier: String
@@ -82,7 +94,12 @@ struct Faults: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch a vendor's faults off.")
+        static let configuration = CommandConfiguration(
+            abstract: "Switch a vendor's faults off.",
+            discussion: """
+                Example:
+                  openmarket faults clear --identifier cd706a3e-66db-11ec-9626-796401f2341a
+                """)
 
         @OptionGroup var storage: MarketOptions
         @Option(help: "The vendor's identifier.") var identifier: String

@@ -19,7 +19,9 @@ struct Inspect: AsyncParsableCommand {
 
             Examples:
               openmarket inspect --identifier YOUR-IDENTIFIER --data-dir ./data
-              OPENMARKET_SECRET=… openmarket inspect --identifier YOUR-IDENTIFIER --url http://127.0.0.1:8080
+              export OPENMARKET_SECRET=YOUR-SECRET
+              openmarket inspect --identifier YOUR-IDENTIFIER \\
+                --url http://127.0.0.1:8080
             """)
 
     @OptionGroup var storage: MarketOptions

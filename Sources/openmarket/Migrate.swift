@@ -8,6 +8,10 @@ struct Migrate: AsyncParsableCommand {
         discussion: """
             Vendors, products, pictures, delete secrets and the session key move with their ids, so every \
             URL and every id an app remembers stays valid. Stop the servers of the folder first.
+
+            Example:
+              openmarket migrate --data-dir ./data \\
+                --to postgres://openmarket:PASSWORD@127.0.0.1/openmarket
             """)
 
     @Option(help: "The market's folder (OPENMARKET_DATA_DIR).")

@@ -5,6 +5,14 @@ struct OpenMarketCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openmarket",
         abstract: "A self-hosted market for the Open Market apps.",
+        discussion: """
+            Example:
+              # A market with 64 products at http://127.0.0.1:8080:
+              openmarket serve --demo
+              openmarket vendors add --name "team 82" --vendor-id 82
+              # Each command's own example:
+              openmarket help faults set
+            """,
         subcommands: [
             Serve.self, Vendors.self, Operators.self, Products.self, Faults.self, Inspect.self, Snapshot.self,
             Migrate.self,

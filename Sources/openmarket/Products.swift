@@ -6,10 +6,23 @@ import OpenMarketKit
 struct Products: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse and sell on a running market.",
+        discussion: """
+            Example:
+              export OPENMARKET_IDENTIFIER=cd706a3e-66db-11ec-9626-796401f2341a
+              export OPENMARKET_SECRET=password
+              openmarket products add --name "Film camera" --price 240000 \\
+                --currency KRW --description "35 mm rangefinder." --image front.jpg
+              openmarket products list --search camera
+            """,
         subcommands: [List.self, Show.self, Add.self, Edit.self, Delete.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List products, newest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List products, newest first.",
+            discussion: """
+                Example:
+                  openmarket products list --search 카메라 --per-page 10
+                """)
 
         @OptionGroup var options: ClientOptions
         @Option(help: "Page number, from 1.") var page = 1
@@ -27,7 +40,12 @@ struct Products: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one product and its pictures.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one product and its pictures.",
+            discussion: """
+                Example:
+                  openmarket products show 64
+                """)
 
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64
@@ -39,7 +57,14 @@ struct Products: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Register a product with 1 to 5 pictures.")
+        static let configuration = CommandConfiguration(
+            abstract: "Register a product with 1 to 5 pictures.",
+            discussion: """
+                Example:
+                  openmarket products add --name "Film camera" --price 240000 \\
+                    --discount 40000 --currency KRW --description "35 mm rangefinder." \\
+                    --image front.jpg --image back.jpg
+                """)
 
         @OptionGroup var options: ClientOptions
         @Option(help: "What it is called.") var name: String
@@ -75,7 +100,12 @@ struct Products: AsyncParsableCommand {
     }
 
     struct Edit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change some facts of one of your products.")
+        static let configuration = CommandConfiguration(
+            abstract: "Change some facts of one of your products.",
+            discussion: """
+                Example:
+                  openmarket products edit 65 --price 250000 --stock 2
+                """)
 
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64
@@ -104,7 +134,12 @@ struct Products: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete one of your products.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete one of your products.",
+            discussion: """
+                Example:
+                  openmarket products delete 65
+                """)
 
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64

@@ -3,11 +3,20 @@ import Foundation
 
 struct Vendors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Register and list the vendors who may sell.", subcommands: [Add.self, List.self, Secret.self])
+        abstract: "Register and list the vendors who may sell.",
+        discussion: """
+            Example:
+              openmarket vendors add --name "team 82" --vendor-id 82
+              openmarket vendors list
+            """, subcommands: [Add.self, List.self, Secret.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register a vendor and print its identifier and secret.")
+            abstract: "Register a vendor and print its identifier and secret.",
+            discussion: """
+                Example:
+                  openmarket vendors add --name "team 82" --vendor-id 82 --data-dir ./class
+                """)
 
         @OptionGroup var storage: MarketOptions
 
@@ -42,7 +51,11 @@ struct Vendors: AsyncParsableCommand {
     struct Secret: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Give a vendor a new secret and print it; the old one stops working and every storefront sign-in ends.")
+                "Give a vendor a new secret and print it; the old one stops working and every storefront sign-in ends.",
+            discussion: """
+                Example:
+                  openmarket vendors secret cd706a3e-66db-11ec-9626-796401f2341a
+                """)
 
         @OptionGroup var storage: MarketOptions
 
@@ -63,7 +76,12 @@ struct Vendors: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the vendors (never their secrets).")
+        static let configuration = CommandConfiguration(
+            abstract: "List the vendors (never their secrets).",
+            discussion: """
+                Example:
+                  openmarket vendors list --data-dir ./class
+                """)
 
         @OptionGroup var storage: MarketOptions
 
