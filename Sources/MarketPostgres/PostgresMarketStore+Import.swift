@@ -38,36 +38,45 @@ extension PostgresMarketStore: MarketImporting {
         }
     }
 
+    /// A batch of products in three statements (products, their pictures, their delete secrets),
+    /// each row an element of the arrays it binds: one statement per row made a million products a
+    /// million runs of the triggers that count grams and versions. Arrays hold no NULL, so a
+    /// missing cover is 0 and a missing password "" (neither is ever a real one).
     public func importProducts(_ products: [StoredProduct]) async throws {
+        let rows = products.map(\.product)
+        let images = rows.flatMap { product in product.images.enumerated().map { (product.id, $0, $1) } }
+        let tokens = products.flatMap { stored in stored.deleteTokens.map { (stored.product.id, $0) } }
         try await database.transaction { session in
-            for stored in products {
-                let product = stored.product
-                let searchText = NewProduct.searchText(name: product.name, description: product.description)
+            try await session.execute(
+                """
+                INSERT INTO product (id, vendor_id, name, description, currency, price, discount, stock,
+                    cover_image_id, search_text, password_hash, created_at, updated_at, hidden)
+                SELECT id, vendor_id, name, description, currency, price, discount, stock, NULLIF(cover_image_id, 0),
+                    search_text, NULLIF(password_hash, ''), created_at, updated_at, hidden
+                FROM unnest(\(rows.map(\.id)), \(rows.map(\.vendor.id)), \(rows.map(\.name)), \(rows.map(\.description)),
+                    \(rows.map(\.currency.rawValue)), \(rows.map(\.price)), \(rows.map(\.discount)), \(rows.map(\.stock)),
+                    \(rows.map { $0.coverImageID ?? 0 }),
+                    \(rows.map { NewProduct.searchText(name: $0.name, description: $0.description) }),
+                    \(products.map { $0.passwordHash ?? "" }), \(rows.map(\.createdAt)), \(rows.map(\.updatedAt)),
+                    \(products.map(\.hidden)))
+                    AS t(id, vendor_id, name, description, currency, price, discount, stock, cover_image_id, search_text,
+                        password_hash, created_at, updated_at, hidden)
+                """)
+            if !images.isEmpty {
                 try await session.execute(
                     """
-                    INSERT INTO product (id, vendor_id, name, description, currency, price, discount, stock,
-                        cover_image_id, search_text, password_hash, created_at, updated_at, hidden)
-                    VALUES (\(product.id), \(product.vendor.id), \(product.name), \(product.description),
-                        \(product.currency.rawValue), \(product.price), \(product.discount), \(product.stock),
-                        \(product.coverImageID), \(searchText), \(stored.passwordHash), \(product.createdAt),
-                        \(product.updatedAt), \(stored.hidden))
+                    INSERT INTO product_image (id, product_id, position, original_key, thumbnail_key, width, height, created_at)
+                    SELECT * FROM unnest(\(images.map { $0.2.id }), \(images.map(\.0)), \(images.map { $0.1 }),
+                        \(images.map { $0.2.originalKey }), \(images.map { $0.2.thumbnailKey }), \(images.map { $0.2.width }),
+                        \(images.map { $0.2.height }), \(images.map { $0.2.createdAt }))
                     """)
-                for (position, image) in product.images.enumerated() {
-                    try await session.execute(
-                        """
-                        INSERT INTO product_image (id, product_id, position, original_key, thumbnail_key, width,
-                            height, created_at)
-                        VALUES (\(image.id), \(product.id), \(position), \(image.originalKey), \(image.thumbnailKey),
-                            \(image.width), \(image.height), \(image.createdAt))
-                        """)
-                }
-                for token in stored.deleteTokens {
-                    try await session.execute(
-                        """
-                        INSERT INTO delete_token (token_hash, product_id, issued_at)
-                        VALUES (\(token.hash), \(product.id), \(token.issuedAt))
-                        """)
-                }
+            }
+            if !tokens.isEmpty {
+                try await session.execute(
+                    """
+                    INSERT INTO delete_token (token_hash, product_id, issued_at)
+                    SELECT * FROM unnest(\(tokens.map { $0.1.hash }), \(tokens.map(\.0)), \(tokens.map { $0.1.issuedAt }))
+                    """)
             }
         }
     }
