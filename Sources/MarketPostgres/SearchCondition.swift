@@ -1,23 +1,24 @@
 import PostgresNIO
 
-/// How a search finds its products: a term of three characters and more by `LIKE` through the
-/// trigram index, a shorter one among each product's characters and pairs of characters
-/// (`short_grams`, indexed). Both count characters as Unicode scalars, as PostgreSQL does.
+/// How a search finds its products: a term of four characters and more by `LIKE` through the
+/// trigram index, a shorter one among each product's characters and runs of two and three
+/// characters (`short_grams`, indexed, each gram's products counted). Both count characters as
+/// Unicode scalars, as PostgreSQL does.
 struct SearchCondition {
     /// `%term%` for `LIKE`, with LIKE's own wildcards in the term taken literally.
     let pattern: String
-    /// A term of one or two characters.
+    /// A term of one to three characters.
     let gram: String?
 
     init(_ term: String) {
         let escaped = term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         pattern = "%\(escaped)%"
-        gram = term.unicodeScalars.count < 3 ? term : nil
+        gram = term.unicodeScalars.count <= 3 ? term : nil
     }
 
-    /// How many products on show match (for a short term, as kept in `product_gram_count`), and how
-    /// many are on show.
+    /// How many products on show match (for a term of three characters or fewer, as kept in
+    /// `product_gram_count`), and how many are on show.
     var count: PostgresQuery {
         if let gram {
             return """
