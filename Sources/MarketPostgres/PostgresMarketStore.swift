@@ -149,7 +149,8 @@ public final class PostgresMarketStore: MarketStore {
                 return Page(request: page, totalCount: Int(total), items: items)
             }
             let (found, shown) = try await Self.found(search, in: session)
-            let (pattern, gram, throughIndex) = search.page(found: found, shown: shown)
+            let (pattern, gram, throughIndex) = search.page(
+                found: found, shown: shown, reach: page.offset + page.itemsPerPage)
             let items = try await Self.summaries(
                 session, page, pattern: pattern, gram: gram, throughIndex: throughIndex, vendorID: nil)
             return Page(request: page, totalCount: Int(found), items: items)
@@ -177,7 +178,7 @@ public final class PostgresMarketStore: MarketStore {
                     try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
                         .first { _ in true } ?? (0, 0)
                 }
-            // As `SearchCondition` chooses: one product in fifty or more.
+            // Dense: one product in fifty or more matches, so walking an order finds a page soon.
             let query = ArrangedQuery(arrangement, term: search, dense: found * 50 >= shown, after: page.after)
             // Without filters, the list holds what the search finds: the totals kept say how many.
             let total =
