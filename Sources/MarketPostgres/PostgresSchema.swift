@@ -343,6 +343,11 @@ enum PostgresSchema {
                 SELECT gram, count(*) FROM product, unnest(short_grams(search_text)) AS gram WHERE NOT hidden
                 GROUP BY gram
                 """,
+                // A page of a term in one product of a hundred walks the newest products, if the
+                // planner knows it is that common: from a hundred sampled texts it took "ic" (in
+                // 1,783 of 100,000) for 10 and read the whole table instead, 30 ms against 0.3.
+                "ALTER TABLE product ALTER COLUMN search_text SET STATISTICS 1000",
+                "ANALYZE product",
             ]
         ),
     ]
