@@ -37,6 +37,9 @@ import Testing
         return blocks
     }
 
+    /// The database the operators' examples name.
+    static let documentedDatabase = "postgres://openmarket:PASSWORD@127.0.0.1/openmarket"
+
     @Test(arguments: documents)
     func everyExampleMarkedTestedRunsAgainstADemoMarket(document: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -58,9 +61,14 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: curl.path)
 
         let market = "http://127.0.0.1:\(port)"
-        let script = Self.examples(in: document).enumerated().map { number, example in
-            "echo '--- example \(number + 1)' >&2\n"
-                + example.replacingOccurrences(of: "http://127.0.0.1:8080", with: market)
+        let examples = Self.examples(in: document)
+        // An example that names the docs' PostgreSQL database gets an empty one of the test cluster.
+        let database =
+            examples.contains { $0.contains(Self.documentedDatabase) } ? try await TestStorage.createDatabase() : nil
+        let script = examples.enumerated().map { number, example in
+            var example = example.replacingOccurrences(of: "http://127.0.0.1:8080", with: market)
+            if let database { example = example.replacingOccurrences(of: Self.documentedDatabase, with: database) }
+            return "echo '--- example \(number + 1)' >&2\n" + example
         }.joined(separator: "\n")
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = [
@@ -76,6 +84,7 @@ import Testing
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(await process.exitStatus() == 0, "\(document):\n\(printed)")
         #expect(try await server.terminate() == 0)
+        if let database { try await TestStorage.dropDatabase(database) }
     }
 
     static let commands = [
