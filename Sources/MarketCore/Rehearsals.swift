@@ -62,9 +62,12 @@ public final class Rehearsals: @unchecked Sendable {
     /// Throws when as many follow the vendor as may: checked before a live answer begins, so that
     /// the client is told why (`follow` checks again, for one that began at the same moment).
     public func checkRoomToFollow(_ vendorID: Int64) throws {
-        guard lock.withLock({ followers[vendorID, default: [:]].count < Self.followersPerVendor }) else {
-            throw Self.tooManyFollowers
-        }
+        guard lock.withLock({ hasRoom(vendorID) }) else { throw Self.tooManyFollowers }
+    }
+
+    /// Fewer than `followersPerVendor` follow the vendor; asked under the lock.
+    private func hasRoom(_ vendorID: Int64) -> Bool {
+        followers[vendorID, default: [:]].count < Self.followersPerVendor
     }
 
     /// Ends every live inspector's following, as the server shuts down.
@@ -86,7 +89,7 @@ public final class Rehearsals: @unchecked Sendable {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let follower = UUID()
         let room = lock.withLock {
-            guard followers[vendorID, default: [:]].count < Self.followersPerVendor else { return false }
+            guard hasRoom(vendorID) else { return false }
             followers[vendorID, default: [:]][follower] = signal
             return true
         }

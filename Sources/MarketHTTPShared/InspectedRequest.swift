@@ -3,6 +3,9 @@ import Foundation
 /// One request as the inspector shows it to the vendor who sent it: what arrived, what the market
 /// made of it, what it answered and why. Secrets, passwords and delete secrets are masked.
 package struct InspectedRequest: Codable, Sendable, Equatable {
+    /// What stands in a record, a log line or a resend command where a secret was.
+    package static let mask = "•••"
+
     package struct Header: Codable, Sendable, Equatable {
         package var name: String
         package var value: String

@@ -62,7 +62,7 @@ extension String {
         guard mayHoldSecret else { return self }
         return split(separator: "/", omittingEmptySubsequences: false).map { segment in
             segment.mayBeUUID && UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil
-                ? "•••" : String(segment)
+                ? InspectedRequest.mask : String(segment)
         }.joined(separator: "/")
     }
 

@@ -8,7 +8,7 @@ import MarketHTTPShared
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
     static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
-    static let mask = "•••"
+    static let mask = InspectedRequest.mask
 
     package let head: HTTPRequest
     package let body: Data

@@ -6,7 +6,6 @@ import MarketHTTPShared
 /// secret the learner types in their place for that one send; the market never sees it apart from
 /// the request itself. Requests with multipart bodies are not sent again: their pictures are not kept.
 struct ReplayedRequest: Encodable {
-    static let mask = "•••"
     /// Headers a browser sets itself and a script may not.
     static let browsers: Set<String> = [
         "host", "content-length", "connection", "accept-encoding", "user-agent", "transfer-encoding", "expect",
@@ -17,7 +16,7 @@ struct ReplayedRequest: Encodable {
     let path: String
     let headers: [[String]]
     let body: String?
-    let mask = Self.mask
+    let mask = InspectedRequest.mask
 
     init?(_ request: InspectedRequest) {
         guard request.parts.isEmpty, request.bodyBytes == 0 || request.json != nil else { return nil }
@@ -29,7 +28,7 @@ struct ReplayedRequest: Encodable {
 
     /// Something was masked, so the learner must type the secret that stood there.
     var needsSecret: Bool {
-        path.contains(Self.mask) || headers.contains { $0[1].contains(Self.mask) } || body?.contains(Self.mask) == true
+        path.contains(mask) || headers.contains { $0[1].contains(mask) } || body?.contains(mask) == true
     }
 
     var json: String {
