@@ -42,9 +42,9 @@ final class ReadersAtHand: Sendable {
         case .reader(let reader): return reader
         case .none: return nil
         case .opening:
-            var configuration = Configuration()
-            configuration.readonly = true
-            if let reader = try? DatabaseQueue(path: path, configuration: configuration) { return reader }
+            if let reader = try? DatabaseQueue(path: path, configuration: SQLiteMarketStore.configuration(readonly: true)) {
+                return reader
+            }
             state.withLock { $0.opened -= 1 }
             return nil
         }

@@ -13,12 +13,23 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        pool = try DatabasePool(path: path, configuration: configuration)
+        pool = try DatabasePool(path: path, configuration: Self.configuration(readonly: false))
         try SQLiteSchema.migrator.migrate(pool)
         version = CatalogueVersionConnections(path: path)
         readersAtHand = ReadersAtHand(path: path)
+    }
+
+    /// How every connection to the file is opened. Reads go through memory mapped from the file
+    /// rather than a system call for each page not in SQLite's own small cache: at a million
+    /// products a searched page's few thousand rows were read 2–3 times faster. SQLite caps the
+    /// size at its build's maximum (2 GB in Debian's). A reader at hand (`readonly`) runs on an
+    /// event loop and never waits for a lock.
+    static func configuration(readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        if !readonly { configuration.busyMode = .timeout(10) }
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1099511627776") }
+        return configuration
     }
 
     /// Reads through the pool, timed.
