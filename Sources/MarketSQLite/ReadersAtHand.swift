@@ -42,9 +42,8 @@ final class ReadersAtHand: Sendable {
         case .reader(let reader): return reader
         case .none: return nil
         case .opening:
-            if let reader = try? DatabaseQueue(path: path, configuration: SQLiteMarketStore.configuration(readonly: true)) {
-                return reader
-            }
+            let configuration = SQLiteMarketStore.configuration(readonly: true)
+            if let reader = try? DatabaseQueue(path: path, configuration: configuration) { return reader }
             state.withLock { $0.opened -= 1 }
             return nil
         }
