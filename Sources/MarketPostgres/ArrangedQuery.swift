@@ -27,11 +27,15 @@ struct ArrangedQuery {
         order = arrangement.order
         if let term {
             let search = SearchCondition(term)
-            conditions.append(
-                dense
-                    ? "strpos(p.search_text, \(bind(term))) > 0"
-                    : search.gram.map { "short_grams(p.search_text) @> ARRAY[\(bind($0))::text]" }
-                        ?? "p.search_text LIKE \(bind(search.pattern))")
+            if !dense, search.gram == nil {
+                conditions.append("p.search_text LIKE \(bind(search.pattern))")
+            } else {
+                conditions.append("strpos(p.search_text, \(bind(term))) > 0")
+                // A short term's grams come from its index. Where the planner walks an order
+                // instead, `strpos` tests each row first: working out a row's grams costs 60 µs (a
+                // page by price of a word in 3,665 of a million products took 318 ms, now 2.3).
+                if !dense { conditions.append("short_grams(p.search_text) @> ARRAY[\(bind(term))::text]") }
+            }
         }
         if let prices = arrangement.prices {
             conditions.append(
