@@ -38,6 +38,11 @@ public struct ProductArrangement: Sendable, Hashable {
     /// through, and a bound on what one page of a common syllable costs.
     public static let rankedMatches = 2_000
 
+    /// Whether a term found in `found` of `shown` products is so common (one product in fifty or
+    /// more) that walking a list's own order and testing each product fills a page sooner than
+    /// gathering every match from the term's index first.
+    public static func isDense<Count: BinaryInteger>(found: Count, shown: Count) -> Bool { found * 50 >= shown }
+
     /// What separates words for `Order.relevance`: a term between these (or the text's ends) is a
     /// whole word.
     public static let wordSeparators = " \n\t,.!?()[]/·"

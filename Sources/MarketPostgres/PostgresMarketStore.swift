@@ -178,8 +178,9 @@ public final class PostgresMarketStore: MarketStore {
                     try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
                         .first { _ in true } ?? (0, 0)
                 }
-            // Dense: one product in fifty or more matches, so walking an order finds a page soon.
-            let query = ArrangedQuery(arrangement, term: search, dense: found * 50 >= shown, after: page.after)
+            let query = ArrangedQuery(
+                arrangement, term: search, dense: ProductArrangement.isDense(found: found, shown: shown),
+                after: page.after)
             // Without filters, the list holds what the search finds: the totals kept say how many.
             let total =
                 if arrangement.prices == nil, let soldOut = query.soldOutCount {

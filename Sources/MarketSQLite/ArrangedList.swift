@@ -17,8 +17,7 @@ struct ArrangedList {
     /// Whether a price range or the stock narrows the list beyond the search.
     private let narrowed: Bool
 
-    /// `dense`: the term is found in so many products that walking the list's own order and
-    /// testing each is faster than gathering every match from its index first.
+    /// `dense`: walking the list's own order finds a page sooner (`ProductArrangement.isDense`).
     init(_ arrangement: ProductArrangement, term: String?, filter: SearchFilter, dense: Bool, after: Int64?) {
         arguments += ["term": term, "search": filter.argument]
         matched = filter.matchedIDs

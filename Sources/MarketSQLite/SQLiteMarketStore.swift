@@ -151,9 +151,9 @@ public final class SQLiteMarketStore: MarketStore {
             search == nil
             ? shown
             : try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: ["search": filter.argument]) ?? 0
-        // As in PostgreSQL's `SearchCondition`: one product in fifty or more.
         let list = ArrangedList(
-            arrangement, term: search, filter: filter, dense: found * 50 >= shown, after: page.after)
+            arrangement, term: search, filter: filter,
+            dense: ProductArrangement.isDense(found: found, shown: shown), after: page.after)
         let count = { (sql: String) in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: list.arguments) ?? 0 }
         let total =
             arrangement.prices != nil
