@@ -285,8 +285,9 @@ struct DeskRoutes: Sendable {
 
     /// A path's segments as the router sees them: without its query, empty ones left out.
     static func segments(of path: String) -> [Substring] {
+        // Split as bytes: splitting the string compares whole characters, a twentieth of an image's time.
         let end = path.utf8.firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex
-        return path[..<end].split(separator: "/")
+        return path.utf8[..<end].split(separator: UInt8(ascii: "/")).map(Substring.init)
     }
 
     /// The parameters a path of these `segments` gives the route whose segments are `template`, or
