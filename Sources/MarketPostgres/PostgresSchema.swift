@@ -350,6 +350,16 @@ enum PostgresSchema {
                 "ANALYZE product",
             ]
         ),
+        (
+            14, "search text's statistics as PostgreSQL keeps them",
+            [
+                // A walk now tests each row with `strpos`, which the planner does not weigh against
+                // the sampled texts; a term of four characters and more was planned against a
+                // thousand of them, 1 ms a search (1,030 searches a second against 1,780 with a hundred).
+                "ALTER TABLE product ALTER COLUMN search_text SET STATISTICS -1",
+                "ANALYZE product",
+            ]
+        ),
     ]
 
     /// An arbitrary number that names "the market's migrations" among advisory locks.

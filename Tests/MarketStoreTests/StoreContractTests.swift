@@ -271,6 +271,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
                 let (found, expected) = (try await Self.found(term, in: store), shelf.found(term))
                 #expect(found == expected, "\(kind) \"\(term)\"")
             }
+            let past = try await store.products(PageRequest(number: 20, itemsPerPage: 3), matching: "filler")
+            #expect(past.items.isEmpty && past.totalCount == 50, "a page past the last still tells the total")
             let bag = try #require(shelf.id(of: "손가방"))
             _ = try await store.updateProduct(id: bag, replacingImages: nil) { product in
                 var changed = product
