@@ -51,8 +51,10 @@ let package = Package(
         ),
         .target(
             name: "MarketSQLite",
-            dependencies: ["MarketCore", server("GRDB", "GRDB.swift")]
+            dependencies: ["MarketCore", "CSQLiteSettings", server("GRDB", "GRDB.swift")]
         ),
+        // SQLite's process-wide settings, which GRDB leaves to the app (Debian's libsqlite3-dev).
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "MarketPostgres",
             dependencies: [
