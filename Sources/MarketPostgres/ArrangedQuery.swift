@@ -19,7 +19,7 @@ struct ArrangedQuery {
     /// the search finds less these when there is no price range.
     private(set) var soldOutCount: PostgresQuery?
     /// The oldest of the newest `rankedMatches` products a 정확도순 list holds (no row when it holds
-    /// no more); nil for other orders.
+    /// no more); nil for other orders, and for a term found first, whose page ranks its matches itself.
     private(set) var rankedFrom: PostgresQuery?
 
     /// `dense`: walking the list's own order finds a page sooner (`ProductArrangement.isDense`).
@@ -51,7 +51,7 @@ struct ArrangedQuery {
             conditions.append("p.stock > 0")
         }
         count = PostgresQuery(unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause)", binds: binds)
-        if order == .relevance, term != nil {
+        if order == .relevance, term != nil, !matchesFirst {
             rankedFrom = PostgresQuery(
                 unsafeSQL: """
                     \(matches)SELECT p.id \(listed) ORDER BY p.id DESC OFFSET \(ProductArrangement.rankedMatches - 1) LIMIT 1
@@ -95,6 +95,17 @@ struct ArrangedQuery {
                 break
             }
             let rank = query.rank(term)
+            if matchesFirst {
+                // Every match is at hand: the newest `rankedMatches` of them are ranked as they are
+                // numbered, without a statement first to find where those begin.
+                ids = """
+                    SELECT id FROM (
+                        SELECT p.id, CASE WHEN row_number() OVER (ORDER BY p.id DESC) <= \(ProductArrangement.rankedMatches)
+                            THEN \(rank) ELSE 6 END AS rank \(listed)
+                    ) AS ranked ORDER BY rank, id DESC
+                    """
+                break
+            }
             guard let rankedFrom else {
                 ids = "SELECT p.id \(listed) ORDER BY \(rank), p.id DESC"
                 break
