@@ -54,7 +54,8 @@ struct ArrangedQuery {
         if order == .relevance, term != nil, !matchesFirst {
             rankedFrom = PostgresQuery(
                 unsafeSQL: """
-                    \(matches)SELECT p.id \(listed) ORDER BY p.id DESC OFFSET \(ProductArrangement.rankedMatches - 1) LIMIT 1
+                    SELECT p.id FROM product p WHERE \(whereClause)
+                    ORDER BY p.id DESC OFFSET \(ProductArrangement.rankedMatches - 1) LIMIT 1
                     """, binds: binds)
         }
         if let after, arrangement.isByAge { cursor = " AND p.id < \(bind(after))" }
@@ -67,10 +68,10 @@ struct ArrangedQuery {
 
     private var whereClause: String { conditions.joined(separator: " AND ") }
 
-    /// Where an ordered list's ids come from, with `listed` (`p` either way): a term that is not
-    /// dense has its matches found first whatever the planner guesses of it. From a hundred
-    /// sampled texts it took a word in 368 of 100,000 products for 2,000, and walked the price index
-    /// past 6,300 others (8.7 ms against 0.7); at a million, the newest ids for the 2,000th match.
+    /// Where a page's ids come from, with `listed` (`p` either way): a term that is not dense has
+    /// its matches found first whatever the planner guesses of it. From a hundred sampled texts it
+    /// took a word in 368 of 100,000 products for 2,000, and walked the price index past 6,300
+    /// others (8.7 ms against 0.7).
     private var matches: String {
         guard matchesFirst else { return "" }
         return
