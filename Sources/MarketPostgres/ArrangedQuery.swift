@@ -11,7 +11,8 @@ struct ArrangedQuery {
     private var cursor = ""
     private let term: String?
     private let order: ProductArrangement.Order
-    /// A term that is not dense is found through its index before the list is ordered.
+    /// A term that is not dense is found through its index before the list is ordered: its page
+    /// then counts the list too (`countsInPage`).
     private let matchesFirst: Bool
     /// How many products the list holds, wherever a page begins (its values are bound first).
     private(set) var count: PostgresQuery = ""
@@ -61,6 +62,10 @@ struct ArrangedQuery {
         if let after, arrangement.isByAge { cursor = " AND p.id < \(bind(after))" }
     }
 
+    /// Whether `page` ends each row with how many products the list holds: it finds every one of
+    /// them anyway.
+    var countsInPage: Bool { matchesFirst }
+
     private mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
         binds.append(value)
         return "$\(binds.count)"
@@ -81,7 +86,8 @@ struct ArrangedQuery {
     /// The list's products, as `FROM`, after `matches`.
     private var listed: String { matchesFirst ? "FROM p WHERE true" : "FROM product p WHERE \(whereClause)" }
 
-    /// The page's summaries, in order: the ids from the arranged list, then only their rows joined.
+    /// The page's summaries, in order: the ids from the arranged list, then only their rows joined;
+    /// after each, the list's total when it `countsInPage`.
     /// When only the matches from `rankedFrom` on are ranked, the older ones are walked newest
     /// first, only as far as the page reaches, so that a common term costs no more than its ranked
     /// matches.
@@ -126,10 +132,9 @@ struct ArrangedQuery {
         case .lowestPrice: ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount, p.id DESC"
         case .highestPrice: ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount DESC, p.id DESC"
         }
-        ids = matches + ids
         return PostgresQuery(
             unsafeSQL: """
-                SELECT \(PostgresMarketStore.summaryColumns)
+                \(matches)SELECT \(PostgresMarketStore.summaryColumns)\(matchesFirst ? ", (SELECT count(*) FROM p)" : "")
                 FROM unnest(ARRAY(\(ids) LIMIT \(limit) OFFSET \(offset))) WITH ORDINALITY AS page(id, position)
                 JOIN product p ON p.id = page.id \(PostgresMarketStore.summaryJoins)
                 ORDER BY page.position

@@ -150,11 +150,9 @@ public final class PostgresMarketStore: MarketStore {
             }
             guard let gram = search.gram else {
                 let (items, found) = try await Self.summariesCounted(session, page, pattern: search.pattern)
-                // An empty page: no match at all when it is the first, otherwise counted on its own.
-                let total =
-                    if let found { found } else if page.offset == 0, page.after == nil { Int64(0) } else {
-                        try await Self.found(search, in: session).found
-                    }
+                let total = try await Self.total(found, firstPage: page.offset == 0 && page.after == nil) {
+                    try await Self.found(search, in: session).found
+                }
                 return Page(request: page, totalCount: Int(total), items: items)
             }
             let (found, shown) = try await Self.found(search, in: session)
@@ -171,29 +169,41 @@ public final class PostgresMarketStore: MarketStore {
         try await session.query(search.count).decode((Int64, Int64).self).first { _ in true } ?? (0, 0)
     }
 
-    /// A page of a list a shopper arranged.
+    /// A page of a list a shopper arranged. A term of four characters and more is counted only by
+    /// finding every match, so its page is taken from those and counts them in the same statement.
     private func arrangedProducts(
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement
     ) async throws -> Page<ProductSummary> {
         let unfiltered = arrangement.prices == nil && arrangement.showsSoldOut
         let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
+        let condition = search.map(SearchCondition.init)
         return try await database.read { session in
-            let (found, shown) =
-                if let search {
-                    try await Self.found(SearchCondition(search), in: session)
+            // How many the search finds and how many are on show, unless that means finding them all.
+            let counts: (found: Int64, shown: Int64)? =
+                if let condition {
+                    condition.gram == nil ? nil : try await Self.found(condition, in: session)
                 } else {
                     try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
                         .first { _ in true } ?? (0, 0)
                 }
-            let query = ArrangedQuery(
-                arrangement, term: search, dense: ProductArrangement.isDense(found: found, shown: shown),
-                after: page.after)
+            let dense = counts.map { ProductArrangement.isDense(found: $0.found, shown: $0.shown) } ?? false
+            let query = ArrangedQuery(arrangement, term: search, dense: dense, after: page.after)
+            if query.countsInPage {
+                let (items, counted) = try await Self.counted(
+                    session.query(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))
+                let total = try await Self.total(counted, firstPage: offset == 0 && page.after == nil) {
+                    try await session.single(query.count, as: Int64.self)
+                }
+                return Page(request: page, totalCount: Int(total), items: items)
+            }
             // Without filters, the list holds what the search finds: the totals kept say how many.
             let total =
-                if arrangement.prices == nil, let soldOut = query.soldOutCount {
+                if let found = counts?.found, arrangement.prices == nil, let soldOut = query.soldOutCount {
                     found - (try await session.single(soldOut, as: Int64.self))
+                } else if let found = counts?.found, unfiltered {
+                    found
                 } else {
-                    unfiltered ? found : try await session.single(query.count, as: Int64.self)
+                    try await session.single(query.count, as: Int64.self)
                 }
             var rankedFrom: Int64?
             if let ranked = query.rankedFrom, total > ProductArrangement.rankedMatches {
@@ -289,7 +299,7 @@ public final class PostgresMarketStore: MarketStore {
     /// 1,030 at 100,000 products).
     private static func summariesCounted(
         _ session: DatabaseSession, _ page: PageRequest, pattern: String
-    ) async throws -> (items: [ProductSummary], found: Int64?) {
+    ) async throws -> (items: [ProductSummary], total: Int64?) {
         let newestFirst = page.order == .newestFirst
         let rows = try await session.query(
             """
@@ -303,13 +313,29 @@ public final class PostgresMarketStore: MarketStore {
             FROM page JOIN product p ON p.id = page.id \(unescaped: summaryJoins)
             ORDER BY p.id \(unescaped: newestFirst ? "DESC" : "ASC")
             """)
-        var (items, found): ([ProductSummary], Int64?) = ([], nil)
+        return try await counted(rows)
+    }
+
+    /// The total a page counted; for an empty page, none when it is the first, otherwise `count()`.
+    private static func total(
+        _ counted: Int64?, firstPage: Bool, otherwise count: () async throws -> Int64
+    ) async throws -> Int64 {
+        if let counted { return counted }
+        return firstPage ? 0 : try await count()
+    }
+
+    /// Summaries from rows that each end with how many the list holds, and that count (nil when
+    /// there is no row).
+    private static func counted(_ rows: PostgresRowSequence) async throws -> (
+        items: [ProductSummary], total: Int64?
+    ) {
+        var (items, total): ([ProductSummary], Int64?) = ([], nil)
         for try await row in rows {
             let product = ProductRow(row)
             items.append(try product.summary())
-            found = try product.cells[product.cells.count - 1].decode(Int64.self)
+            total = try product.cells[product.cells.count - 1].decode(Int64.self)
         }
-        return (items, found)
+        return (items, total)
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {

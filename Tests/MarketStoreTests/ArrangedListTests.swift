@@ -43,21 +43,27 @@ import Testing
         return Listed(total: found.totalCount, names: found.items.map(\.name))
     }
 
+    /// Each item's id by its name.
+    static func list(_ items: [Item], in store: any MarketStore) async throws -> [String: Int64] {
+        let vendor = try await StoreContractTests.vendor(store)
+        var ids: [String: Int64] = [:]
+        for item in items {
+            let product = try await store.insertProduct(
+                NewProduct(
+                    vendorID: vendor.id,
+                    draft: ProductDraft(
+                        name: item.name, description: item.description, currency: item.currency,
+                        price: item.price, discount: item.discount, stock: item.stock),
+                    images: [], createdAt: StoreContractTests.now))
+            ids[item.name] = product.id
+        }
+        return ids
+    }
+
     @Test(arguments: StoreKind.allCases)
     func eachOrderFilterAndPageIsAsAShopperExpects(kind: StoreKind) async throws {
         try await kind.withStore { store in
-            let vendor = try await StoreContractTests.vendor(store)
-            var ids: [String: Int64] = [:]
-            for item in Self.items {
-                let product = try await store.insertProduct(
-                    NewProduct(
-                        vendorID: vendor.id,
-                        draft: ProductDraft(
-                            name: item.name, description: item.description, currency: item.currency,
-                            price: item.price, discount: item.discount, stock: item.stock),
-                        images: [], createdAt: StoreContractTests.now))
-                ids[item.name] = product.id
-            }
+            let ids = try await Self.list(Self.items, in: store)
             let relevance = try await Self.listed(store, "가방", ProductArrangement(order: .relevance))
             #expect(
                 relevance
@@ -117,6 +123,38 @@ import Testing
             #expect(first == Listed(total: 2002, names: ["lamp, the newest", "lamps 2000", "lamps 1999"]))
             let last = try await Self.listed(store, "lamp", ranked, page: 1001, perPage: 2)
             #expect(last == Listed(total: 2002, names: ["lamps 1", "lamp, the oldest"]), "older than the ranked")
+        }
+    }
+
+    /// A term of four characters and more, which a store may count while it finds the page.
+    @Test(arguments: StoreKind.allCases)
+    func aLongTermIsCountedAlikeInEveryArrangementAndPastTheLastPage(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let ids = try await Self.list(
+                [
+                    Item(name: "Leather bag", description: "brown", price: 30000),
+                    Item(name: "Leather belt", description: "black", price: 10000, stock: 0),
+                    Item(name: "Cotton shirt", description: "no leather", price: 20000),
+                    Item(name: "Leather shoes", description: "worn", price: 50000, discount: 30000),
+                    Item(name: "Mug", description: "cup", price: 6000),
+                ], in: store)
+            let relevance = ProductArrangement(order: .relevance)
+            let all = try await Self.listed(store, "leather", relevance)
+            #expect(all == Listed(total: 4, names: ["Leather shoes", "Leather belt", "Leather bag", "Cotton shirt"]))
+            let inStock = try await Self.listed(
+                store, "leather", ProductArrangement(order: .relevance, showsSoldOut: false))
+            #expect(inStock == Listed(total: 3, names: ["Leather shoes", "Leather bag", "Cotton shirt"]))
+            let range = PriceRange(currency: .krw, lowest: 15000, highest: 25000)
+            let cheap = try await Self.listed(store, "leather", ProductArrangement(order: .lowestPrice, prices: range))
+            #expect(cheap == Listed(total: 2, names: ["Leather shoes", "Cotton shirt"]), "the price paid")
+            let past = try await Self.listed(store, "leather", relevance, page: 3, perPage: 2)
+            #expect(past == Listed(total: 4, names: []), "a page past the last still says how many there are")
+            let afterShoes = try await Self.listed(
+                store, "leather", ProductArrangement(showsSoldOut: false), page: 2, perPage: 2,
+                after: ids["Leather shoes"])
+            #expect(afterShoes == Listed(total: 3, names: ["Cotton shirt", "Leather bag"]), "a cursor")
+            let none = try await Self.listed(store, "leathers", relevance)
+            #expect(none == Listed(total: 0, names: []))
         }
     }
 }
