@@ -197,13 +197,14 @@ extension Storefront {
 
     /// A text on one line, cut after a word near `limit` characters: what a link's card has room for.
     static func oneLine(_ text: String, atMost limit: Int) -> String {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        var line = ""
-        for word in words {
-            guard line.count + word.count + 1 <= limit else {
+        var (line, length) = ("", 0)  // `line.count`, kept: counting walks every character again
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            let wordLength = word.count
+            guard length + wordLength + 1 <= limit else {
                 return (line.isEmpty ? String(word.prefix(limit)) : line) + "…"
             }
             line += line.isEmpty ? String(word) : " " + word
+            length += length == 0 ? wordLength : wordLength + 1
         }
         return line
     }

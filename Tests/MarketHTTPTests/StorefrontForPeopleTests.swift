@@ -115,6 +115,13 @@ import Testing
             #expect(
                 page.contains(
                     #"<meta property="og:description" content="240,000원 · 재고 5개 · 35mm 레인지파인더. 필름 한 롤로 테스트했어요.">"#))
+            let long = try await market.addProduct(
+                "가방", description: String(repeating: "튼튼한 가죽 가방 ", count: 30), price: 30_000)
+            let cut = Array(repeating: "튼튼한 가죽 가방", count: 16).joined(separator: " ") + "…"
+            #expect(
+                try await korean.get("/products/\(long.id)").text.contains(
+                    #"<meta property="og:description" content="30,000원 · 재고 5개 · \#(cut)">"#),
+                "a long description cut after a word, within 160 characters")
         }
     }
 
