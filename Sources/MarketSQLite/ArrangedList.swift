@@ -16,12 +16,22 @@ struct ArrangedList {
     private var searchCondition: Int?
     /// Whether a price range or the stock narrows the list beyond the search.
     private let narrowed: Bool
+    /// Whether the page walks a price index, testing each id against the term's matches.
+    private let walksPrices: Bool
 
-    /// `dense`: walking the list's own order finds a page sooner (`ProductArrangement.isDense`).
-    init(_ arrangement: ProductArrangement, term: String?, filter: SearchFilter, dense: Bool, after: Int64?) {
+    /// The list of a term `found` among `shown` products on show (`ProductArrangement.isDense`:
+    /// walking the list's own order finds a page sooner), whose page ends `reach` products in.
+    init(
+        _ arrangement: ProductArrangement, term: String?, filter: SearchFilter, found: Int, shown: Int, reach: Int,
+        after: Int64?
+    ) {
         arguments += ["term": term, "search": filter.argument]
         matched = filter.matchedIDs
         narrowed = arrangement.prices != nil || !arrangement.showsSoldOut
+        let dense = ProductArrangement.isDense(found: found, shown: shown)
+        walksPrices =
+            !dense && [.lowestPrice, .highestPrice].contains(arrangement.order)
+            && Self.walks(found: found, shown: shown, reach: reach)
         if term != nil, dense {
             searchCondition = conditions.count
             conditions.append("instr(p.searchText, :term) > 0")
@@ -62,11 +72,24 @@ struct ArrangedList {
 
     static let inStock = "p.stock > 0"
 
+    /// Whether a page by price that ends `reach` matches in, of a term `found` among `shown`
+    /// products, is read sooner by walking the price index and testing each id against the
+    /// matches (about `reach × shown ÷ found` entries, in the index's order) than by looking up
+    /// every match's row and sorting them. An entry walked costs about an eighth of a row looked
+    /// up: at a million products, a word's first page 1 ms walking against 9 ms looking up its
+    /// 3,664 matches, its tenth page 10 ms against 5–9.
+    static func walks(found: Int, shown: Int, reach: Int) -> Bool {
+        Double(reach) * Double(shown) <= 8 * Double(found) * Double(found)
+    }
+
     /// The page's ids in order (the caller adds LIMIT and OFFSET). When only the matches from
     /// `:rankedFrom` on are ranked, the older ones are walked newest first, only as far as the
     /// page reaches (`:older`), so that a common term costs no more than its ranked matches.
     func ids(rankingAll: Bool) -> String {
-        let listed = "FROM product p WHERE \(whereClause)\(cursor)"
+        var onPage = conditions
+        // `+` keeps SQLite from finding the matches by id instead of walking the price index.
+        if walksPrices, let searchCondition, let matched { onPage[searchCondition] = "+p.id IN (\(matched))" }
+        let listed = "FROM product p WHERE \(onPage.joined(separator: " AND "))\(cursor)"
         guard ranks, !rankingAll else { return "SELECT p.id \(listed) ORDER BY \(order)" }
         // The ranked matches straight from the index, by their numbers, however common the term.
         var window = conditions

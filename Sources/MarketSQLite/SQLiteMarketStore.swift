@@ -158,16 +158,16 @@ public final class SQLiteMarketStore: MarketStore {
             search == nil
             ? shown
             : try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: ["search": filter.argument]) ?? 0
+        let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
         let list = ArrangedList(
-            arrangement, term: search, filter: filter,
-            dense: ProductArrangement.isDense(found: found, shown: shown), after: page.after)
+            arrangement, term: search, filter: filter, found: found, shown: shown, reach: offset + page.itemsPerPage,
+            after: page.after)
         let count = { (sql: String) in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: list.arguments) ?? 0 }
         let total =
             arrangement.prices != nil
             ? try count("SELECT count(*) FROM product p WHERE \(list.whereClause)")
             : arrangement.showsSoldOut ? found : found - (try count(list.soldOutCountSQL))
         var arguments = list.arguments
-        let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
         arguments += ["limit": page.itemsPerPage, "offset": offset]
         let rankedFrom =
             total > ProductArrangement.rankedMatches

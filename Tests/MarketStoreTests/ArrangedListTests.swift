@@ -157,4 +157,37 @@ import Testing
             #expect(none == Listed(total: 0, names: []))
         }
     }
+
+    /// A rare term's near page by price, which SQLite reads by walking its price index, and the
+    /// next, which it reads by looking up every match: the same list either way.
+    @Test(arguments: StoreKind.allCases)
+    func aRareTermsPagesByPriceAreInPriceOrder(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let vendor = try await StoreContractTests.vendor(store)
+            // 64 lamps among 3,240 products: not dense, and few enough that a first page of ten walks.
+            var lamps: [(number: Int, price: Int64)] = []
+            for number in 0..<3240 {
+                let price = Int64(1000 + number * 7919 % 5000)
+                let name = number % 51 == 0 ? "lamp \(number)" : "mug \(number)"
+                if number % 51 == 0 { lamps.append((number, price)) }
+                _ = try await store.insertProduct(
+                    NewProduct(
+                        vendorID: vendor.id,
+                        draft: ProductDraft(name: name, description: "plain", currency: .krw, price: price),
+                        images: [], createdAt: StoreContractTests.now))
+            }
+            // The newest first among equal prices: the later numbers.
+            let cheapest = lamps.sorted { ($0.price, -$0.number) < ($1.price, -$1.number) }.map { "lamp \($0.number)" }
+            let priciest = lamps.sorted { (-$0.price, -$0.number) < (-$1.price, -$1.number) }.map {
+                "lamp \($0.number)"
+            }
+            for (order, expected) in [(ProductArrangement.Order.lowestPrice, cheapest), (.highestPrice, priciest)] {
+                let arranged = ProductArrangement(order: order)
+                let first = try await Self.listed(store, "lamp", arranged, page: 1, perPage: 10)
+                let second = try await Self.listed(store, "lamp", arranged, page: 2, perPage: 10)
+                #expect(first == Listed(total: 64, names: Array(expected[0..<10])), "\(order)")
+                #expect(second == Listed(total: 64, names: Array(expected[10..<20])), "\(order)")
+            }
+        }
+    }
 }
