@@ -78,7 +78,7 @@ struct ArrangedList {
     /// every match's row and sorting them. An entry walked costs about an eighth of a row looked
     /// up: at a million products, a word's first page 1 ms walking against 9 ms looking up its
     /// 3,664 matches, its tenth page 10 ms against 5–9.
-    static func walks(found: Int, shown: Int, reach: Int) -> Bool {
+    private static func walks(found: Int, shown: Int, reach: Int) -> Bool {
         Double(reach) * Double(shown) <= 8 * Double(found) * Double(found)
     }
 
