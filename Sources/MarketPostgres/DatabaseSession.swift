@@ -10,6 +10,13 @@ struct DatabaseSession: Sendable {
         try await connection.query(query, logger: logger)
     }
 
+    /// Every row of a statement.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await self.query(query) { rows.append(row) }
+        return rows
+    }
+
     /// The rows of a statement prepared on this connection (prepared now if it is the first time).
     func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         var rows: [Statement.Row] = []

@@ -189,8 +189,8 @@ public final class PostgresMarketStore: MarketStore {
             let dense = counts.map { ProductArrangement.isDense(found: $0.found, shown: $0.shown) } ?? false
             let query = ArrangedQuery(arrangement, term: search, dense: dense, after: page.after)
             if query.countsInPage {
-                let (items, counted) = try await Self.counted(
-                    session.query(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))
+                let (items, counted) = try Self.counted(
+                    await session.rows(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))
                 let total = try await Self.total(counted, firstPage: offset == 0 && page.after == nil) {
                     try await session.single(query.count, as: Int64.self)
                 }
@@ -300,20 +300,14 @@ public final class PostgresMarketStore: MarketStore {
     private static func summariesCounted(
         _ session: DatabaseSession, _ page: PageRequest, pattern: String
     ) async throws -> (items: [ProductSummary], total: Int64?) {
-        let newestFirst = page.order == .newestFirst
-        let rows = try await session.query(
-            """
-            WITH matched AS (
-                SELECT id, count(*) OVER () AS found FROM product WHERE NOT hidden AND search_text LIKE \(pattern)),
-            page AS (
-                SELECT id, found FROM matched
-                WHERE \(page.after)::bigint IS NULL OR id \(unescaped: newestFirst ? "<" : ">") \(page.after)
-                ORDER BY id \(unescaped: newestFirst ? "DESC" : "ASC") LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
-            SELECT \(unescaped: summaryColumns), page.found
-            FROM page JOIN product p ON p.id = page.id \(unescaped: summaryJoins)
-            ORDER BY p.id \(unescaped: newestFirst ? "DESC" : "ASC")
-            """)
-        return try await counted(rows)
+        let (after, limit, offset) = (page.after, page.itemsPerPage, page.offset)
+        let rows =
+            page.order == .newestFirst
+            ? try await session.rows(
+                CountedMatchesQuery<NewestFirst>(pattern: pattern, after: after, limit: limit, offset: offset))
+            : try await session.rows(
+                CountedMatchesQuery<OldestFirst>(pattern: pattern, after: after, limit: limit, offset: offset))
+        return try counted(rows)
     }
 
     /// The total a page counted; for an empty page, none when it is the first, otherwise `count()`.
@@ -326,11 +320,9 @@ public final class PostgresMarketStore: MarketStore {
 
     /// Summaries from rows that each end with how many the list holds, and that count (nil when
     /// there is no row).
-    private static func counted(_ rows: PostgresRowSequence) async throws -> (
-        items: [ProductSummary], total: Int64?
-    ) {
+    private static func counted(_ rows: [PostgresRow]) throws -> (items: [ProductSummary], total: Int64?) {
         var (items, total): ([ProductSummary], Int64?) = ([], nil)
-        for try await row in rows {
+        for row in rows {
             let product = ProductRow(row)
             items.append(try product.summary())
             total = try product.cells[product.cells.count - 1].decode(Int64.self)

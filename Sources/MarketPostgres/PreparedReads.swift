@@ -3,7 +3,8 @@ import PostgresNIO
 // The reads that browsing makes for every request the front desk cannot answer, prepared once per
 // connection: parsing and planning them again each time was most of what the database did for a
 // random product or a deep page. Reads whose best plan depends on their values (a search, a
-// vendor's products) stay unprepared.
+// vendor's products) stay unprepared, but for a long term's API search, which PostgreSQL still
+// plans for each pattern but no longer parses each time.
 
 /// The catalogue's version; see `MarketStore.catalogueVersion()`.
 struct CatalogueVersionQuery: PostgresPreparedStatement {
@@ -74,4 +75,54 @@ struct ShownSummariesQuery: ProductIDsQuery {
         """
 
     var ids: [Int64]
+}
+
+/// Which end of the list a page of matches starts from.
+protocol MatchesOrder {
+    static var newestFirst: Bool { get }
+}
+
+enum NewestFirst: MatchesOrder { static let newestFirst = true }
+enum OldestFirst: MatchesOrder { static let newestFirst = false }
+
+/// A page of the products on show whose text is `LIKE` a pattern, after an id (or from the
+/// start), each row ending with how many match: `PostgresMarketStore.summariesCounted`. Prepared,
+/// a search no longer parses the statement: at 100,000 products, by turns with it unprepared, six
+/// runs each, 1,130–1,500 searches a second against 1,030–1,400, and 8 % less of PostgreSQL's
+/// time a search. PostgreSQL still plans it for each pattern.
+struct CountedMatchesQuery<Order: MatchesOrder>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static var sql: String { Order.newestFirst ? newestCountedMatches : oldestCountedMatches }
+
+    var pattern: String
+    var after: Int64?
+    var limit: Int
+    var offset: Int
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(pattern)
+        bindings.append(after)
+        bindings.append(limit)
+        bindings.append(offset)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
+private let newestCountedMatches = countedMatches(beyond: "<", direction: "DESC")
+private let oldestCountedMatches = countedMatches(beyond: ">", direction: "ASC")
+
+private func countedMatches(beyond: String, direction: String) -> String {
+    """
+    WITH matched AS (
+        SELECT id, count(*) OVER () AS found FROM product WHERE NOT hidden AND search_text LIKE $1),
+    page AS (
+        SELECT id, found FROM matched WHERE $2::bigint IS NULL OR id \(beyond) $2
+        ORDER BY id \(direction) LIMIT $3 OFFSET $4)
+    SELECT \(PostgresMarketStore.summaryColumns), page.found
+    FROM page JOIN product p ON p.id = page.id \(PostgresMarketStore.summaryJoins)
+    ORDER BY p.id \(direction)
+    """
 }
