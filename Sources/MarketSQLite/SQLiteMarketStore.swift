@@ -170,7 +170,7 @@ public final class SQLiteMarketStore: MarketStore {
         var arguments = list.arguments
         arguments += ["limit": page.itemsPerPage, "offset": offset]
         let rankedFrom =
-            total > ProductArrangement.rankedMatches
+            list.ranks && total > ProductArrangement.rankedMatches
             ? try Int64.fetchOne(db.cachedStatement(sql: list.rankedFromSQL), arguments: list.arguments) : nil
         if let rankedFrom {
             let older = max(offset + page.itemsPerPage - ProductArrangement.rankedMatches, 0)
