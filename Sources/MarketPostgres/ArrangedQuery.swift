@@ -47,11 +47,19 @@ struct ArrangedQuery {
             )
         }
         if !arrangement.showsSoldOut {
-            soldOutCount = PostgresQuery(
-                unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0", binds: binds)
+            soldOutCount =
+                term == nil
+                ? PriceCounts.soldOut
+                : PostgresQuery(
+                    unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0", binds: binds)
             conditions.append("p.stock > 0")
         }
-        count = PostgresQuery(unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause)", binds: binds)
+        count =
+            if term == nil, let prices = arrangement.prices {
+                PriceCounts.total(in: prices, inStockOnly: !arrangement.showsSoldOut)
+            } else {
+                PostgresQuery(unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause)", binds: binds)
+            }
         if order == .relevance, term != nil, !matchesFirst {
             rankedFrom = PostgresQuery(
                 unsafeSQL: """

@@ -164,9 +164,15 @@ public final class SQLiteMarketStore: MarketStore {
             after: page.after)
         let count = { (sql: String) in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: list.arguments) ?? 0 }
         let total =
-            arrangement.prices != nil
-            ? try count("SELECT count(*) FROM product p WHERE \(list.whereClause)")
-            : arrangement.showsSoldOut ? found : found - (try count(list.soldOutCountSQL))
+            if let prices = arrangement.prices {
+                search == nil
+                    ? try PriceCounts.total(in: prices, inStockOnly: !arrangement.showsSoldOut, db)
+                    : try count("SELECT count(*) FROM product p WHERE \(list.whereClause)")
+            } else if arrangement.showsSoldOut {
+                found
+            } else {
+                found - (search == nil ? try PriceCounts.soldOut(db) : try count(list.soldOutCountSQL))
+            }
         var arguments = list.arguments
         arguments += ["limit": page.itemsPerPage, "offset": offset]
         let rankedFrom =

@@ -240,6 +240,11 @@ enum SQLiteSchema {
                     CREATE INDEX productSoldOut ON product(id) WHERE hidden = 0 AND stock = 0;
                     """)
         }
+        migrator.registerMigration("prices counted") { db in
+            // A price range's total, and what is sold out, from the products counted at each price
+            // (`PriceCounts`) rather than from every entry of the price index in the range.
+            try db.execute(sql: PriceCounts.create)
+        }
         return migrator
     }
 }

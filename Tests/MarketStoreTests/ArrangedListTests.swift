@@ -190,4 +190,79 @@ import Testing
             }
         }
     }
+
+    /// A price range without a search, and what is in stock, are counted from how many products each
+    /// store keeps counted at each price: right wherever a range's ends fall (on a price, between
+    /// two, one price, none) and after every kind of change: a new price, discount, stock or
+    /// currency, hiding, showing and deleting.
+    @Test(arguments: StoreKind.allCases)
+    func aPriceRangesTotalIsRightWhereverItsEndsFallAndAfterEveryChange(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let paid: [Int64] = [
+                0, 9, 10, 99, 100, 109, 110, 999, 1_000, 1_099, 1_100, 12_000, 12_999, 13_000, 345_678,
+            ]
+            var items = paid.enumerated().map { index, amount in
+                Item(
+                    name: "item \(index)", description: "plain", currency: index % 4 == 3 ? .usd : .krw,
+                    price: amount + Int64(index % 2) * 500, discount: Int64(index % 2) * 500, stock: Int64(index % 3))
+            }
+            let ids = try await Self.list(items, in: store)
+            var hidden: Set<String> = []
+            let bounds: [Int64] = [
+                0, 9, 10, 11, 99, 100, 105, 109, 110, 999, 1_000, 1_099, 1_100, 12_999, 13_000, 1_000_000,
+            ]
+            func expectRightTotals(_ when: String) async throws {
+                for currency in [Currency.krw, .usd] {
+                    for (index, lowest) in bounds.enumerated() {
+                        for highest in bounds[index...] {
+                            for inStockOnly in [false, true] {
+                                let range = PriceRange(currency: currency, lowest: lowest, highest: highest)
+                                let expected = items.filter {
+                                    !hidden.contains($0.name) && $0.currency == currency
+                                        && (lowest...highest).contains($0.price - $0.discount)
+                                        && (!inStockOnly || $0.stock > 0)
+                                }.count
+                                let listed = try await Self.listed(
+                                    store, nil,
+                                    ProductArrangement(order: .lowestPrice, prices: range, showsSoldOut: !inStockOnly),
+                                    perPage: 1)
+                                #expect(
+                                    listed.total == expected,
+                                    "\(when): \(currency) \(lowest)…\(highest), \(inStockOnly)")
+                            }
+                        }
+                    }
+                }
+                let inStock = try await Self.listed(store, nil, ProductArrangement(showsSoldOut: false), perPage: 1)
+                #expect(inStock.total == items.filter { !hidden.contains($0.name) && $0.stock > 0 }.count, "\(when)")
+            }
+            try await expectRightTotals("as listed")
+
+            func change(_ index: Int, _ edit: @escaping @Sendable (inout Product) -> Void) async throws {
+                let id = try #require(ids[items[index].name])
+                let changed = try #require(
+                    try await store.updateProduct(id: id, replacingImages: nil) {
+                        var product = $0
+                        edit(&product)
+                        return product
+                    })
+                (items[index].price, items[index].discount) = (changed.after.price, changed.after.discount)
+                (items[index].stock, items[index].currency) = (changed.after.stock, changed.after.currency)
+            }
+            try await change(12) { $0.price = 13_000 }
+            try await change(9) { $0.discount = 600 }
+            try await change(5) { $0.stock = 0 }
+            try await change(6) { $0.stock = 4 }
+            try await change(8) { $0.currency = .usd }
+            for index in [2, 10] {
+                _ = try await store.setProductHidden(true, id: try #require(ids[items[index].name]))
+                hidden.insert(items[index].name)
+            }
+            _ = try await store.setProductHidden(false, id: try #require(ids[items[2].name]))
+            hidden.remove(items[2].name)
+            _ = try await store.deleteProduct(id: try #require(ids[items[13].name])) { _ in }
+            items.remove(at: 13)
+            try await expectRightTotals("after the changes")
+        }
+    }
 }
