@@ -43,7 +43,7 @@ struct ArrangedList {
             conditions.append("p.currency = :currency AND p.price - p.discount BETWEEN :lowest AND :highest")
             arguments += ["currency": prices.currency.rawValue, "lowest": prices.lowest, "highest": prices.highest]
         }
-        if !arrangement.showsSoldOut { conditions.append(Self.inStock) }
+        if !arrangement.showsSoldOut { conditions.append("p.stock > 0") }
         if let after, arrangement.isByAge {
             cursor = " AND p.id < :after"
             arguments += ["after": after]
@@ -63,14 +63,16 @@ struct ArrangedList {
     /// The list's products, wherever the page begins.
     var whereClause: String { conditions.joined(separator: " AND ") }
 
-    /// How many of those the list would hold that are sold out, for a list of what is in stock
-    /// without a price range: its total is what the search finds less these.
-    var soldOutCountSQL: String {
-        "SELECT count(*) FROM product p WHERE "
-            + conditions.map { $0 == Self.inStock ? "p.stock = 0" : $0 }.joined(separator: " AND ")
+    /// How many of a term's matches are sold out, for a list of what is in stock without a price
+    /// range: its total is what the search finds less these; nil without a term. Each match from
+    /// the term's index is looked for in the sold-out index: looking up each match's row, or each
+    /// sold-out product's, took 2–6 times as long (at a million products, a common word 121 ms
+    /// against 22, a rare one 3.6 against 1.4).
+    var soldOutCountSQL: String? {
+        matched.map {
+            "SELECT count(*) FROM (\($0)) AS m JOIN product p INDEXED BY productSoldOut ON p.id = m.rowid AND p.hidden = 0 AND p.stock = 0"
+        }
     }
-
-    static let inStock = "p.stock > 0"
 
     /// Whether a page by price that ends `reach` matches in, of a term `found` among `shown`
     /// products, is read sooner by walking the price index and testing each id against the

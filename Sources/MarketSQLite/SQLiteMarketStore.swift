@@ -171,7 +171,7 @@ public final class SQLiteMarketStore: MarketStore {
             } else if arrangement.showsSoldOut {
                 found
             } else {
-                found - (search == nil ? try PriceCounts.soldOut(db) : try count(list.soldOutCountSQL))
+                found - (try list.soldOutCountSQL.map(count) ?? PriceCounts.soldOut(db))
             }
         var arguments = list.arguments
         arguments += ["limit": page.itemsPerPage, "offset": offset]
