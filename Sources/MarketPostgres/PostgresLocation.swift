@@ -61,6 +61,11 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         // one, or goes away, is noticed when its socket closes.
         configuration.options.minimumConnections = 4
         configuration.options.keepAliveBehavior = nil
+        // More queries at once than the database has cores to run them only moves their wait from
+        // the pool into the database, where they take the cores from each other: at a million
+        // products on two cores, price-ranged pages had a p99 of 251–285 ms with PostgresNIO's 20
+        // connections and 40–49 ms with 8, at the same rate (1,080–1,290 a second).
+        configuration.options.maximumConnections = 8
         return configuration
     }
 
