@@ -250,20 +250,7 @@ enum PostgresSchema {
                     RETURN NULL;
                 END $$
                 """,
-                """
-                CREATE TRIGGER product_gram_count_insert AFTER INSERT ON product REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_gram_count_keep()
-                """,
-                """
-                CREATE TRIGGER product_gram_count_update AFTER UPDATE ON product
-                    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_gram_count_keep()
-                """,
-                """
-                CREATE TRIGGER product_gram_count_delete AFTER DELETE ON product REFERENCING OLD TABLE AS old_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_gram_count_keep()
-                """,
-            ]
+            ] + countKeepers("product_gram_count")
         ),
         (
             11, "prices in order",
@@ -305,20 +292,7 @@ enum PostgresSchema {
                     RETURN NULL;
                 END $$
                 """,
-                """
-                CREATE TRIGGER product_total_insert AFTER INSERT ON product REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_total_keep()
-                """,
-                """
-                CREATE TRIGGER product_total_update AFTER UPDATE ON product
-                    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_total_keep()
-                """,
-                """
-                CREATE TRIGGER product_total_delete AFTER DELETE ON product REFERENCING OLD TABLE AS old_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_total_keep()
-                """,
-            ]
+            ] + countKeepers("product_total")
         ),
         (
             13, "three-character terms among the grams",
@@ -406,22 +380,19 @@ enum PostgresSchema {
                     RETURN NULL;
                 END $$
                 """,
-                """
-                CREATE TRIGGER product_price_count_insert AFTER INSERT ON product REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_price_count_keep()
-                """,
-                """
-                CREATE TRIGGER product_price_count_update AFTER UPDATE ON product
-                    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_price_count_keep()
-                """,
-                """
-                CREATE TRIGGER product_price_count_delete AFTER DELETE ON product REFERENCING OLD TABLE AS old_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION product_price_count_keep()
-                """,
-            ]
+            ] + countKeepers("product_price_count")
         ),
     ]
+
+    /// The triggers that keep the count `name` from each statement's rows on `product`, through the
+    /// function `name_keep`: once a statement, not once a row (see migration 12).
+    private static func countKeepers(_ name: String) -> [String] {
+        [
+            "CREATE TRIGGER \(name)_insert AFTER INSERT ON product REFERENCING NEW TABLE AS new_rows",
+            "CREATE TRIGGER \(name)_update AFTER UPDATE ON product REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows",
+            "CREATE TRIGGER \(name)_delete AFTER DELETE ON product REFERENCING OLD TABLE AS old_rows",
+        ].map { "\($0) FOR EACH STATEMENT EXECUTE FUNCTION \(name)_keep()" }
+    }
 
     /// An arbitrary number that names "the market's migrations" among advisory locks.
     static let lockKey: Int64 = 0x6f70_656e_6d6b_7431
