@@ -886,6 +886,16 @@ class DesktopTest(StorefrontTest):
         self.assertGreaterEqual(tops.count(tops[0]), 4)
         page.screenshot("desktop-grid")
 
+    def test_the_page_does_not_jump_sideways_when_it_grows_longer_than_the_screen(self):
+        page = self.page
+        where_main_starts = "return document.querySelector('main').getBoundingClientRect().x"
+        page.open("/?q=" + "zq" * 8)
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollHeight"), 900,
+                             "a search that finds nothing fits on the screen")
+        short = self.driver.execute_script(where_main_starts)
+        page.open("/")
+        self.assertEqual(self.driver.execute_script(where_main_starts), short)
+
     def test_nothing_on_screen_moves_while_the_next_page_loads(self):
         page = self.page
         page.open("/?view=grid")
