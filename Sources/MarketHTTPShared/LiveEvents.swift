@@ -14,16 +14,16 @@ package enum LiveEvents {
     static let heartbeat: Duration = .seconds(15)
 
     /// Where to carry on from: the `Last-Event-ID` a reconnecting client sends, else `after`.
-    package static func start(_ request: Request) -> Int64? {
+    static func start(_ request: Request) -> Int64? {
         request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
             ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
     }
 
-    /// The stream of `vendorID`'s requests after `after`, each written as `event` says (nil leaves
-    /// one out). Nginx is told not to hold the events back. It ends when the client goes or the
-    /// server shuts down.
+    /// The stream of `vendorID`'s requests that `request` asks to follow, each written as `event`
+    /// says (nil leaves one out). Nginx is told not to hold the events back. It ends when the
+    /// client goes or the server shuts down.
     package static func response(
-        _ rehearsals: Rehearsals, vendorID: Int64, after: Int64?,
+        to request: Request, _ rehearsals: Rehearsals, vendorID: Int64,
         event: @escaping @Sendable (StoredRequestRecord) -> String?
     ) throws -> Response {
         try rehearsals.checkRoomToFollow(vendorID)
@@ -31,28 +31,40 @@ package enum LiveEvents {
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("X-Accel-Buffering")!: "no",
         ]
+        let after = start(request)
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-                try await withGracefulShutdownHandler {
-                    var spoke = ContinuousClock.now
-                    try await rehearsals.follow(vendorID, after: after) { records in
-                        var text = records.map { record in
-                            let lines = event(record)?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
-                            return "id: \(record.id)\n" + lines.map { "data: \($0)\n" }.joined() + "\n"
-                        }.joined()
-                        if text.isEmpty {
-                            guard ContinuousClock.now - spoke >= heartbeat else { return }
-                            text = ": still here\n\n"
+                do {
+                    // A client that hangs up is let go at once, not at the next heartbeat: until
+                    // then it would hold one of the vendor's places to follow.
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await withGracefulShutdownHandler {
+                            var spoke = ContinuousClock.now
+                            try await rehearsals.follow(vendorID, after: after) { records in
+                                var text = records.map { Self.text(of: $0, as: event) }.joined()
+                                if text.isEmpty {
+                                    guard ContinuousClock.now - spoke >= heartbeat else { return }
+                                    text = ": still here\n\n"
+                                }
+                                try await writer.write(ByteBuffer(string: text))
+                                spoke = .now
+                            }
+                        } onGracefulShutdown: {
+                            rehearsals.stopFollowing()
                         }
-                        try await writer.write(ByteBuffer(string: text))
-                        spoke = .now
                     }
-                } onGracefulShutdown: {
-                    rehearsals.stopFollowing()
+                } catch is CancellationError {
+                    return
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// One record's event: its id, then each line of what `event` writes as a data line.
+    private static func text(of record: StoredRequestRecord, as event: (StoredRequestRecord) -> String?) -> String {
+        let lines = event(record)?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        return "id: \(record.id)\n" + lines.map { "data: \($0)\n" }.joined() + "\n"
     }
 }

@@ -47,7 +47,7 @@ package struct InspectorController<Context: RequestContext> {
     @Sendable func liveRequests(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request)
         let encoder = Self.encoder
-        return try LiveEvents.response(rehearsals, vendorID: vendor.id, after: LiveEvents.start(request)) { stored in
+        return try LiveEvents.response(to: request, rehearsals, vendorID: vendor.id) { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).flatMap {
                 try? String(
                     decoding: encoder.encode(RecordBody(id: stored.id, at: stored.at, request: $0)), as: UTF8.self)

@@ -47,7 +47,7 @@ extension Storefront {
         let query = request.formQuery
         let choice = InspectorChoice(query, routes: query["route"].map { [$0] } ?? [])
         let (pages, words) = (pages, visit.words)
-        return try LiveEvents.response(rehearsals, vendorID: vendor.id, after: LiveEvents.start(request)) { stored in
+        return try LiveEvents.response(to: request, rehearsals, vendorID: vendor.id) { stored in
             guard let row = InspectedRow(stored), choice.shows(row.request) else { return nil }
             let content = row.context(words)
             return String(

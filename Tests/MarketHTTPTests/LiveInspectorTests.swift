@@ -9,11 +9,19 @@ import Testing
     static func following(
         _ market: TestMarket, _ path: String = "/inspector/requests/live", headers: [String] = []
     ) async throws -> (RawConnection, head: String) {
+        let live = try await asking(market, path, headers: headers)
+        return (live, try await live.read(until: "retry: 2000"))
+    }
+
+    /// A connection that has asked to follow papri's requests.
+    static func asking(
+        _ market: TestMarket, _ path: String = "/inspector/requests/live", headers: [String] = []
+    ) async throws -> RawConnection {
         let live = try await RawConnection(port: market.port)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for header in InspectorTests.credentials(TestMarket.papri) + headers { request += header + "\r\n" }
         try await live.send(Data((request + "\r\n").utf8))
-        return (live, try await live.read(until: "retry: 2000"))
+        return live
     }
 
     static func papriAsks(_ market: TestMarket, _ path: String) async throws {
@@ -73,6 +81,19 @@ import Testing
                 headers: ["identifier: \(TestMarket.papri.identifier)", "secret: not-it"])
             #expect(wrong.status == 401)
             open.forEach { $0.hangUp() }
+        }
+    }
+
+    /// As a learner who reloads the inspector page eight times: each page that goes gives back its
+    /// place. Asked for 10 s, well before the 15 s heartbeat that would otherwise find them gone.
+    @Test func thoseWhoHangUpMakeRoomAtOnce() async throws {
+        try await TestMarket.withServer { market in
+            for _ in 0..<8 { try await Self.following(market).0.hangUp() }
+            try await waitUntil("a ninth is let in after eight hung up", limit: .seconds(10)) {
+                let ninth = try await Self.asking(market)
+                defer { ninth.hangUp() }
+                return try await ninth.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200")
+            }
         }
     }
 
