@@ -156,8 +156,10 @@ public final class PostgresMarketStore: MarketStore {
                 return Page(request: page, totalCount: Int(total), items: items)
             }
             let (found, shown) = try await Self.found(search, in: session)
-            let walks = search.walks(found: found, shown: shown, reach: page.offset + page.itemsPerPage)
-            let items = try await Self.summaries(session, page, term: gram, throughIndex: !walks, vendorID: nil)
+            let items =
+                search.walks(found: found, shown: shown, reach: page.offset + page.itemsPerPage)
+                ? try await Self.walkedSummaries(session, page, term: gram)
+                : try await Self.summaries(session, page, gram: gram, vendorID: nil)
             return Page(request: page, totalCount: Int(found), items: items)
         }
     }
@@ -166,7 +168,8 @@ public final class PostgresMarketStore: MarketStore {
     private static func found(
         _ search: SearchCondition, in session: DatabaseSession
     ) async throws -> (found: Int64, shown: Int64) {
-        try await session.query(search.count).decode((Int64, Int64).self).first { _ in true } ?? (0, 0)
+        if let gram = search.gram { return try await session.rows(GramCountQuery(gram: gram)).first ?? (0, 0) }
+        return try await session.query(search.count).decode((Int64, Int64).self).first { _ in true } ?? (0, 0)
     }
 
     /// A page of a list a shopper arranged. A term of four characters and more is counted only by
@@ -262,23 +265,20 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A page of products on show, holding a short `term` and of `vendorID` where given. The page's
-    /// ids come from an index alone; only those rows are joined. Each query is planned for its
-    /// values, so the NULL tests cost nothing and a term or a vendor uses its index.
-    /// `throughIndex` finds every match through `short_grams` first (`MATERIALIZED`, as
-    /// `SearchCondition` chooses), so that the plan cannot walk the newest ids instead; otherwise
-    /// the newest are walked and tested with `strpos`, which the planner takes to hold for a third
-    /// of them whatever the term, so that it walks rather than sort every row.
+    /// A page of products on show, holding a short term (`gram`) and of `vendorID` where given. The
+    /// page's ids come from an index alone; only those rows are joined. Each query is planned for
+    /// its values, so the NULL tests cost nothing and a term or a vendor uses its index. A term's
+    /// every match is found through `short_grams` first (`MATERIALIZED`), so that the plan cannot
+    /// walk the newest ids instead: `walkedSummaries` does that when `SearchCondition` says it is
+    /// cheaper.
     private static func summaries(
-        _ session: DatabaseSession, _ page: PageRequest, term: String? = nil, throughIndex: Bool = false,
-        vendorID: Int64?
+        _ session: DatabaseSession, _ page: PageRequest, gram: String? = nil, vendorID: Int64?
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
-        let (walked, gram) = throughIndex ? (nil, term) : (term, nil)
         let rows = try await session.query(
             """
-            WITH matched AS \(unescaped: throughIndex ? "MATERIALIZED" : "NOT MATERIALIZED") (
-                SELECT id FROM product WHERE NOT hidden AND (\(walked)::text IS NULL OR strpos(search_text, \(walked)) > 0)
+            WITH matched AS \(unescaped: gram == nil ? "NOT MATERIALIZED" : "MATERIALIZED") (
+                SELECT id FROM product WHERE NOT hidden
                     AND (\(gram)::text IS NULL OR short_grams(search_text) @> ARRAY[\(gram)::text])
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
                     AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))),
@@ -290,6 +290,21 @@ public final class PostgresMarketStore: MarketStore {
         var items: [ProductSummary] = []
         for try await row in rows { items.append(try ProductRow(row).summary()) }
         return items
+    }
+
+    /// A page of the products on show whose text holds a short `term`, walked from the newest (or
+    /// oldest) products, each tested until the page is full.
+    private static func walkedSummaries(
+        _ session: DatabaseSession, _ page: PageRequest, term: String
+    ) async throws -> [ProductSummary] {
+        let (after, limit, offset) = (page.after, page.itemsPerPage, page.offset)
+        let rows =
+            page.order == .newestFirst
+            ? try await session.rows(
+                MatchesPageQuery<WalkedMatches, NewestFirst>(term: term, after: after, limit: limit, offset: offset))
+            : try await session.rows(
+                MatchesPageQuery<WalkedMatches, OldestFirst>(term: term, after: after, limit: limit, offset: offset))
+        return try rows.map { try ProductRow($0).summary() }
     }
 
     /// A page of the products on show whose text is `LIKE pattern`, and how many those are (nil
@@ -304,9 +319,11 @@ public final class PostgresMarketStore: MarketStore {
         let rows =
             page.order == .newestFirst
             ? try await session.rows(
-                CountedMatchesQuery<NewestFirst>(pattern: pattern, after: after, limit: limit, offset: offset))
+                MatchesPageQuery<CountedMatches, NewestFirst>(term: pattern, after: after, limit: limit, offset: offset)
+            )
             : try await session.rows(
-                CountedMatchesQuery<OldestFirst>(pattern: pattern, after: after, limit: limit, offset: offset))
+                MatchesPageQuery<CountedMatches, OldestFirst>(term: pattern, after: after, limit: limit, offset: offset)
+            )
         return try counted(rows)
     }
 

@@ -3,8 +3,8 @@ import PostgresNIO
 // The reads that browsing makes for every request the front desk cannot answer, prepared once per
 // connection: parsing and planning them again each time was most of what the database did for a
 // random product or a deep page. Reads whose best plan depends on their values (a search, a
-// vendor's products) stay unprepared, but for a long term's API search, which PostgreSQL still
-// plans for each pattern but no longer parses each time.
+// vendor's products) stay unprepared, but for an API search's page: its matches come from a
+// function whose one plan fits any term (`MatchesFunction`).
 
 /// The catalogue's version; see `MarketStore.catalogueVersion()`.
 struct CatalogueVersionQuery: PostgresPreparedStatement {
@@ -13,6 +13,25 @@ struct CatalogueVersionQuery: PostgresPreparedStatement {
 
     func makeBindings() -> PostgresBindings { PostgresBindings() }
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// How many products on show hold a term of one to three characters, as `product_gram_count`
+/// keeps them, and how many are on show.
+struct GramCountQuery: PostgresPreparedStatement {
+    typealias Row = (Int64, Int64)
+    static let sql = """
+        SELECT coalesce((SELECT count FROM product_gram_count WHERE gram = $1), 0), (SELECT count FROM product_total)
+        """
+
+    var gram: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(gram)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64) { try row.decode((Int64, Int64).self) }
 }
 
 /// Products with one of their images per row (or NULLs): see `ProductRow`.
@@ -85,24 +104,57 @@ protocol MatchesOrder {
 enum NewestFirst: MatchesOrder { static let newestFirst = true }
 enum OldestFirst: MatchesOrder { static let newestFirst = false }
 
-/// A page of the products on show whose text is `LIKE` a pattern, after an id (or from the
-/// start), each row ending with how many match: `PostgresMarketStore.summariesCounted`. Prepared,
-/// a search no longer parses the statement: at 100,000 products, by turns with it unprepared, six
-/// runs each, 1,130–1,500 searches a second against 1,030–1,400, and 8 % less of PostgreSQL's
-/// time a search. The matches come from `matched_page` (migration 17), which PostgreSQL plans
-/// once a connection rather than for each pattern.
-struct CountedMatchesQuery<Order: MatchesOrder>: PostgresPreparedStatement {
-    typealias Row = PostgresRow
-    static var sql: String { Order.newestFirst ? newestCountedMatches : oldestCountedMatches }
+/// A function of the schema's that gives the ids of a page of the products on show matching a
+/// term: `(term, after, newest, limit, offset)`. PostgreSQL plans what it runs once a connection.
+protocol MatchesFunction {
+    /// The statement that joins the function's page to its rows, newest or oldest first.
+    static var newestFirst: String { get }
+    static var oldestFirst: String { get }
+}
 
-    var pattern: String
+/// The page of those whose text is `LIKE` a pattern, from every match found through the trigram
+/// index, each row ending with how many match (`matched_page`, migration 17):
+/// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search no longer parses
+/// the statement nor plans it for each pattern: at 100,000 products, by turns, 1,130–1,500
+/// searches a second against 1,030–1,400 unprepared, and 1,582–1,724 against 1,462–1,608 planned
+/// for each pattern.
+enum CountedMatches: MatchesFunction {
+    static let newestFirst = pageStatement("matched_page", newest: true, counted: true)
+    static let oldestFirst = pageStatement("matched_page", newest: false, counted: true)
+}
+
+/// The page of those whose text holds a short term, walked from the newest (or oldest) and tested
+/// one by one (`walked_page`, migration 19): `PostgresMarketStore.walkedSummaries`.
+enum WalkedMatches: MatchesFunction {
+    static let newestFirst = pageStatement("walked_page", newest: true, counted: false)
+    static let oldestFirst = pageStatement("walked_page", newest: false, counted: false)
+}
+
+private func pageStatement(_ function: String, newest: Bool, counted: Bool) -> String {
+    """
+    SELECT \(PostgresMarketStore.summaryColumns)\(counted ? ", page.matches" : "")
+    FROM \(function)($1, $2, \(newest), $3, $4) AS page JOIN product p ON p.id = page.product_id
+        \(PostgresMarketStore.summaryJoins)
+    ORDER BY p.id \(newest ? "DESC" : "ASC")
+    """
+}
+
+/// A page of the products on show that `Matches` finds for `term`, after an id (or from the start).
+struct MatchesPageQuery<Matches: MatchesFunction, Order: MatchesOrder>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static var sql: String { Order.newestFirst ? Matches.newestFirst : Matches.oldestFirst }
+    /// The type's full name runs past the 63 bytes PostgreSQL keeps of a statement's name, which
+    /// would then be the same for both orders.
+    static var name: String { "\(Matches.self) \(Order.self)" }
+
+    var term: String
     var after: Int64?
     var limit: Int
     var offset: Int
 
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 4)
-        bindings.append(pattern)
+        bindings.append(term)
         bindings.append(after)
         bindings.append(limit)
         bindings.append(offset)
@@ -110,16 +162,4 @@ struct CountedMatchesQuery<Order: MatchesOrder>: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
-}
-
-private let newestCountedMatches = countedMatches(newest: true)
-private let oldestCountedMatches = countedMatches(newest: false)
-
-private func countedMatches(newest: Bool) -> String {
-    """
-    SELECT \(PostgresMarketStore.summaryColumns), page.matches
-    FROM matched_page($1, $2, \(newest), $3, $4) AS page JOIN product p ON p.id = page.product_id
-        \(PostgresMarketStore.summaryJoins)
-    ORDER BY p.id \(newest ? "DESC" : "ASC")
-    """
 }

@@ -17,19 +17,13 @@ struct SearchCondition {
         gram = term.unicodeScalars.count <= 3 ? term : nil
     }
 
-    /// How many products on show match (for a term of three characters or fewer, as kept in
-    /// `product_gram_count`), and how many are on show.
+    /// How many products on show match a term of four characters and more, and how many are on
+    /// show (a shorter term's are kept: `GramCountQuery`).
     var count: PostgresQuery {
-        if let gram {
-            return """
-                SELECT coalesce((SELECT count FROM product_gram_count WHERE gram = \(gram)), 0),
-                    (SELECT count FROM product_total)
-                """
-        }
-        return """
-            SELECT count(*), (SELECT count FROM product_total) FROM product
-            WHERE NOT hidden AND search_text LIKE \(pattern)
-            """
+        """
+        SELECT count(*), (SELECT count FROM product_total) FROM product
+        WHERE NOT hidden AND search_text LIKE \(pattern)
+        """
     }
 
     /// Whether a page of a short term that ends `reach` matches in, of `found` among `shown`

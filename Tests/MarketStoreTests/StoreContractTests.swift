@@ -153,6 +153,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             let oldest = try await store.products(
                 PageRequest(number: 2, itemsPerPage: 2, order: .oldestFirst, after: ids[1]), matching: nil)
             #expect(oldest.items.map(\.name) == ["Lamp 3", "Lamp 4"])
+            let oldestShort = try await store.products(
+                PageRequest(number: 2, itemsPerPage: 2, order: .oldestFirst, after: ids[1]), matching: "p")
+            #expect(oldestShort.items.map(\.name) == ["Lamp 3", "Lamp 4"])
         }
     }
 
