@@ -297,14 +297,19 @@ public final class PostgresMarketStore: MarketStore {
     private static func walkedSummaries(
         _ session: DatabaseSession, _ page: PageRequest, term: String
     ) async throws -> [ProductSummary] {
+        try await matchesPage(WalkedMatches.self, session, page, term: term).map { try ProductRow($0).summary() }
+    }
+
+    /// The rows of the page that `Matches` finds for `term`, in the page's order.
+    private static func matchesPage<Matches: MatchesFunction>(
+        _ matches: Matches.Type, _ session: DatabaseSession, _ page: PageRequest, term: String
+    ) async throws -> [PostgresRow] {
         let (after, limit, offset) = (page.after, page.itemsPerPage, page.offset)
-        let rows =
-            page.order == .newestFirst
+        return page.order == .newestFirst
             ? try await session.rows(
-                MatchesPageQuery<WalkedMatches, NewestFirst>(term: term, after: after, limit: limit, offset: offset))
+                MatchesPageQuery<Matches, NewestFirst>(term: term, after: after, limit: limit, offset: offset))
             : try await session.rows(
-                MatchesPageQuery<WalkedMatches, OldestFirst>(term: term, after: after, limit: limit, offset: offset))
-        return try rows.map { try ProductRow($0).summary() }
+                MatchesPageQuery<Matches, OldestFirst>(term: term, after: after, limit: limit, offset: offset))
     }
 
     /// A page of the products on show whose text is `LIKE pattern`, and how many those are (nil
@@ -315,16 +320,7 @@ public final class PostgresMarketStore: MarketStore {
     private static func summariesCounted(
         _ session: DatabaseSession, _ page: PageRequest, pattern: String
     ) async throws -> (items: [ProductSummary], total: Int64?) {
-        let (after, limit, offset) = (page.after, page.itemsPerPage, page.offset)
-        let rows =
-            page.order == .newestFirst
-            ? try await session.rows(
-                MatchesPageQuery<CountedMatches, NewestFirst>(term: pattern, after: after, limit: limit, offset: offset)
-            )
-            : try await session.rows(
-                MatchesPageQuery<CountedMatches, OldestFirst>(term: pattern, after: after, limit: limit, offset: offset)
-            )
-        return try counted(rows)
+        try counted(await matchesPage(CountedMatches.self, session, page, term: pattern))
     }
 
     /// The total a page counted; for an empty page, none when it is the first, otherwise `count()`.
