@@ -465,6 +465,90 @@ enum PostgresSchema {
                 """
             ]
         ),
+        (
+            20, "whole words",
+            [
+                // A term of four characters and more with no space in it lies inside one word of
+                // the text (a run between spaces and line ends). The words of four characters and
+                // more of the products on show are kept (`search_word`, found by trigram, never
+                // removed) with the products that hold each (`product_word`, in id order). When a
+                // single word holds the term, its page and its total come from that word's
+                // products: at a million products, a word in 3,600 of them no longer reads and
+                // tests each one's row.
+                """
+                CREATE FUNCTION search_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+                    SELECT coalesce(array_agg(DISTINCT word), '{}')
+                    FROM unnest(string_to_array(translate(t, chr(10), ' '), ' ')) AS word WHERE length(word) >= 4
+                $$
+                """,
+                "CREATE TABLE product_word (word text NOT NULL, product_id bigint NOT NULL)",
+                """
+                INSERT INTO product_word SELECT word, id FROM product, unnest(search_words(search_text)) AS word
+                WHERE NOT hidden
+                """,
+                "ALTER TABLE product_word ADD PRIMARY KEY (word, product_id)",
+                "CREATE TABLE search_word (word text PRIMARY KEY)",
+                "INSERT INTO search_word SELECT DISTINCT word FROM product_word",
+                "CREATE INDEX search_word_text ON search_word USING gin (word gin_trgm_ops)",
+                // Once a statement, as the counts are kept (migration 12); new words in their order,
+                // so that writers never deadlock.
+                """
+                CREATE FUNCTION product_word_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                        DELETE FROM product_word w USING old_rows o
+                        WHERE NOT o.hidden AND w.product_id = o.id AND w.word = ANY (search_words(o.search_text))
+                            AND (TG_OP = 'DELETE' OR NOT EXISTS (
+                                SELECT FROM product p WHERE p.id = o.id AND NOT p.hidden AND p.search_text = o.search_text));
+                    END IF;
+                    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                        WITH came AS (
+                            SELECT t.word, n.id FROM product n, unnest(search_words(n.search_text)) AS t(word)
+                            WHERE n.id IN (SELECT id FROM new_rows) AND NOT n.hidden
+                                AND NOT EXISTS (SELECT FROM product_word w WHERE w.product_id = n.id AND w.word = t.word)),
+                        listed AS (INSERT INTO search_word SELECT DISTINCT word FROM came ORDER BY word ON CONFLICT DO NOTHING)
+                        INSERT INTO product_word SELECT word, id FROM came;
+                    END IF;
+                    RETURN NULL;
+                END $$
+                """,
+            ] + countKeepers("product_word") + [
+                // The page of `matched_page` (migration 17) from the products of the words that hold
+                // the term, when up to 100 do: each word's newest (or oldest) products up to the
+                // page's end, merged; the total counted among their products, a word's entries in
+                // its index alone. Otherwise (more words, or a term across words) from every match.
+                """
+                CREATE FUNCTION found_page(pattern text, after bigint, newest boolean, lim bigint, skip bigint)
+                RETURNS TABLE (product_id bigint, matches bigint) LANGUAGE plpgsql STABLE ROWS 20
+                SET plan_cache_mode = force_generic_plan AS $$
+                DECLARE
+                    held text[];
+                BEGIN
+                    IF strpos(pattern, ' ') = 0 AND strpos(pattern, chr(10)) = 0 THEN
+                        held := ARRAY(SELECT s.word FROM search_word s WHERE s.word LIKE pattern
+                            AND EXISTS (SELECT FROM product_word w WHERE w.word = s.word) LIMIT 101);
+                    END IF;
+                    IF cardinality(held) > 100 OR held IS NULL THEN
+                        RETURN QUERY SELECT * FROM matched_page(pattern, after, newest, lim, skip);
+                    ELSIF newest THEN
+                        RETURN QUERY SELECT u.id, (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (held))
+                        FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
+                            SELECT x.product_id AS id FROM product_word x
+                            WHERE x.word = h.word AND x.product_id < coalesce(after, 9223372036854775807)
+                            ORDER BY x.product_id DESC LIMIT lim + skip) AS w) AS u
+                        ORDER BY u.id DESC LIMIT lim OFFSET skip;
+                    ELSE
+                        RETURN QUERY SELECT u.id, (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (held))
+                        FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
+                            SELECT x.product_id AS id FROM product_word x
+                            WHERE x.word = h.word AND x.product_id > coalesce(after, 0)
+                            ORDER BY x.product_id LIMIT lim + skip) AS w) AS u
+                        ORDER BY u.id LIMIT lim OFFSET skip;
+                    END IF;
+                END $$
+                """
+            ]
+        ),
     ]
 
     /// The triggers that keep the count `name` from each statement's rows on `product`, through the

@@ -112,15 +112,16 @@ protocol MatchesFunction {
     static var oldestFirst: String { get }
 }
 
-/// The page of those whose text is `LIKE` a pattern, from every match found through the trigram
-/// index, each row ending with how many match (`matched_page`, migration 17):
+/// The page of those whose text is `LIKE` a pattern, each row ending with how many match: from the
+/// products of the one word that holds the pattern's term, when a single word does, or else from
+/// every match found through the trigram index (`found_page`, migrations 20 and 17):
 /// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search no longer parses
 /// the statement nor plans it for each pattern: at 100,000 products, by turns, 1,130–1,500
 /// searches a second against 1,030–1,400 unprepared, and 1,582–1,724 against 1,462–1,608 planned
 /// for each pattern.
 enum CountedMatches: MatchesFunction {
-    static let newestFirst = pageStatement("matched_page", newest: true, counted: true)
-    static let oldestFirst = pageStatement("matched_page", newest: false, counted: true)
+    static let newestFirst = pageStatement("found_page", newest: true, counted: true)
+    static let oldestFirst = pageStatement("found_page", newest: false, counted: true)
 }
 
 /// The page of those whose text holds a short term, walked from the newest (or oldest) and tested

@@ -6,8 +6,9 @@ import MarketModel
 struct SearchFilter {
     enum Source {
         case everything
-        /// An FTS5 phrase in double quotes, which matches the text as a substring.
-        case trigrams(phrase: String)
+        /// An FTS5 phrase in double quotes, which matches the text as a substring; and whether the
+        /// term lies inside one word (`WholeWords`).
+        case trigrams(phrase: String, inOneWord: Bool)
         /// A short term's token.
         case grams(token: String)
     }
@@ -27,14 +28,16 @@ struct SearchFilter {
         }
         source =
             search.unicodeScalars.count >= 3
-            ? .trigrams(phrase: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            ? .trigrams(
+                phrase: "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\"",
+                inOneWord: WholeWords.holdsWhole(search))
             : .grams(token: ShortTerms.token(search))
     }
 
     var argument: String? {
         switch source {
         case .everything: nil
-        case .trigrams(let phrase): phrase
+        case .trigrams(let phrase, _): phrase
         case .grams(let token): token
         }
     }
@@ -42,10 +45,21 @@ struct SearchFilter {
     var countSQL: String {
         switch source {
         case .everything: "SELECT count FROM productTotal"
-        case .trigrams: "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
+        case .trigrams(_, inOneWord: false): Self.matchesCounted
+        // The one word that holds the term, if only one does; else every match counted.
+        case .trigrams(_, inOneWord: true):
+            """
+            SELECT coalesce((
+                SELECT CASE count(*) WHEN 0 THEN 0 WHEN 1 THEN max(count) END FROM (
+                    SELECT w.count FROM searchWordText JOIN searchWord w ON w.id = searchWordText.rowid
+                    WHERE searchWordText MATCH :search LIMIT 2)),
+                (\(Self.matchesCounted)))
+            """
         case .grams: "SELECT coalesce((SELECT count FROM productGramCount WHERE gram = :search), 0)"
         }
     }
+
+    private static let matchesCounted = "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
 
     /// The index that finds the term and how it is asked, or nil for every product.
     private var index: (table: String, match: String)? {

@@ -1,0 +1,106 @@
+/// The index of search terms of one and two characters (`productGrams`): for each product on show,
+/// the distinct characters and pairs of characters of its search text, each written as the hex of
+/// its UTF-8 bytes. A term of one or two characters is found exactly where it is a substring.
+enum ShortTerms {
+    /// The longest search text, in characters (Unicode scalars), whose every pair is indexed: a name
+    /// and a description hold at most 1,101 characters as people count them, and this leaves room
+    /// for accents and marks written as characters of their own.
+    static let longestText = 16_384
+
+    /// The SQL of `column`'s distinct tokens, one row each (`gram`).
+    static func gramRows(of column: String) -> String {
+        """
+        SELECT hex(substr(\(column), n, 1)) AS gram FROM gramPosition WHERE n <= length(\(column))
+        UNION SELECT hex(substr(\(column), n, 2)) FROM gramPosition WHERE n < length(\(column))
+        """
+    }
+
+    /// The SQL of `column`'s tokens, as the index is given them.
+    static func grams(of column: String) -> String {
+        "(SELECT group_concat(gram, ' ') FROM (\(gramRows(of: column))))"
+    }
+
+    static func add(_ row: String) -> String {
+        """
+        INSERT INTO productGrams (rowid, grams) VALUES (\(row).id, \(grams(of: "\(row).searchText")));
+        INSERT INTO productGramCount (gram, count) SELECT gram, 1 FROM (\(gramRows(of: "\(row).searchText"))) WHERE true
+        ON CONFLICT (gram) DO UPDATE SET count = count + 1;
+        """
+    }
+
+    /// A contentless index forgets a row when told the tokens it was given.
+    static func remove(_ row: String) -> String {
+        """
+        INSERT INTO productGrams (productGrams, rowid, grams) VALUES ('delete', \(row).id, \(grams(of: "\(row).searchText")));
+        UPDATE productGramCount SET count = count - 1 WHERE gram IN (\(gramRows(of: "\(row).searchText")));
+        """
+    }
+
+    /// A term of one or two characters as a token, as SQLite's `hex` writes it.
+    static func token(_ term: String) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String(term.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+    }
+}
+
+/// The index of whole words (`searchWord`): each word of three characters and more (a run of text
+/// between spaces and line ends) of the products on show, with how many hold it, found by its
+/// trigrams (`searchWordText`). A term with no space or line end in it lies inside one word; when a
+/// single word holds it, that word's count is the term's total.
+enum WholeWords {
+    /// The distinct words (`word`) of each `text` that `texts` selects, with its other `columns`;
+    /// each text's characters walked in turn (`CROSS JOIN` keeps SQLite from walking the positions
+    /// first: at 100,000 products, 3 s instead of minutes).
+    static func rows(of texts: String, keeping columns: String = "") -> String {
+        """
+        SELECT DISTINCT \(columns)word FROM (
+            SELECT \(columns)substr(t, n, instr(substr(t, n) || ' ', ' ') - 1) AS word
+            FROM (SELECT *, replace(text, char(10), ' ') AS t FROM (\(texts))) CROSS JOIN gramPosition
+            WHERE n <= length(t) AND substr(t, n, 1) <> ' ' AND (n = 1 OR substr(t, n - 1, 1) = ' '))
+        WHERE length(word) >= 3
+        """
+    }
+
+    static func add(_ row: String) -> String {
+        """
+        INSERT INTO searchWord (word, count) SELECT word, 1 FROM (\(rows(of: "SELECT \(row).searchText AS text"))) WHERE true
+        ON CONFLICT (word) DO UPDATE SET count = count + 1;
+        """
+    }
+
+    static func remove(_ row: String) -> String {
+        "UPDATE searchWord SET count = count - 1 WHERE word IN (\(rows(of: "SELECT \(row).searchText AS text")));"
+    }
+
+    /// Whether a term is found through the word that holds it: it has no space or line end.
+    static func holdsWhole(_ term: String) -> Bool {
+        !term.contains(" ") && !term.contains("\n")
+    }
+}
+
+/// The triggers, named after `name`, that keep an index of the products on show: what `add` and
+/// `remove` make of a row (`new` or `old`) as products come, change, go, hide and show again.
+enum SearchTriggers {
+    static func keeping(_ name: String, add: (String) -> String, remove: (String) -> String) -> String {
+        """
+        CREATE TRIGGER \(name)Insert AFTER INSERT ON product BEGIN
+            \(add("new"))
+        END;
+        CREATE TRIGGER \(name)Delete AFTER DELETE ON product WHEN old.hidden = 0 BEGIN
+            \(remove("old"))
+        END;
+        CREATE TRIGGER \(name)Update AFTER UPDATE OF searchText ON product WHEN new.hidden = 0 BEGIN
+            \(remove("old"))
+            \(add("new"))
+        END;
+        CREATE TRIGGER \(name)Hide AFTER UPDATE OF hidden ON product
+        WHEN new.hidden = 1 AND old.hidden = 0 BEGIN
+            \(remove("old"))
+        END;
+        CREATE TRIGGER \(name)Show AFTER UPDATE OF hidden ON product
+        WHEN new.hidden = 0 AND old.hidden = 1 BEGIN
+            \(add("new"))
+        END;
+        """
+    }
+}
