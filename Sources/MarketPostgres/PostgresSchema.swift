@@ -487,6 +487,14 @@ enum PostgresSchema {
                 WHERE NOT hidden
                 """,
                 "ALTER TABLE product_word ADD PRIMARY KEY (word, product_id)",
+                // A word's products are counted from the index alone where a vacuum marked their
+                // rows visible to all: vacuumed as often as the products (migration 18), and after
+                // as many new ones. At 100,000 products after 5,000 edits, 1,960–2,000 uncached
+                // word searches a second before its vacuum, 2,270–2,490 after.
+                """
+                ALTER TABLE product_word SET (autovacuum_vacuum_scale_factor = 0.005,
+                    autovacuum_vacuum_threshold = 500, autovacuum_vacuum_insert_scale_factor = 0.005)
+                """,
                 "CREATE TABLE search_word (word text PRIMARY KEY)",
                 "INSERT INTO search_word SELECT DISTINCT word FROM product_word",
                 "CREATE INDEX search_word_text ON search_word USING gin (word gin_trgm_ops)",
