@@ -277,12 +277,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             let past = try await store.products(PageRequest(number: 20, itemsPerPage: 3), matching: "filler")
             #expect(past.items.isEmpty && past.totalCount == 50, "a page past the last still tells the total")
             let bag = try #require(shelf.id(of: "손가방"))
-            _ = try await store.updateProduct(id: bag, replacingImages: nil) { product in
-                var changed = product
-                changed.name = "손지갑"
-                return changed
-            }
-            shelf.put(bag, "손지갑", "가벼운 가방")
+            try await Self.rename(bag, to: "손지갑", describedAs: "가벼운 가방", in: store, on: &shelf)
             let (edited, expected) = (try await Self.found("손지", in: store), shelf.found("손지"))
             #expect(edited == expected, "an edit's words at once")
             let old = try await Self.found("손가", in: store)
@@ -297,6 +292,19 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
                 #expect(found == expected, "\(kind) \"\(term)\" after a delete and a hide")
             }
         }
+    }
+
+    /// Renames a product in the store and on the shelf (its description as the shelf has it).
+    static func rename(
+        _ id: Int64, to name: String, describedAs description: String, in store: any MarketStore,
+        on shelf: inout Shelf
+    ) async throws {
+        _ = try await store.updateProduct(id: id, replacingImages: nil) { product in
+            var changed = product
+            changed.name = name
+            return changed
+        }
+        shelf.put(id, name, description)
     }
 
     /// Every page of a search, three at a time: its total and the names in order.

@@ -44,12 +44,8 @@ import Testing
                 }
             }
             let charger = try #require(shelf.id(of: "wireless charger"))
-            _ = try await store.updateProduct(id: charger, replacingImages: nil) { product in
-                var changed = product
-                changed.name = "wired charger"
-                return changed
-            }
-            shelf.put(charger, "wired charger", "fast\ncharger charger")
+            try await StoreContractTests.rename(
+                charger, to: "wired charger", describedAs: "fast\ncharger charger", in: store, on: &shelf)
             try await check("after an edit")
             let speaker = try #require(shelf.id(of: "블루투스스피커"))
             _ = try await store.setProductHidden(true, id: speaker)
