@@ -511,8 +511,8 @@ enum PostgresSchema {
                     END IF;
                     IF TG_OP IN ('INSERT', 'UPDATE') THEN
                         WITH came AS (
-                            SELECT t.word, n.id FROM product n, unnest(search_words(n.search_text)) AS t(word)
-                            WHERE n.id IN (SELECT id FROM new_rows) AND NOT n.hidden
+                            SELECT t.word, n.id FROM new_rows n, unnest(search_words(n.search_text)) AS t(word)
+                            WHERE NOT n.hidden
                                 AND NOT EXISTS (SELECT FROM product_word w WHERE w.product_id = n.id AND w.word = t.word)),
                         listed AS (INSERT INTO search_word SELECT DISTINCT word FROM came ORDER BY word ON CONFLICT DO NOTHING)
                         INSERT INTO product_word SELECT word, id FROM came;
