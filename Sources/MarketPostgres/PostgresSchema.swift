@@ -472,9 +472,9 @@ enum PostgresSchema {
                 // the text (a run between spaces and line ends). The words of four characters and
                 // more of the products on show are kept (`search_word`, found by trigram, never
                 // removed) with the products that hold each (`product_word`, in id order). When a
-                // single word holds the term, its page and its total come from that word's
-                // products: at a million products, a word in 3,600 of them no longer reads and
-                // tests each one's row.
+                // few words hold the term, its page and its total come from their products: at a
+                // million products, a word in 3,600 of them no longer reads and tests each one's
+                // row.
                 """
                 CREATE FUNCTION search_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
                     SELECT coalesce(array_agg(DISTINCT word), '{}')
@@ -531,6 +531,7 @@ enum PostgresSchema {
                 SET plan_cache_mode = force_generic_plan AS $$
                 DECLARE
                     held text[];
+                    total bigint;
                 BEGIN
                     IF strpos(pattern, ' ') = 0 AND strpos(pattern, chr(10)) = 0 THEN
                         held := ARRAY(SELECT s.word FROM search_word s WHERE s.word LIKE pattern
@@ -538,15 +539,18 @@ enum PostgresSchema {
                     END IF;
                     IF cardinality(held) > 100 OR held IS NULL THEN
                         RETURN QUERY SELECT * FROM matched_page(pattern, after, newest, lim, skip);
-                    ELSIF newest THEN
-                        RETURN QUERY SELECT u.id, (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (held))
+                        RETURN;
+                    END IF;
+                    total := (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (held));
+                    IF newest THEN
+                        RETURN QUERY SELECT u.id, total
                         FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
                             SELECT x.product_id AS id FROM product_word x
                             WHERE x.word = h.word AND x.product_id < coalesce(after, 9223372036854775807)
                             ORDER BY x.product_id DESC LIMIT lim + skip) AS w) AS u
                         ORDER BY u.id DESC LIMIT lim OFFSET skip;
                     ELSE
-                        RETURN QUERY SELECT u.id, (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (held))
+                        RETURN QUERY SELECT u.id, total
                         FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
                             SELECT x.product_id AS id FROM product_word x
                             WHERE x.word = h.word AND x.product_id > coalesce(after, 0)
