@@ -148,19 +148,11 @@ public final class PostgresMarketStore: MarketStore {
                 let items = try await Self.summaries(session, page, vendorID: nil)
                 return Page(request: page, totalCount: Int(total), items: items)
             }
-            guard let gram = search.gram else {
-                let (items, found) = try await Self.summariesCounted(session, page, pattern: search.pattern)
-                let total = try await Self.total(found, firstPage: page.offset == 0 && page.after == nil) {
-                    try await Self.found(search, in: session).found
-                }
-                return Page(request: page, totalCount: Int(total), items: items)
+            let (items, found) = try await Self.summariesCounted(session, page, search)
+            let total = try await Self.total(found, firstPage: page.offset == 0 && page.after == nil) {
+                try await Self.found(search, in: session).found
             }
-            let (found, shown) = try await Self.found(search, in: session)
-            let items =
-                search.walks(found: found, shown: shown, reach: page.offset + page.itemsPerPage)
-                ? try await Self.walkedSummaries(session, page, term: gram)
-                : try await Self.summaries(session, page, gram: gram, vendorID: nil)
-            return Page(request: page, totalCount: Int(found), items: items)
+            return Page(request: page, totalCount: Int(total), items: items)
         }
     }
 
@@ -265,24 +257,19 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A page of products on show, holding a short term (`gram`) and of `vendorID` where given. The
-    /// page's ids come from an index alone; only those rows are joined. Each query is planned for
-    /// its values, so the NULL tests cost nothing and a term or a vendor uses its index. A term's
-    /// every match is found through `short_grams` first (`MATERIALIZED`), so that the plan cannot
-    /// walk the newest ids instead: `walkedSummaries` does that when `SearchCondition` says it is
-    /// cheaper.
+    /// A page of products on show, of `vendorID` where given. The page's ids come from an index
+    /// alone; only those rows are joined.
     private static func summaries(
-        _ session: DatabaseSession, _ page: PageRequest, gram: String? = nil, vendorID: Int64?
+        _ session: DatabaseSession, _ page: PageRequest, vendorID: Int64?
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
         let rows = try await session.query(
             """
-            WITH matched AS \(unescaped: gram == nil ? "NOT MATERIALIZED" : "MATERIALIZED") (
+            WITH page AS (
                 SELECT id FROM product WHERE NOT hidden
-                    AND (\(gram)::text IS NULL OR short_grams(search_text) @> ARRAY[\(gram)::text])
                     AND (\(vendorID)::bigint IS NULL OR vendor_id = \(vendorID))
-                    AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))),
-            page AS (SELECT id FROM matched ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
+                    AND (\(page.after)::bigint IS NULL OR id \(unescaped: page.order == .newestFirst ? "<" : ">") \(page.after))
+                ORDER BY id \(unescaped: direction) LIMIT \(page.itemsPerPage) OFFSET \(page.offset))
             SELECT \(unescaped: summaryColumns)
             FROM page JOIN product p ON p.id = page.id \(unescaped: summaryJoins)
             ORDER BY p.id \(unescaped: direction)
@@ -290,14 +277,6 @@ public final class PostgresMarketStore: MarketStore {
         var items: [ProductSummary] = []
         for try await row in rows { items.append(try ProductRow(row).summary()) }
         return items
-    }
-
-    /// A page of the products on show whose text holds a short `term`, walked from the newest (or
-    /// oldest) products, each tested until the page is full.
-    private static func walkedSummaries(
-        _ session: DatabaseSession, _ page: PageRequest, term: String
-    ) async throws -> [ProductSummary] {
-        try await matchesPage(WalkedMatches.self, session, page, term: term).map { try ProductRow($0).summary() }
     }
 
     /// The rows of the page that `Matches` finds for `term`, in the page's order.
@@ -312,15 +291,21 @@ public final class PostgresMarketStore: MarketStore {
                 MatchesPageQuery<Matches, OldestFirst>(term: term, after: after, limit: limit, offset: offset))
     }
 
-    /// A page of the products on show whose text is `LIKE pattern`, and how many those are (nil
-    /// when the page is empty). A term of four characters and more is counted by finding every
-    /// match, so the page is taken from those same matches in the same statement: counting and
-    /// then paging found them twice and planned the pattern twice (670 searches a second against
-    /// 1,030 at 100,000 products).
+    /// A page of the products on show that `search` finds, and how many those are (nil when the
+    /// page is empty): a page and its count from one function of the schema's, planned once. A term
+    /// of four characters and more was counted by finding every match, so the page is taken from
+    /// those same matches: counting and then paging found them twice and planned the pattern twice
+    /// (670 searches a second against 1,030 at 100,000 products).
     private static func summariesCounted(
-        _ session: DatabaseSession, _ page: PageRequest, pattern: String
+        _ session: DatabaseSession, _ page: PageRequest, _ search: SearchCondition
     ) async throws -> (items: [ProductSummary], total: Int64?) {
-        try counted(await matchesPage(CountedMatches.self, session, page, term: pattern))
+        let rows =
+            if let gram = search.gram {
+                try await matchesPage(ShortMatches.self, session, page, term: gram)
+            } else {
+                try await matchesPage(CountedMatches.self, session, page, term: search.pattern)
+            }
+        return try counted(rows)
     }
 
     /// The total a page counted; for an empty page, none when it is the first, otherwise `count()`.

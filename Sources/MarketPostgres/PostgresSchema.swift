@@ -442,7 +442,7 @@ enum PostgresSchema {
             [
                 // The ids of a page of the products on show whose text holds `term`, walked from the
                 // newest (or oldest) after `after` and tested one by one: for a short term common
-                // enough that a page is found sooner than by its index (`SearchCondition.walks`).
+                // enough that a page is found sooner than by its index (`short_page`, migration 21).
                 // Planned for each term, the statement took 0.3–0.5 ms to plan and 0.1 ms to run;
                 // here it is planned once a connection. The cursor is a bound of the walk, not a
                 // test of each row, so that the one plan starts at it.
@@ -472,9 +472,9 @@ enum PostgresSchema {
                 // the text (a run between spaces and line ends). The words of four characters and
                 // more of the products on show are kept (`search_word`, found by trigram, never
                 // removed) with the products that hold each (`product_word`, in id order). When a
-                // few words hold the term, its page and its total come from their products: at a
-                // million products, a word in 3,600 of them no longer reads and tests each one's
-                // row.
+                // few words hold the term, its page and its total come from their products
+                // (`found_page`, migration 21): at a million products, a word in 3,600 of them no
+                // longer reads and tests each one's row.
                 """
                 CREATE FUNCTION search_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
                     SELECT coalesce(array_agg(DISTINCT word), '{}')
@@ -520,13 +520,58 @@ enum PostgresSchema {
                     RETURN NULL;
                 END $$
                 """,
-            ] + countKeepers("product_word") + [
-                // The page of `matched_page` (migration 17) from the products of the words that hold
-                // the term, when up to 100 do: each word's newest (or oldest) products up to the
-                // page's end, merged; the total counted among their products, a word's entries in
-                // its index alone. Otherwise (more words, or a term across words) from every match.
+            ] + countKeepers("product_word")
+        ),
+        (
+            21, "short words",
+            [
+                // Words of two and three characters are kept as well, so that a term of two or
+                // three characters inside a few words takes its page from their products, found by
+                // their grams (`short_page`). At 100,000 products, a two-syllable word in 380 of
+                // them took 1.7 ms from the index of every product's grams, planned anew each time,
+                // and takes 0.2 ms from its two words' products.
                 """
-                CREATE FUNCTION found_page(pattern text, after bigint, newest boolean, lim bigint, skip bigint)
+                CREATE OR REPLACE FUNCTION search_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+                    SELECT coalesce(array_agg(DISTINCT word), '{}')
+                    FROM unnest(string_to_array(translate(t, chr(10), ' '), ' ')) AS word WHERE length(word) >= 2
+                $$
+                """,
+                """
+                INSERT INTO product_word SELECT word, id FROM product, unnest(search_words(search_text)) AS word
+                WHERE NOT hidden AND length(word) < 4
+                """,
+                "INSERT INTO search_word SELECT DISTINCT word FROM product_word WHERE length(word) < 4 ON CONFLICT DO NOTHING",
+                "CREATE INDEX search_word_grams ON search_word USING gin (short_grams(word))",
+                // The ids of a page of the products that hold one of the words `held`, newest (or
+                // oldest) first after `after`: each word's products up to the page's end, merged.
+                """
+                CREATE FUNCTION words_page(held text[], after bigint, newest boolean, lim bigint, skip bigint)
+                RETURNS TABLE (product_id bigint) LANGUAGE plpgsql STABLE ROWS 20
+                SET plan_cache_mode = force_generic_plan AS $$
+                BEGIN
+                    IF newest THEN
+                        RETURN QUERY SELECT u.id
+                        FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
+                            SELECT x.product_id AS id FROM product_word x
+                            WHERE x.word = h.word AND x.product_id < coalesce(after, 9223372036854775807)
+                            ORDER BY x.product_id DESC LIMIT lim + skip) AS w) AS u
+                        ORDER BY u.id DESC LIMIT lim OFFSET skip;
+                    ELSE
+                        RETURN QUERY SELECT u.id
+                        FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
+                            SELECT x.product_id AS id FROM product_word x
+                            WHERE x.word = h.word AND x.product_id > coalesce(after, 0)
+                            ORDER BY x.product_id LIMIT lim + skip) AS w) AS u
+                        ORDER BY u.id LIMIT lim OFFSET skip;
+                    END IF;
+                END $$
+                """,
+                // The page of `matched_page` (migration 17) from the products of the words that hold
+                // the term, when up to 100 do; the total counted among their products, a word's
+                // entries in its index alone. Otherwise (more words, or a term across words) from
+                // every match. (Made in migration 20 by the same name, with the merge in it.)
+                """
+                CREATE OR REPLACE FUNCTION found_page(pattern text, after bigint, newest boolean, lim bigint, skip bigint)
                 RETURNS TABLE (product_id bigint, matches bigint) LANGUAGE plpgsql STABLE ROWS 20
                 SET plan_cache_mode = force_generic_plan AS $$
                 DECLARE
@@ -542,23 +587,49 @@ enum PostgresSchema {
                         RETURN;
                     END IF;
                     total := (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (held));
-                    IF newest THEN
-                        RETURN QUERY SELECT u.id, total
-                        FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
-                            SELECT x.product_id AS id FROM product_word x
-                            WHERE x.word = h.word AND x.product_id < coalesce(after, 9223372036854775807)
-                            ORDER BY x.product_id DESC LIMIT lim + skip) AS w) AS u
-                        ORDER BY u.id DESC LIMIT lim OFFSET skip;
+                    RETURN QUERY SELECT w.product_id, total FROM words_page(held, after, newest, lim, skip) AS w;
+                END $$
+                """,
+                // The ids of a page of the products on show that hold a term of one to three
+                // characters, each with how many do (kept: migration 13), the cheapest of three
+                // ways, counted in rows a walk reads. A walk from the newest (or oldest) reads
+                // about `reach × shown ÷ found` (`walked_page`). The term's every match through
+                // the index of grams fetches each one's row, about four walked rows' worth (at a
+                // million products 5.4 ms fetching 3,200 against 2.1 ms walking 6,200); planned
+                // for the term, so that it takes that index. The products of the words that hold
+                // it cost about 50 walked rows a word (at 100,000 products, 0.6 ms for 가방's 41
+                // words, where a walk reads 140 rows in 0.13 ms and 침대's 2,750 in 0.5 ms).
+                """
+                CREATE FUNCTION short_page(term text, after bigint, newest boolean, lim bigint, skip bigint)
+                RETURNS TABLE (product_id bigint, matches bigint) LANGUAGE plpgsql STABLE ROWS 20
+                SET plan_cache_mode = force_generic_plan AS $$
+                DECLARE
+                    total bigint := coalesce((SELECT c.count FROM product_gram_count c WHERE c.gram = term), 0);
+                    walked float8;
+                    held text[];
+                BEGIN
+                    IF total = 0 THEN
+                        RETURN;
+                    END IF;
+                    walked := (lim + skip) * (SELECT t.count FROM product_total t)::float8 / total;
+                    IF length(term) >= 2 AND strpos(term, ' ') = 0 AND strpos(term, chr(10)) = 0 THEN
+                        held := ARRAY(SELECT s.word FROM search_word s WHERE short_grams(s.word) @> ARRAY[term]
+                            AND EXISTS (SELECT FROM product_word w WHERE w.word = s.word) LIMIT 101);
+                    END IF;
+                    IF cardinality(held) <= 100 AND 50 * cardinality(held) <= walked THEN
+                        RETURN QUERY SELECT w.product_id, total FROM words_page(held, after, newest, lim, skip) AS w;
+                    ELSIF walked <= 4 * total THEN
+                        RETURN QUERY SELECT w.product_id, total FROM walked_page(term, after, newest, lim, skip) AS w;
                     ELSE
-                        RETURN QUERY SELECT u.id, total
-                        FROM (SELECT DISTINCT w.id FROM unnest(held) AS h(word) CROSS JOIN LATERAL (
-                            SELECT x.product_id AS id FROM product_word x
-                            WHERE x.word = h.word AND x.product_id > coalesce(after, 0)
-                            ORDER BY x.product_id LIMIT lim + skip) AS w) AS u
-                        ORDER BY u.id LIMIT lim OFFSET skip;
+                        RETURN QUERY EXECUTE format(
+                            'WITH matched AS MATERIALIZED (SELECT id FROM product WHERE NOT hidden
+                                AND short_grams(search_text) @> ARRAY[$1] AND ($2::bigint IS NULL OR id %s $2))
+                            SELECT id, $5 FROM matched ORDER BY id %s LIMIT $3 OFFSET $4',
+                            CASE WHEN newest THEN '<' ELSE '>' END, CASE WHEN newest THEN 'DESC' ELSE 'ASC' END)
+                        USING term, after, lim, skip, total;
                     END IF;
                 END $$
-                """
+                """,
             ]
         ),
     ]

@@ -113,27 +113,28 @@ protocol MatchesFunction {
 }
 
 /// The page of those whose text is `LIKE` a pattern, each row ending with how many match: from the
-/// products of the one word that holds the pattern's term, when a single word does, or else from
-/// every match found through the trigram index (`found_page`, migrations 20 and 17):
+/// products of the words that hold the pattern's term, when a few do, or else from every match
+/// found through the trigram index (`found_page`, migrations 21, 20 and 17):
 /// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search no longer parses
 /// the statement nor plans it for each pattern: at 100,000 products, by turns, 1,130–1,500
 /// searches a second against 1,030–1,400 unprepared, and 1,582–1,724 against 1,462–1,608 planned
 /// for each pattern.
 enum CountedMatches: MatchesFunction {
-    static let newestFirst = pageStatement("found_page", newest: true, counted: true)
-    static let oldestFirst = pageStatement("found_page", newest: false, counted: true)
+    static let newestFirst = pageStatement("found_page", newest: true)
+    static let oldestFirst = pageStatement("found_page", newest: false)
 }
 
-/// The page of those whose text holds a short term, walked from the newest (or oldest) and tested
-/// one by one (`walked_page`, migration 19): `PostgresMarketStore.walkedSummaries`.
-enum WalkedMatches: MatchesFunction {
-    static let newestFirst = pageStatement("walked_page", newest: true, counted: false)
-    static let oldestFirst = pageStatement("walked_page", newest: false, counted: false)
+/// The page of those whose text holds a term of one to three characters, each row ending with how
+/// many do: from the products of the words that hold it, by a walk from the newest (or oldest), or
+/// through the index of every product's grams, whichever reads least (`short_page`, migration 21).
+enum ShortMatches: MatchesFunction {
+    static let newestFirst = pageStatement("short_page", newest: true)
+    static let oldestFirst = pageStatement("short_page", newest: false)
 }
 
-private func pageStatement(_ function: String, newest: Bool, counted: Bool) -> String {
+private func pageStatement(_ function: String, newest: Bool) -> String {
     """
-    SELECT \(PostgresMarketStore.summaryColumns)\(counted ? ", page.matches" : "")
+    SELECT \(PostgresMarketStore.summaryColumns), page.matches
     FROM \(function)($1, $2, \(newest), $3, $4) AS page JOIN product p ON p.id = page.product_id
         \(PostgresMarketStore.summaryJoins)
     ORDER BY p.id \(newest ? "DESC" : "ASC")
