@@ -175,6 +175,13 @@ public final class SQLiteMarketStore: MarketStore {
             }
         var arguments = list.arguments
         arguments += ["limit": page.itemsPerPage, "offset": offset]
+        if let best = try bestRanked(list, reach: offset + page.itemsPerPage, db) {
+            arguments += ["best": "[\(best.map(String.init).joined(separator: ","))]"]
+            return Page(
+                request: page, totalCount: total,
+                items: try summaries(
+                    db, ids: "SELECT value AS id FROM json_each(:best)", order: list.order, arguments: arguments))
+        }
         let rankedFrom =
             list.ranks && total > ProductArrangement.rankedMatches
             ? try Int64.fetchOne(db.cachedStatement(sql: list.rankedFromSQL), arguments: list.arguments) : nil
@@ -186,6 +193,18 @@ public final class SQLiteMarketStore: MarketStore {
             request: page, totalCount: total,
             items: try summaries(
                 db, ids: list.ids(rankingAll: rankedFrom == nil), order: list.order, arguments: arguments))
+    }
+
+    /// The ids of a 정확도순 page's reach, newest first, when that many of the ranked products hold
+    /// the term as a whole word in their name: those come first (`ArrangedList.bestRanked`).
+    private static func bestRanked(_ list: ArrangedList, reach: Int, _ db: Database) throws -> [Int64]? {
+        guard let best = list.bestRanked else { return nil }
+        let ids = try Int64.fetchAll(
+            db.cachedStatement(sql: best.walk + " LIMIT :reach"), arguments: list.arguments + ["reach": reach])
+        guard ids.count == reach, let last = ids.last else { return nil }
+        let held = try Int.fetchOne(
+            db.cachedStatement(sql: best.heldFromLast), arguments: list.arguments + ["last": last])
+        return (held ?? 0) <= ProductArrangement.rankedMatches ? ids : nil
     }
 
     /// A page of products.

@@ -61,6 +61,12 @@ struct SearchFilter {
 
     private static let matchesCounted = "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
 
+    /// The index's matches joined to their rows (`p`), newest first once ordered by `m.rowid DESC`:
+    /// `FROM` and the condition that finds them; nil for every product.
+    var matchesJoined: (from: String, condition: String)? {
+        index.map { ("\($0.table) m JOIN product p ON p.id = m.rowid", "\($0.table) MATCH \($0.match)") }
+    }
+
     /// The index that finds the term and how it is asked, or nil for every product.
     private var index: (table: String, match: String)? {
         switch source {

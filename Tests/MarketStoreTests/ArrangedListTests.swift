@@ -69,6 +69,14 @@ import Testing
                 relevance
                     == Listed(total: 7, names: ["가방", "가방 지갑", "가방끈", "여행가방", "신발", "모자", "Lamp"]),
                 "whole words, then a word's start, then a part, the name before the description")
+            let best = try await Self.listed(store, "가방", ProductArrangement(order: .relevance), perPage: 1)
+            #expect(best == Listed(total: 7, names: ["가방"]), "a page of whole words in names, newest first")
+            let secondBest = try await Self.listed(
+                store, "가방", ProductArrangement(order: .relevance), page: 2, perPage: 1)
+            #expect(secondBest == Listed(total: 7, names: ["가방 지갑"]))
+            let nextTwo = try await Self.listed(
+                store, "가방", ProductArrangement(order: .relevance), page: 2, perPage: 2)
+            #expect(nextTwo == Listed(total: 7, names: ["가방끈", "여행가방"]))
             let lowest = try await Self.listed(store, nil, ProductArrangement(order: .lowestPrice))
             #expect(lowest.names == ["가방끈", "모자", "가방", "가방 지갑", "여행가방", "신발", "Mug", "Lamp"])
             let highest = try await Self.listed(store, nil, ProductArrangement(order: .highestPrice))
@@ -121,6 +129,8 @@ import Testing
             let ranked = ProductArrangement(order: .relevance)
             let first = try await Self.listed(store, "lamp", ranked, perPage: 3)
             #expect(first == Listed(total: 2002, names: ["lamp, the newest", "lamps 2000", "lamps 1999"]))
+            let two = try await Self.listed(store, "lamp", ranked, perPage: 2)
+            #expect(two == Listed(total: 2002, names: ["lamp, the newest", "lamps 2000"]), "the oldest is not ranked")
             let last = try await Self.listed(store, "lamp", ranked, page: 1001, perPage: 2)
             #expect(last == Listed(total: 2002, names: ["lamps 1", "lamp, the oldest"]), "older than the ranked")
         }
