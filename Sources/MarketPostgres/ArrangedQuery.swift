@@ -149,17 +149,9 @@ struct ArrangedQuery {
                 """, binds: query.binds)
     }
 
-    /// Where the term first stands in a product's search text (its name, a line break, its
-    /// description), as `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the
-    /// description, in a few string functions a row.
+    /// Where the term first stands in a product's search text, as `ProductArrangement.Order.relevance`
+    /// ranks it (`relevance_rank`, migration 22).
     private mutating func rank(_ term: String) -> String {
-        let (found, separators) = (bind(term), bind(ProductArrangement.wordSeparators))
-        let at = "strpos(p.search_text, \(found))"
-        let before = "strpos(\(separators), substr(p.search_text, \(at) - 1, 1)) > 0"
-        let after = "strpos(\(separators), substr(p.search_text, \(at) + length(\(found)), 1)) > 0"
-        return """
-            (CASE WHEN \(at) < strpos(p.search_text, E'\\n') THEN 0 ELSE 3 END
-            + CASE WHEN \(before) THEN CASE WHEN \(after) THEN 0 ELSE 1 END ELSE 2 END)
-            """
+        "relevance_rank(p.search_text, \(bind(term)), \(bind(ProductArrangement.wordSeparators)))"
     }
 }

@@ -164,8 +164,10 @@ public final class PostgresMarketStore: MarketStore {
         return try await session.query(search.count).decode((Int64, Int64).self).first { _ in true } ?? (0, 0)
     }
 
-    /// A page of a list a shopper arranged. A term of four characters and more is counted only by
-    /// finding every match, so its page is taken from those and counts them in the same statement.
+    /// A page of a list a shopper arranged. 정확도순 first looks for a page of whole words in names
+    /// (`BestRankedQuery`). A term of four characters and more that its words do not count is
+    /// counted only by finding every match, so its page is taken from those and counts them in the
+    /// same statement.
     private func arrangedProducts(
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement
     ) async throws -> Page<ProductSummary> {
@@ -173,10 +175,20 @@ public final class PostgresMarketStore: MarketStore {
         let offset = arrangement.isByAge && page.after != nil ? 0 : page.offset
         let condition = search.map(SearchCondition.init)
         return try await database.read { session in
+            if arrangement.order == .relevance, unfiltered, let condition {
+                let best = try await session.rows(
+                    BestRankedQuery(search: condition, limit: page.itemsPerPage, offset: offset))
+                let (items, total) = try Self.counted(best)
+                if let total { return Page(request: page, totalCount: Int(total), items: items) }
+            }
             // How many the search finds and how many are on show, unless that means finding them all.
             let counts: (found: Int64, shown: Int64)? =
-                if let condition {
-                    condition.gram == nil ? nil : try await Self.found(condition, in: session)
+                if let condition, condition.gram == nil {
+                    try await session.rows(HeldCountQuery(pattern: condition.pattern)).first.flatMap { found, shown in
+                        found.map { ($0, shown) }
+                    }
+                } else if let condition {
+                    try await Self.found(condition, in: session)
                 } else {
                     try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
                         .first { _ in true } ?? (0, 0)

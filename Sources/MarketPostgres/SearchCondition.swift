@@ -4,12 +4,14 @@ import PostgresNIO
 /// shorter one among each product's characters and runs of two and three characters (`short_page`;
 /// each gram's products counted). Both count characters as Unicode scalars, as PostgreSQL does.
 struct SearchCondition {
+    let term: String
     /// `%term%` for `LIKE`, with LIKE's own wildcards in the term taken literally.
     let pattern: String
     /// A term of one to three characters.
     let gram: String?
 
     init(_ term: String) {
+        self.term = term
         let escaped = term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         pattern = "%\(escaped)%"

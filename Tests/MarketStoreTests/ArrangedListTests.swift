@@ -131,8 +131,33 @@ import Testing
             #expect(first == Listed(total: 2002, names: ["lamp, the newest", "lamps 2000", "lamps 1999"]))
             let two = try await Self.listed(store, "lamp", ranked, perPage: 2)
             #expect(two == Listed(total: 2002, names: ["lamp, the newest", "lamps 2000"]), "the oldest is not ranked")
+            let across = try await Self.listed(store, "lamp", ranked, page: 667, perPage: 3)
+            #expect(
+                across == Listed(total: 2002, names: ["lamps 3", "lamps 2", "lamps 1"]), "the last ranked, then older")
             let last = try await Self.listed(store, "lamp", ranked, page: 1001, perPage: 2)
             #expect(last == Listed(total: 2002, names: ["lamps 1", "lamp, the oldest"]), "older than the ranked")
+        }
+    }
+
+    /// A term inside many words, whose whole-word names a store may find by walking the newest products.
+    @Test(arguments: StoreKind.allCases)
+    func aTermInManyWordsListsItsWholeWordsInNamesFirst(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let parts = "abcdefghi".map { Item(name: "가방\($0)", description: "", price: 1000) }
+            _ = try await Self.list(
+                [Item(name: "가방 하나", description: "", price: 1000)] + parts
+                    + [
+                        Item(name: "새 가방", description: "", price: 1000),
+                        Item(name: "가방j", description: "", price: 1000),
+                    ],
+                in: store)
+            let relevance = ProductArrangement(order: .relevance)
+            let first = try await Self.listed(store, "가방", relevance, perPage: 1)
+            #expect(first == Listed(total: 12, names: ["새 가방"]))
+            let two = try await Self.listed(store, "가방", relevance, perPage: 2)
+            #expect(two == Listed(total: 12, names: ["새 가방", "가방 하나"]))
+            let next = try await Self.listed(store, "가방", relevance, page: 2, perPage: 2)
+            #expect(next == Listed(total: 12, names: ["가방j", "가방i"]), "then the words' starts")
         }
     }
 
