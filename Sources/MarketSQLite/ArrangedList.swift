@@ -110,18 +110,6 @@ struct ArrangedList {
             """
     }
 
-    /// The ranked products whose name holds the term as a whole word, newest first: 정확도순 puts
-    /// them before all others (nil for other orders). Walked from the newest match and ranked one
-    /// by one, so that a page found among them ranks no more matches than it holds (at a million
-    /// products, a word's first page 0.6–1.1 ms against 5 ms ranking its newest 2,000 matches).
-    var bestRankedIDs: String? {
-        guard ranks else { return nil }
-        return """
-            SELECT p.id FROM product p WHERE \(whereClause) AND p.id >= :rankedFrom
-                AND \(Self.rank(of: "p.searchText")) = 0 ORDER BY p.id DESC
-            """
-    }
-
     /// 정확도순 puts the ranked products whose name holds the term as a whole word before all others,
     /// newest first. `walk` finds them from the newest match, ranking one at a time (the caller adds
     /// LIMIT); `heldFromLast` counts the products the list holds from the last one found (`:last`)
