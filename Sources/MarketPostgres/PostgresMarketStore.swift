@@ -181,20 +181,28 @@ public final class PostgresMarketStore: MarketStore {
                 let (items, total) = try Self.counted(best)
                 if let total { return Page(request: page, totalCount: Int(total), items: items) }
             }
-            // How many the search finds and how many are on show, unless that means finding them all.
-            let counts: (found: Int64, shown: Int64)? =
-                if let condition, condition.gram == nil {
-                    try await session.rows(HeldCountQuery(pattern: condition.pattern)).first.flatMap { found, shown in
-                        found.map { ($0, shown) }
-                    }
-                } else if let condition {
-                    try await Self.found(condition, in: session)
-                } else {
+            // How many the search finds and how many are on show, unless that means finding them all;
+            // and whether the words that hold the term are known.
+            var counts: (found: Int64, shown: Int64)?
+            var held = false
+            if let condition {
+                let (found, shown, words) =
+                    try await session.rows(HeldCountQuery(search: condition)).first ?? (0, 0, false)
+                (counts, held) = (found.map { ($0, shown) }, words)
+            } else {
+                counts =
                     try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
-                        .first { _ in true } ?? (0, 0)
-                }
+                    .first { _ in true } ?? (0, 0)
+            }
             let dense = counts.map { ProductArrangement.isDense(found: $0.found, shown: $0.shown) } ?? false
-            let query = ArrangedQuery(arrangement, term: search, dense: dense, after: page.after)
+            let walksPrices =
+                held
+                && counts.map {
+                    arrangement.walksPrices(
+                        found: Int($0.found), shown: Int($0.shown), reach: offset + page.itemsPerPage)
+                } ?? false
+            let query = ArrangedQuery(
+                arrangement, term: search, dense: dense, walksPrices: walksPrices, after: page.after)
             if query.countsInPage {
                 let (items, counted) = try Self.counted(
                     await session.rows(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))

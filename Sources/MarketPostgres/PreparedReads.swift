@@ -35,28 +35,31 @@ struct GramCountQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64) { try row.decode((Int64, Int64).self) }
 }
 
-/// How many products on show hold a term of four characters and more, counted among the products
-/// of the words that hold it (`held_words`, migration 21), or NULL when it lies across words or
-/// in too many; and how many are on show. A common word's matches were counted by reading every
-/// one's row (at a million products, 스테인리스: 142,000 rows).
+/// How many products on show hold a term, how many are on show, and whether the words that hold
+/// it are known (`held_words`, migration 21: at most 100, for a term of two characters and more in
+/// one word). A shorter term's count is kept (`GramCountQuery`); a longer one's is counted among
+/// its words' products, or NULL when they are not known. A common word's matches were counted by
+/// reading every one's row (at a million products, 스테인리스: 142,000 rows).
 struct HeldCountQuery: PostgresPreparedStatement {
-    typealias Row = (Int64?, Int64)
+    typealias Row = (Int64?, Int64, Bool)
     static let sql = """
-        SELECT CASE WHEN h.held IS NOT NULL THEN
-                (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (h.held)) END,
-            (SELECT count FROM product_total)
-        FROM held_words(NULL, $1) AS h(held)
+        SELECT CASE WHEN $1::text IS NOT NULL THEN coalesce((SELECT count FROM product_gram_count WHERE gram = $1), 0)
+                WHEN h.held IS NOT NULL THEN
+                    (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (h.held)) END,
+            (SELECT count FROM product_total), h.held IS NOT NULL
+        FROM held_words($1, $2) AS h(held)
         """
 
-    var pattern: String
+    var search: SearchCondition
 
     func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(pattern)
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(search.gram)
+        bindings.append(search.gram == nil ? search.pattern : nil)
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> (Int64?, Int64) { try row.decode((Int64?, Int64).self) }
+    func decodeRow(_ row: PostgresRow) throws -> (Int64?, Int64, Bool) { try row.decode((Int64?, Int64, Bool).self) }
 }
 
 /// Products with one of their images per row (or NULLs): see `ProductRow`.

@@ -31,9 +31,7 @@ struct ArrangedList {
         matchesJoined = filter.matchesJoined
         narrowed = arrangement.prices != nil || !arrangement.showsSoldOut
         let dense = ProductArrangement.isDense(found: found, shown: shown)
-        walksPrices =
-            !dense && [.lowestPrice, .highestPrice].contains(arrangement.order)
-            && Self.walks(found: found, shown: shown, reach: reach)
+        walksPrices = arrangement.walksPrices(found: found, shown: shown, reach: reach)
         if term != nil, dense {
             searchCondition = conditions.count
             conditions.append("instr(p.searchText, :term) > 0")
@@ -74,16 +72,6 @@ struct ArrangedList {
         matched.map {
             "SELECT count(*) FROM (\($0)) AS m JOIN product p INDEXED BY productSoldOut ON p.id = m.rowid AND p.hidden = 0 AND p.stock = 0"
         }
-    }
-
-    /// Whether a page by price that ends `reach` matches in, of a term `found` among `shown`
-    /// products, is read sooner by walking the price index and testing each id against the
-    /// matches (about `reach × shown ÷ found` entries, in the index's order) than by looking up
-    /// every match's row and sorting them. An entry walked costs about an eighth of a row looked
-    /// up: at a million products, a word's first page 1 ms walking against 9 ms looking up its
-    /// 3,664 matches, its tenth page 10 ms against 5–9.
-    private static func walks(found: Int, shown: Int, reach: Int) -> Bool {
-        Double(reach) * Double(shown) <= 8 * Double(found) * Double(found)
     }
 
     /// The page's ids in order (the caller adds LIMIT and OFFSET). When only the matches from

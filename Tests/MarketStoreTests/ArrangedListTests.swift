@@ -193,35 +193,48 @@ import Testing
         }
     }
 
-    /// A rare term's near page by price, which SQLite reads by walking its price index, and the
-    /// next, which it reads by looking up every match: the same list either way.
+    /// A rare term's near page by price, which each store reads by walking its price index, and the
+    /// next, which it reads by looking up every match: the same list either way, for a long term
+    /// and a short one, with sold-out products left out and within a price range.
     @Test(arguments: StoreKind.allCases)
     func aRareTermsPagesByPriceAreInPriceOrder(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let vendor = try await StoreContractTests.vendor(store)
             // 64 lamps among 3,240 products: not dense, and few enough that a first page of ten walks.
-            var lamps: [(number: Int, price: Int64)] = []
+            var lamps: [(name: String, price: Int64, stock: Int64)] = []
             for number in 0..<3240 {
-                let price = Int64(1000 + number * 7919 % 5000)
+                let (price, stock) = (Int64(1000 + number * 7919 % 5000), Int64(number % 4))
                 let name = number % 51 == 0 ? "lamp \(number)" : "mug \(number)"
-                if number % 51 == 0 { lamps.append((number, price)) }
+                if number % 51 == 0 { lamps.append((name, price, stock)) }
                 _ = try await store.insertProduct(
                     NewProduct(
                         vendorID: vendor.id,
-                        draft: ProductDraft(name: name, description: "plain", currency: .krw, price: price),
+                        draft: ProductDraft(
+                            name: name, description: "plain", currency: .krw, price: price, stock: stock),
                         images: [], createdAt: StoreContractTests.now))
             }
-            // The newest first among equal prices: the later numbers.
-            let cheapest = lamps.sorted { ($0.price, -$0.number) < ($1.price, -$1.number) }.map { "lamp \($0.number)" }
-            let priciest = lamps.sorted { (-$0.price, -$0.number) < (-$1.price, -$1.number) }.map {
-                "lamp \($0.number)"
-            }
-            for (order, expected) in [(ProductArrangement.Order.lowestPrice, cheapest), (.highestPrice, priciest)] {
-                let arranged = ProductArrangement(order: order)
-                let first = try await Self.listed(store, "lamp", arranged, page: 1, perPage: 10)
-                let second = try await Self.listed(store, "lamp", arranged, page: 2, perPage: 10)
-                #expect(first == Listed(total: 64, names: Array(expected[0..<10])), "\(order)")
-                #expect(second == Listed(total: 64, names: Array(expected[10..<20])), "\(order)")
+            // The newest first among equal prices: the later ones.
+            let newestFirst = Array(lamps.reversed())
+            let cheapest = newestFirst.enumerated().sorted { ($0.1.price, $0.0) < ($1.1.price, $1.0) }.map(\.1)
+            let priciest = newestFirst.enumerated().sorted { (-$0.1.price, $0.0) < (-$1.1.price, $1.0) }.map(\.1)
+            let range = PriceRange(currency: .krw, lowest: 2000, highest: 4500)
+            let lists = [
+                (ProductArrangement(order: .lowestPrice), cheapest),
+                (ProductArrangement(order: .highestPrice), priciest),
+                (ProductArrangement(order: .lowestPrice, showsSoldOut: false), cheapest.filter { $0.stock > 0 }),
+                (
+                    ProductArrangement(order: .highestPrice, prices: range),
+                    priciest.filter { (2000...4500).contains($0.price) }
+                ),
+            ]
+            for term in ["lamp", "amp"] {
+                for (arranged, expected) in lists {
+                    let names = expected.map(\.name)
+                    let first = try await Self.listed(store, term, arranged, page: 1, perPage: 10)
+                    let second = try await Self.listed(store, term, arranged, page: 2, perPage: 10)
+                    #expect(first == Listed(total: names.count, names: Array(names[0..<10])), "\(term) \(arranged)")
+                    #expect(second == Listed(total: names.count, names: Array(names[10..<20])), "\(term) \(arranged)")
+                }
             }
         }
     }
