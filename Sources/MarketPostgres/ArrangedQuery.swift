@@ -27,14 +27,18 @@ struct ArrangedQuery {
     private(set) var rankedFrom: PostgresQuery?
 
     /// `dense`: walking the list's own order finds a page sooner (`ProductArrangement.isDense`).
-    /// `walksPrices`: the page walks a price index, testing each entry against the products of the
-    /// words that hold the term (which must be known: `HeldCountQuery`).
-    init(_ arrangement: ProductArrangement, term: String?, dense: Bool, walksPrices: Bool, after: Int64?) {
+    /// `wordsHeld`: the words that hold the term are known (`HeldCountQuery`), so that what is sold
+    /// out among its products is counted from theirs. `walksPrices`: the page walks a price index,
+    /// testing each entry against the products of those words.
+    init(
+        _ arrangement: ProductArrangement, term: String?, dense: Bool, wordsHeld: Bool, walksPrices: Bool,
+        after: Int64?
+    ) {
         self.term = term
         order = arrangement.order
         matchesFirst = term != nil && !dense && !walksPrices
-        if let term {
-            let search = SearchCondition(term)
+        let search = term.map(SearchCondition.init)
+        if let term, let search {
             if !dense, search.gram == nil {
                 conditions.append("p.search_text LIKE \(bind(search.pattern))")
             } else {
@@ -47,8 +51,8 @@ struct ArrangedQuery {
                         + (dense ? "" : " AND short_grams(p.search_text) @> ARRAY[\(found)::text]"))
             }
             if walksPrices {
-                let words =
-                    search.gram == nil ? "held_words(NULL, \(bind(search.pattern)))" : "held_words(\(bind(term)), NULL)"
+                let (held, pattern) = search.heldWordsArguments
+                let words = "held_words(\(held.map { bind($0) } ?? "NULL"), \(pattern.map { bind($0) } ?? "NULL"))"
                 // An `IN` that is the whole condition is joined: each match's row looked up (38 ms
                 // for a word in 3,660 of a million products). Within `OR false` it stays a hashed
                 // set that each entry walked is tested against (1 ms).
@@ -65,10 +69,15 @@ struct ArrangedQuery {
         }
         if !arrangement.showsSoldOut {
             soldOutCount =
-                term == nil
-                ? PriceCounts.soldOut
-                : PostgresQuery(
-                    unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0", binds: binds)
+                if let search {
+                    wordsHeld && arrangement.prices == nil
+                        ? search.soldOutCount
+                        : PostgresQuery(
+                            unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0",
+                            binds: binds)
+                } else {
+                    PriceCounts.soldOut
+                }
             conditions.append("p.stock > 0")
         }
         count =

@@ -202,7 +202,7 @@ public final class PostgresMarketStore: MarketStore {
                         found: Int($0.found), shown: Int($0.shown), reach: offset + page.itemsPerPage)
                 } ?? false
             let query = ArrangedQuery(
-                arrangement, term: search, dense: dense, walksPrices: walksPrices, after: page.after)
+                arrangement, term: search, dense: dense, wordsHeld: held, walksPrices: walksPrices, after: page.after)
             if query.countsInPage {
                 let (items, counted) = try Self.counted(
                     await session.rows(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))

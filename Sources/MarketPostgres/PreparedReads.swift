@@ -54,8 +54,9 @@ struct HeldCountQuery: PostgresPreparedStatement {
 
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 2)
-        bindings.append(search.gram)
-        bindings.append(search.gram == nil ? search.pattern : nil)
+        let (term, pattern) = search.heldWordsArguments
+        bindings.append(term)
+        bindings.append(pattern)
         return bindings
     }
 

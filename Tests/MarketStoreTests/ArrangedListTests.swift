@@ -239,6 +239,74 @@ import Testing
         }
     }
 
+    /// A term's list of what is in stock leaves out what is sold out, counted right through every
+    /// change: selling out, restocking, a new name while sold out, a new name and selling out at
+    /// once, hiding, showing and deleting.
+    @Test(arguments: StoreKind.allCases)
+    func aTermsListOfWhatIsInStockIsRightThroughEveryChange(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var items = [
+                Item(name: "desk lamp", description: "bright", price: 3000, stock: 0),
+                Item(name: "lamps", description: "two", price: 1000),
+                Item(name: "clamp", description: "holds a lamp", price: 2000, stock: 0),
+                Item(name: "mug", description: "cup", price: 500),
+                Item(name: "lamp shade", description: "soft", price: 4000, stock: 2),
+            ]
+            let (ids, listedNames) = (try await Self.list(items, in: store), items.map(\.name))
+            let id = { (index: Int) in try #require(ids[listedNames[index]]) }
+            var hidden: Set<Int> = []
+            func expectRight(_ when: String) async throws {
+                for term in ["lamp", "amp", "shade"] {
+                    let inStock = items.indices.filter {
+                        !hidden.contains($0) && items[$0].stock > 0
+                            && "\(items[$0].name)\n\(items[$0].description)".contains(term)
+                    }
+                    let cheapest = inStock.sorted { items[$0].price < items[$1].price }.map { items[$0].name }
+                    let newest = inStock.reversed().map { items[$0].name }
+                    for (order, names) in [(ProductArrangement.Order.lowestPrice, cheapest), (.newest, newest)] {
+                        let listed = try await Self.listed(
+                            store, term, ProductArrangement(order: order, showsSoldOut: false))
+                        #expect(listed == Listed(total: names.count, names: names), "\(kind) \(term) \(order) \(when)")
+                    }
+                }
+            }
+            func change(_ index: Int, _ edit: @escaping @Sendable (inout Product) -> Void) async throws {
+                let changed = try #require(
+                    try await store.updateProduct(id: try id(index), replacingImages: nil) {
+                        var product = $0
+                        edit(&product)
+                        return product
+                    })
+                (items[index].name, items[index].stock) = (changed.after.name, changed.after.stock)
+            }
+            try await expectRight("as listed")
+            try await change(1) { $0.stock = 0 }
+            try await expectRight("after lamps sold out")
+            try await change(0) { $0.stock = 5 }
+            try await expectRight("after the desk lamp came back")
+            try await change(2) { $0.name = "clamp tool" }
+            try await expectRight("after the sold-out clamp's new name")
+            try await change(3) {
+                $0.name = "mug lamp"
+                $0.stock = 0
+            }
+            try await expectRight("after the mug's new name, sold out")
+            try await change(3) { $0.stock = 1 }
+            try await expectRight("after the mug lamp came back")
+            for index in [4, 2] {
+                _ = try await store.setProductHidden(true, id: try id(index))
+                hidden.insert(index)
+            }
+            try await expectRight("after hiding")
+            _ = try await store.setProductHidden(false, id: try id(2))
+            hidden.remove(2)
+            try await expectRight("after showing")
+            _ = try await store.deleteProduct(id: try id(0)) { _ in }
+            hidden.insert(0)
+            try await expectRight("after deleting")
+        }
+    }
+
     /// A price range without a search, and what is in stock, are counted from how many products each
     /// store keeps counted at each price: right wherever a range's ends fall (on a price, between
     /// two, one price, none) and after every kind of change: a new price, discount, stock or
