@@ -503,12 +503,7 @@ enum PostgresSchema {
                 """
                 CREATE FUNCTION product_word_keep() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
-                    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-                        DELETE FROM product_word w USING old_rows o
-                        WHERE NOT o.hidden AND w.product_id = o.id AND w.word = ANY (search_words(o.search_text))
-                            AND (TG_OP = 'DELETE' OR NOT EXISTS (
-                                SELECT FROM product p WHERE p.id = o.id AND NOT p.hidden AND p.search_text = o.search_text));
-                    END IF;
+                    \(oldWordsGone)
                     IF TG_OP IN ('INSERT', 'UPDATE') THEN
                         WITH came AS (
                             SELECT t.word, n.id FROM new_rows n, unnest(search_words(n.search_text)) AS t(word)
@@ -757,12 +752,7 @@ enum PostgresSchema {
                 """
                 CREATE OR REPLACE FUNCTION product_word_keep() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
-                    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-                        DELETE FROM product_word w USING old_rows o
-                        WHERE NOT o.hidden AND w.product_id = o.id AND w.word = ANY (search_words(o.search_text))
-                            AND (TG_OP = 'DELETE' OR NOT EXISTS (
-                                SELECT FROM product p WHERE p.id = o.id AND NOT p.hidden AND p.search_text = o.search_text));
-                    END IF;
+                    \(oldWordsGone)
                     IF TG_OP = 'UPDATE' THEN
                         UPDATE product_word w SET sold_out = n.stock = 0
                         FROM new_rows n JOIN old_rows o ON o.id = n.id
@@ -784,6 +774,17 @@ enum PostgresSchema {
             ]
         ),
     ]
+
+    /// What `product_word_keep` does first (migrations 20 and 23): on an update or a delete, the
+    /// old rows' words go, but for a product still on show with the same text.
+    private static let oldWordsGone = """
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+            DELETE FROM product_word w USING old_rows o
+            WHERE NOT o.hidden AND w.product_id = o.id AND w.word = ANY (search_words(o.search_text))
+                AND (TG_OP = 'DELETE' OR NOT EXISTS (
+                    SELECT FROM product p WHERE p.id = o.id AND NOT p.hidden AND p.search_text = o.search_text));
+        END IF;
+        """
 
     /// The triggers that keep the count `name` from each statement's rows on `product`, through the
     /// function `name_keep`: once a statement, not once a row (see migration 12).
