@@ -63,17 +63,6 @@ struct ArrangedList {
     /// The list's products, wherever the page begins.
     var whereClause: String { conditions.joined(separator: " AND ") }
 
-    /// How many of a term's matches are sold out, for a list of what is in stock without a price
-    /// range: its total is what the search finds less these; nil without a term. Each match from
-    /// the term's index is looked for in the sold-out index: looking up each match's row, or each
-    /// sold-out product's, took 2–6 times as long (at a million products, a common word 121 ms
-    /// against 22, a rare one 3.6 against 1.4).
-    var soldOutCountSQL: String? {
-        matched.map {
-            "SELECT count(*) FROM (\($0)) AS m JOIN product p INDEXED BY productSoldOut ON p.id = m.rowid AND p.hidden = 0 AND p.stock = 0"
-        }
-    }
-
     /// The page's ids in order (the caller adds LIMIT and OFFSET). When only the matches from
     /// `:rankedFrom` on are ranked, the older ones are walked newest first, only as far as the
     /// page reaches (`:older`), so that a common term costs no more than its ranked matches.

@@ -171,7 +171,7 @@ public final class SQLiteMarketStore: MarketStore {
             } else if arrangement.showsSoldOut {
                 found
             } else {
-                found - (try list.soldOutCountSQL.map(count) ?? PriceCounts.soldOut(db))
+                found - (try filter.soldOutCountSQL.map(count) ?? PriceCounts.soldOut(db))
             }
         var arguments = list.arguments
         arguments += ["limit": page.itemsPerPage, "offset": offset]

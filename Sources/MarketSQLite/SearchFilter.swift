@@ -61,6 +61,16 @@ struct SearchFilter {
 
     private static let matchesCounted = "SELECT count(*) FROM productSearch WHERE productSearch MATCH :search"
 
+    /// How many of the products that match are sold out: kept for a short term, counted among the
+    /// sold-out products for a longer one (`SoldOutSearch`); nil for every product (`PriceCounts`).
+    var soldOutCountSQL: String? {
+        switch source {
+        case .everything: nil
+        case .trigrams: "SELECT count(*) FROM productSoldOutSearch WHERE productSoldOutSearch MATCH :search"
+        case .grams: "SELECT coalesce((SELECT soldOut FROM productGramCount WHERE gram = :search), 0)"
+        }
+    }
+
     /// The index's matches joined to their rows (`p`), newest first once ordered by `m.rowid DESC`:
     /// `FROM` and the condition that finds them; nil for every product.
     var matchesJoined: (from: String, condition: String)? {

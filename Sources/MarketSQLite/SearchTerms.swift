@@ -1,17 +1,19 @@
 /// The index of search terms of one and two characters (`productGrams`): for each product on show,
 /// the distinct characters and pairs of characters of its search text, each written as the hex of
-/// its UTF-8 bytes. A term of one or two characters is found exactly where it is a substring.
+/// its UTF-8 bytes. A term of one or two characters is found exactly where it is a substring. How
+/// many products hold each token, and how many of those are sold out, is kept (`productGramCount`).
 enum ShortTerms {
     /// The longest search text, in characters (Unicode scalars), whose every pair is indexed: a name
     /// and a description hold at most 1,101 characters as people count them, and this leaves room
     /// for accents and marks written as characters of their own.
     static let longestText = 16_384
 
-    /// The SQL of `column`'s distinct tokens, one row each (`gram`).
-    static func gramRows(of column: String) -> String {
+    /// The SQL of the distinct tokens (`gram`) of `text`, one row each, for each row of `rows`
+    /// (which hold the positions `n`), after its other `columns`.
+    static func gramRows(of text: String, in rows: String = "gramPosition", keeping columns: String = "") -> String {
         """
-        SELECT hex(substr(\(column), n, 1)) AS gram FROM gramPosition WHERE n <= length(\(column))
-        UNION SELECT hex(substr(\(column), n, 2)) FROM gramPosition WHERE n < length(\(column))
+        SELECT \(columns)hex(substr(\(text), n, 1)) AS gram FROM \(rows) WHERE n <= length(\(text))
+        UNION SELECT \(columns)hex(substr(\(text), n, 2)) FROM \(rows) WHERE n < length(\(text))
         """
     }
 
@@ -23,8 +25,9 @@ enum ShortTerms {
     static func add(_ row: String) -> String {
         """
         INSERT INTO productGrams (rowid, grams) VALUES (\(row).id, \(grams(of: "\(row).searchText")));
-        INSERT INTO productGramCount (gram, count) SELECT gram, 1 FROM (\(gramRows(of: "\(row).searchText"))) WHERE true
-        ON CONFLICT (gram) DO UPDATE SET count = count + 1;
+        INSERT INTO productGramCount (gram, count, soldOut)
+        SELECT gram, 1, \(row).stock = 0 FROM (\(gramRows(of: "\(row).searchText"))) WHERE true
+        ON CONFLICT (gram) DO UPDATE SET count = count + 1, soldOut = soldOut + excluded.soldOut;
         """
     }
 
@@ -32,7 +35,8 @@ enum ShortTerms {
     static func remove(_ row: String) -> String {
         """
         INSERT INTO productGrams (productGrams, rowid, grams) VALUES ('delete', \(row).id, \(grams(of: "\(row).searchText")));
-        UPDATE productGramCount SET count = count - 1 WHERE gram IN (\(gramRows(of: "\(row).searchText")));
+        UPDATE productGramCount SET count = count - 1, soldOut = soldOut - (\(row).stock = 0)
+        WHERE gram IN (\(gramRows(of: "\(row).searchText")));
         """
     }
 
@@ -78,9 +82,34 @@ enum WholeWords {
     }
 }
 
+/// The trigram index of the products on show that are sold out (`productSoldOutSearch`), which
+/// counts how many of a term's matches a list of what is in stock leaves out: a common term's
+/// matches are many, its sold-out ones few.
+enum SoldOutSearch {
+    static func add(_ row: String) -> String {
+        """
+        INSERT INTO productSoldOutSearch (rowid, searchText) SELECT \(row).id, \(row).searchText WHERE \(row).stock = 0;
+        """
+    }
+
+    /// A contentless index forgets a row when told the text it was given.
+    static func remove(_ row: String) -> String {
+        """
+        INSERT INTO productSoldOutSearch (productSoldOutSearch, rowid, searchText)
+        SELECT 'delete', \(row).id, \(row).searchText WHERE \(row).stock = 0;
+        """
+    }
+}
+
 /// The triggers, named after `name`, that keep an index of the products on show: what `add` and
-/// `remove` make of a row (`new` or `old`) as products come, change, go, hide and show again.
+/// `remove` make of a row (`new` or `old`) as products come, change (in text or stock), go, hide
+/// and show again.
 enum SearchTriggers {
+    /// The triggers `keeping` made.
+    static func dropping(_ name: String) -> String {
+        ["Insert", "Delete", "Update", "Hide", "Show"].map { "DROP TRIGGER \(name)\($0);" }.joined(separator: "\n")
+    }
+
     static func keeping(_ name: String, add: (String) -> String, remove: (String) -> String) -> String {
         """
         CREATE TRIGGER \(name)Insert AFTER INSERT ON product BEGIN
@@ -89,7 +118,7 @@ enum SearchTriggers {
         CREATE TRIGGER \(name)Delete AFTER DELETE ON product WHEN old.hidden = 0 BEGIN
             \(remove("old"))
         END;
-        CREATE TRIGGER \(name)Update AFTER UPDATE OF searchText ON product WHEN new.hidden = 0 BEGIN
+        CREATE TRIGGER \(name)Update AFTER UPDATE OF searchText, stock ON product WHEN new.hidden = 0 BEGIN
             \(remove("old"))
             \(add("new"))
         END;
