@@ -20,20 +20,17 @@ struct ArrangedQuery {
     /// How many products the list holds, wherever a page begins (its values are bound first).
     private(set) var count: PostgresQuery = ""
     /// For a list of what is in stock: how many it leaves out as sold out, for its total to be what
-    /// the search finds less these when there is no price range.
+    /// the search finds less these when there is no price range (and `HeldCountQuery` did not
+    /// count them).
     private(set) var soldOutCount: PostgresQuery?
     /// The oldest of the newest `rankedMatches` products a 정확도순 list holds (no row when it holds
     /// no more); nil for other orders, and for a term found first, whose page ranks its matches itself.
     private(set) var rankedFrom: PostgresQuery?
 
     /// `dense`: walking the list's own order finds a page sooner (`ProductArrangement.isDense`).
-    /// `wordsHeld`: the words that hold the term are known (`HeldCountQuery`), so that what is sold
-    /// out among its products is counted from theirs. `walksPrices`: the page walks a price index,
-    /// testing each entry against the products of those words.
-    init(
-        _ arrangement: ProductArrangement, term: String?, dense: Bool, wordsHeld: Bool, walksPrices: Bool,
-        after: Int64?
-    ) {
+    /// `walksPrices`: the page walks a price index, testing each entry against the products of the
+    /// words that hold the term (which must be known: `HeldCountQuery`).
+    init(_ arrangement: ProductArrangement, term: String?, dense: Bool, walksPrices: Bool, after: Int64?) {
         self.term = term
         order = arrangement.order
         matchesFirst = term != nil && !dense && !walksPrices
@@ -69,15 +66,10 @@ struct ArrangedQuery {
         }
         if !arrangement.showsSoldOut {
             soldOutCount =
-                if let search {
-                    wordsHeld && arrangement.prices == nil
-                        ? search.soldOutCount
-                        : PostgresQuery(
-                            unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0",
-                            binds: binds)
-                } else {
-                    PriceCounts.soldOut
-                }
+                term == nil
+                ? PriceCounts.soldOut
+                : PostgresQuery(
+                    unsafeSQL: "SELECT count(*) FROM product p WHERE \(whereClause) AND p.stock = 0", binds: binds)
             conditions.append("p.stock > 0")
         }
         count =

@@ -182,13 +182,17 @@ public final class PostgresMarketStore: MarketStore {
                 if let total { return Page(request: page, totalCount: Int(total), items: items) }
             }
             // How many the search finds and how many are on show, unless that means finding them all;
-            // and whether the words that hold the term are known.
+            // whether the words that hold the term are known; and, for a list of what is in stock
+            // that only the search narrows, how many it leaves out, when these are known too.
             var counts: (found: Int64, shown: Int64)?
             var held = false
+            var soldOut: Int64?
             if let condition {
-                let (found, shown, words) =
-                    try await session.rows(HeldCountQuery(search: condition)).first ?? (0, 0, false)
-                (counts, held) = (found.map { ($0, shown) }, words)
+                let countsSoldOut = arrangement.prices == nil && !arrangement.showsSoldOut
+                let row =
+                    try await session.rows(HeldCountQuery(search: condition, countsSoldOut: countsSoldOut)).first
+                    ?? (0, 0, false, nil)
+                (counts, held, soldOut) = (row.found.map { ($0, row.shown) }, row.held, row.soldOut)
             } else {
                 counts =
                     try await session.query("SELECT count, count FROM product_total").decode((Int64, Int64).self)
@@ -202,7 +206,7 @@ public final class PostgresMarketStore: MarketStore {
                         found: Int($0.found), shown: Int($0.shown), reach: offset + page.itemsPerPage)
                 } ?? false
             let query = ArrangedQuery(
-                arrangement, term: search, dense: dense, wordsHeld: held, walksPrices: walksPrices, after: page.after)
+                arrangement, term: search, dense: dense, walksPrices: walksPrices, after: page.after)
             if query.countsInPage {
                 let (items, counted) = try Self.counted(
                     await session.rows(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))
@@ -213,7 +217,9 @@ public final class PostgresMarketStore: MarketStore {
             }
             // Without filters, the list holds what the search finds: the totals kept say how many.
             let total =
-                if let found = counts?.found, arrangement.prices == nil, let soldOut = query.soldOutCount {
+                if let found = counts?.found, let soldOut {
+                    found - soldOut
+                } else if let found = counts?.found, arrangement.prices == nil, let soldOut = query.soldOutCount {
                     found - (try await session.single(soldOut, as: Int64.self))
                 } else if let found = counts?.found, unfiltered {
                     found

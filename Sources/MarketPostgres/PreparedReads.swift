@@ -39,28 +39,36 @@ struct GramCountQuery: PostgresPreparedStatement {
 /// it are known (`held_words`, migration 21: at most 100, for a term of two characters and more in
 /// one word). A shorter term's count is kept (`GramCountQuery`); a longer one's is counted among
 /// its words' products, or NULL when they are not known. A common word's matches were counted by
-/// reading every one's row (at a million products, 스테인리스: 142,000 rows).
+/// reading every one's row (at a million products, 스테인리스: 142,000 rows). When `countsSoldOut`,
+/// how many of them are sold out too, kept or counted in the same pass (migrations 23 and 24), for
+/// a list of what is in stock; NULL otherwise.
 struct HeldCountQuery: PostgresPreparedStatement {
-    typealias Row = (Int64?, Int64, Bool)
+    typealias Row = (found: Int64?, shown: Int64, held: Bool, soldOut: Int64?)
     static let sql = """
-        SELECT CASE WHEN $1::text IS NOT NULL THEN coalesce((SELECT count FROM product_gram_count WHERE gram = $1), 0)
-                WHEN h.held IS NOT NULL THEN
-                    (SELECT count(DISTINCT c.product_id) FROM product_word c WHERE c.word = ANY (h.held)) END,
-            (SELECT count FROM product_total), h.held IS NOT NULL
-        FROM held_words($1, $2) AS h(held)
+        SELECT CASE WHEN $1::text IS NOT NULL THEN coalesce(g.count, 0) WHEN h.held IS NOT NULL THEN w.found END,
+            (SELECT count FROM product_total), h.held IS NOT NULL,
+            CASE WHEN NOT $3 THEN NULL WHEN $1::text IS NOT NULL THEN coalesce(g.sold_out, 0)
+                WHEN h.held IS NOT NULL THEN w.sold_out END
+        FROM held_words($1, $2) AS h(held) LEFT JOIN product_gram_count g ON g.gram = $1
+        CROSS JOIN LATERAL (
+            SELECT count(DISTINCT c.product_id) AS found,
+                count(DISTINCT c.product_id) FILTER (WHERE c.sold_out AND $3) AS sold_out
+            FROM product_word c WHERE $1::text IS NULL AND c.word = ANY (h.held)) AS w
         """
 
     var search: SearchCondition
+    var countsSoldOut: Bool
 
     func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
+        var bindings = PostgresBindings(capacity: 3)
         let (term, pattern) = search.heldWordsArguments
         bindings.append(term)
         bindings.append(pattern)
+        bindings.append(countsSoldOut)
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> (Int64?, Int64, Bool) { try row.decode((Int64?, Int64, Bool).self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64?, Int64, Bool, Int64?).self) }
 }
 
 /// Products with one of their images per row (or NULLs): see `ProductRow`.

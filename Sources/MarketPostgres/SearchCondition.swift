@@ -22,16 +22,6 @@ struct SearchCondition {
     /// itself when short, its pattern when not.
     var heldWordsArguments: (term: String?, pattern: String?) { (gram, gram == nil ? pattern : nil) }
 
-    /// How many products on show that hold the term are sold out, counted among the products of
-    /// the words that hold it (which must be known: `HeldCountQuery`).
-    var soldOutCount: PostgresQuery {
-        let (term, pattern) = heldWordsArguments
-        return """
-            SELECT count(DISTINCT w.product_id) FROM product_word w
-            WHERE w.word = ANY (held_words(\(term), \(pattern))) AND w.sold_out
-            """
-    }
-
     /// How many products on show match a term of four characters and more, and how many are on
     /// show (a shorter term's are kept: `GramCountQuery`).
     var count: PostgresQuery {
