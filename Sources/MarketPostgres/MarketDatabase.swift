@@ -37,8 +37,7 @@ struct MarketDatabase: Sendable {
                     return (result, try await session.single(CatalogueVersionQuery()))
                 }
             } catch let error as PostgresTransactionError {
-                // What went wrong first: the rule that refused the change, or the database.
-                throw error.beginError ?? error.closureError ?? error.commitError ?? error
+                throw Self.firstCause(of: error)
             }
         }
         try await waitUntilWatchersHold(version)
@@ -111,6 +110,11 @@ struct MarketDatabase: Sendable {
         default:
             return false
         }
+    }
+
+    /// What went wrong first in a transaction: the rule that refused the change, or the database.
+    static func firstCause(of error: PostgresTransactionError) -> any Error {
+        error.beginError ?? error.closureError ?? error.commitError ?? error
     }
 
     /// What went wrong, in one line, without the query or its values.

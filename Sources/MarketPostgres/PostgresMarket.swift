@@ -39,7 +39,10 @@ public struct PostgresMarket: Sendable {
             sessionKey = try await SessionKeySetting.read(in: session)
         } catch {
             try? await connection.close()
-            throw PostgresUnprepared(location: location, reason: MarketDatabase.explain(error))
+            let cause = (error as? PostgresTransactionError).map(MarketDatabase.firstCause) ?? error
+            throw PostgresUnprepared(
+                location: location, reason: MarketDatabase.explain(cause),
+                permissionDenied: (cause as? PSQLError)?.serverInfo?[.sqlState] == "42501")
         }
         try await connection.close()
         // The pool retries a lost database quietly; each refused request says so in the log.
@@ -71,9 +74,11 @@ public struct PostgresUnreachable: Error, CustomStringConvertible {
 public struct PostgresUnprepared: Error, CustomStringConvertible {
     public var location: PostgresLocation
     public var reason: String
+    /// PostgreSQL refused the user something (SQLSTATE 42501): the user must own the database.
+    public var permissionDenied: Bool
 
     public var description: String {
-        "cannot prepare the market's database \(location) (\(reason)); the user needs to own the database "
-            + "(pg_trgm is created in it)"
+        "cannot prepare the market's database \(location) (\(reason))"
+            + (permissionDenied ? "; the user needs to own the database (pg_trgm is created in it)" : "")
     }
 }
