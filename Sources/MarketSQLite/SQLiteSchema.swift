@@ -258,7 +258,8 @@ enum SQLiteSchema {
             // stock counts what it leaves out without looking up each match (at a million
             // products, 블루투스 2.4 ms against 24): kept for each short term with how many hold it;
             // for longer ones, counted in an index of the sold-out products alone
-            // (`SearchFilter.soldOutCountSQL`). The short terms' triggers are made again to keep it.
+            // (`SearchFilter.soldOutCountSQL`). The short terms' triggers are made again to keep it;
+            // the index through which each match was looked for goes.
             let soldOut = "(SELECT id, searchText FROM product WHERE hidden = 0 AND stock = 0)"
             try db.execute(
                 sql: """
@@ -273,6 +274,7 @@ enum SQLiteSchema {
                     CREATE VIRTUAL TABLE productSoldOutSearch USING fts5(searchText, content = '', tokenize = 'trigram');
                     INSERT INTO productSoldOutSearch (rowid, searchText) SELECT * FROM \(soldOut);
                     \(SearchTriggers.keeping("productSoldOutSearch", add: SoldOutSearch.add, remove: SoldOutSearch.remove))
+                    DROP INDEX productSoldOut;
                     """)
         }
         return migrator

@@ -54,6 +54,7 @@ import Testing
                         DROP TABLE productSoldOutSearch;
                         ALTER TABLE productGramCount DROP COLUMN soldOut;
                         \(SearchTriggers.keeping("productGrams", add: ShortTerms.add, remove: ShortTerms.remove))
+                        CREATE INDEX productSoldOut ON product(id) WHERE hidden = 0 AND stock = 0;
                         DELETE FROM grdb_migrations WHERE identifier = 'sold out among each term''s products';
                         """)
             }
