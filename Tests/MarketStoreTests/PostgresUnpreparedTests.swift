@@ -35,7 +35,9 @@ import Testing
 
     private static func refusal(_ url: String) async throws -> PostgresUnprepared {
         do {
-            _ = try await PostgresMarket.open(url: url, logger: Logger(label: "unprepared"))
+            var logger = Logger(label: "unprepared")
+            logger.logLevel = .warning
+            _ = try await PostgresMarket.open(url: url, logger: logger)
         } catch let error as PostgresUnprepared {
             return error
         }

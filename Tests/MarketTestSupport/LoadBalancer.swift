@@ -95,11 +95,12 @@ public enum FreePort {
     }
 
     /// Waits until something accepts connections on `port`, for as long as `alive` holds and at
-    /// most ten seconds.
+    /// most thirty seconds (on a CI machine running every test at once, nginx once had not
+    /// answered after ten).
     public static func waitUntilListening(
         _ port: Int, while alive: () -> Bool, failure: () -> String
     ) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline && alive() {
             if (try? await RawConnection(port: port)) != nil { return }
             // nginx signals nothing when it listens (no log line, no file): the condition itself,

@@ -45,13 +45,21 @@ public final class ServerGroup: @unchecked Sendable {
         }
         var servers: [RunningServer] = []
         var ports: [Int] = []
-        for _ in 0..<count {
-            let server = try Self.serve(database: database, port: 0)
-            servers.append(server)
-            ports.append(try await server.listeningPort())
+        do {
+            for _ in 0..<count {
+                let server = try Self.serve(database: database, port: 0)
+                servers.append(server)
+                ports.append(try await server.listeningPort())
+            }
+            return ServerGroup(
+                database: database, servers: servers, ports: ports,
+                balancer: try await LoadBalancer.start(before: ports))
+        } catch {
+            // Servers left running would keep watching the catalogue in the shared cluster.
+            for server in servers { _ = try? await server.terminate() }
+            try? await TestStorage.dropDatabase(database)
+            throw error
         }
-        return ServerGroup(
-            database: database, servers: servers, ports: ports, balancer: try await LoadBalancer.start(before: ports))
     }
 
     static func serve(database: String, port: Int) throws -> RunningServer {

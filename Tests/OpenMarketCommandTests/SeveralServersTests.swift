@@ -172,7 +172,10 @@ import Testing
         }
     }
 
-    static let watches = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'openmarket catalogue watch'"
+    static let watches = """
+        SELECT count(*) FROM pg_stat_activity
+        WHERE application_name = 'openmarket catalogue watch' AND datname = current_database()
+        """
 
     /// A product made through the first server, once both servers watch the catalogue.
     static func watchedProduct(in group: ServerGroup) async throws -> Int {
