@@ -791,19 +791,9 @@ enum PostgresSchema {
                 CREATE OR REPLACE FUNCTION product_gram_count_keep() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
                     IF TG_OP = 'INSERT' THEN
-                        INSERT INTO product_gram_count AS kept (gram, count, sold_out)
-                        SELECT gram, count(*), count(*) FILTER (WHERE stock = 0)
-                        FROM new_rows, unnest(short_grams(search_text)) AS gram
-                        WHERE NOT hidden GROUP BY gram ORDER BY gram
-                        ON CONFLICT (gram) DO UPDATE
-                        SET count = kept.count + excluded.count, sold_out = kept.sold_out + excluded.sold_out;
+                        \(gramsCounted(in: "new_rows", as: ""))
                     ELSIF TG_OP = 'DELETE' THEN
-                        INSERT INTO product_gram_count AS kept (gram, count, sold_out)
-                        SELECT gram, -count(*), -count(*) FILTER (WHERE stock = 0)
-                        FROM old_rows, unnest(short_grams(search_text)) AS gram
-                        WHERE NOT hidden GROUP BY gram ORDER BY gram
-                        ON CONFLICT (gram) DO UPDATE
-                        SET count = kept.count + excluded.count, sold_out = kept.sold_out + excluded.sold_out;
+                        \(gramsCounted(in: "old_rows", as: "-"))
                     ELSE
                         INSERT INTO product_gram_count AS kept (gram, count, sold_out)
                         SELECT gram, sum(change), sum(sold_out) FROM (
@@ -819,8 +809,7 @@ enum PostgresSchema {
                             SELECT gram, 1, new_sold_out FROM unnest(short_grams(new_text)) AS gram WHERE NOT new_hidden
                         ) AS grams
                         GROUP BY gram HAVING sum(change) <> 0 OR sum(sold_out) <> 0 ORDER BY gram
-                        ON CONFLICT (gram) DO UPDATE
-                        SET count = kept.count + excluded.count, sold_out = kept.sold_out + excluded.sold_out;
+                        \(gramCountsAdded);
                     END IF;
                     RETURN NULL;
                 END $$
@@ -828,6 +817,23 @@ enum PostgresSchema {
             ]
         ),
     ]
+
+    /// How `product_gram_count_keep` (migration 24) adds the products of `rows` to each gram's
+    /// counts, with `sign` (`-` for the rows gone).
+    private static func gramsCounted(in rows: String, as sign: String) -> String {
+        """
+        INSERT INTO product_gram_count AS kept (gram, count, sold_out)
+        SELECT gram, \(sign)count(*), \(sign)count(*) FILTER (WHERE stock = 0)
+        FROM \(rows), unnest(short_grams(search_text)) AS gram
+        WHERE NOT hidden GROUP BY gram ORDER BY gram
+        \(gramCountsAdded);
+        """
+    }
+
+    private static let gramCountsAdded = """
+        ON CONFLICT (gram) DO UPDATE
+        SET count = kept.count + excluded.count, sold_out = kept.sold_out + excluded.sold_out
+        """
 
     /// What `product_word_keep` does first (migrations 20 and 23): on an update or a delete, the
     /// old rows' words go, but for a product still on show with the same text.

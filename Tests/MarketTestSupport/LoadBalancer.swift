@@ -96,18 +96,19 @@ public enum FreePort {
 
     /// Waits until something accepts connections on `port`, for as long as `alive` holds and at
     /// most thirty seconds (on a CI machine running every test at once, nginx once had not
-    /// answered after ten).
+    /// answered after ten). nginx signals nothing when it listens (no log line, no file): the
+    /// condition itself, a connection being accepted, is asked again shortly.
     public static func waitUntilListening(
         _ port: Int, while alive: () -> Bool, failure: () -> String
     ) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline && alive() {
-            if (try? await RawConnection(port: port)) != nil { return }
-            // nginx signals nothing when it listens (no log line, no file): the condition itself,
-            // a connection being accepted, is asked again shortly, for a bounded time.
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            try await waitUntil("port \(port) listening", pause: .milliseconds(20), limit: .seconds(30)) {
+                guard alive() else { throw RawHTTPError("exited") }
+                return (try? await RawConnection(port: port)) != nil
+            }
+        } catch {
+            throw RawHTTPError(failure())
         }
-        throw RawHTTPError(failure())
     }
 }
 

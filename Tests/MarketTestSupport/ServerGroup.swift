@@ -56,8 +56,7 @@ public final class ServerGroup: @unchecked Sendable {
                 balancer: try await LoadBalancer.start(before: ports))
         } catch {
             // Servers left running would keep watching the catalogue in the shared cluster.
-            for server in servers { _ = try? await server.terminate() }
-            try? await TestStorage.dropDatabase(database)
+            await release(servers, database)
             throw error
         }
     }
@@ -75,6 +74,10 @@ public final class ServerGroup: @unchecked Sendable {
     /// Stops everything and drops the database.
     func stop() async {
         balancer.stop()
+        await Self.release(servers, database)
+    }
+
+    private static func release(_ servers: [RunningServer], _ database: String) async {
         for server in servers { _ = try? await server.terminate() }
         try? await TestStorage.dropDatabase(database)
     }
