@@ -42,16 +42,23 @@ public enum Digest {
         hex(SHA256.hash(data: data))
     }
 
-    /// Bytes as lowercase hexadecimal, two digits each.
+    /// Bytes as lowercase hexadecimal, two digits each, written straight into the string: every
+    /// answer's tag and every new visitor's token is one.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(2 * bytes.underestimatedCount)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        bytes.withContiguousStorageIfAvailable(hex) ?? Array(bytes).withUnsafeBufferPointer(hex)
     }
 
-    private static let digits = Array("0123456789abcdef".utf8)
+    private static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = digit(byte >> 4)
+                text[2 * index + 1] = digit(byte & 15)
+            }
+            return 2 * bytes.count
+        }
+    }
+
+    private static func digit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
 }

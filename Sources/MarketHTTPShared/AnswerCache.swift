@@ -211,7 +211,7 @@ extension AnswerCache {
     /// The bytes' own digest, so equal answers have equal tags on every server.
     package static func tag(of body: ByteBuffer) -> String {
         let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        return "\"" + Digest.hex(digest.prefix(12)) + "\""
+        return "\"" + digest.withUnsafeBytes { Digest.hex(UnsafeRawBufferPointer(rebasing: $0.prefix(12))) } + "\""
     }
 
     /// The answer, or 304 when the client holds these very bytes already.
