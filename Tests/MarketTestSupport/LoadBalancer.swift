@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// Debian's nginx as the round-robin balancer in front of several servers, configured with the
+/// Debian's nginx as the balancer in front of several servers, configured with the
 /// market's own `deploy/nginx/openmarket.conf`, on a free port of 127.0.0.1.
 public final class LoadBalancer: @unchecked Sendable {
     public let port: Int
