@@ -40,7 +40,7 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
     /// `length` bytes goes compressed. The front desk finishes its answers with the same steps.
     package static func mayCompress(_ fields: inout HTTPFields, length: Int?, acceptingGzip: Bool) -> Bool {
         guard isText(fields[.contentType]), fields[.contentEncoding] == nil else { return false }
-        fields[.vary] = [fields[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ")
+        fields[.vary] = fields[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
         guard let length else { return false }
         return compresses(length, acceptingGzip: acceptingGzip)
     }
@@ -52,10 +52,12 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
         fields[.contentLength] = String(compressed.readableBytes)
     }
 
+    /// Compared byte by byte in either case: lowercasing the whole type made a string for every answer.
     static func isText(_ contentType: String?) -> Bool {
-        guard let type = contentType?.lowercased() else { return false }
-        return type.hasPrefix("text/") || type.hasPrefix("application/json")
-            || type.hasPrefix("application/problem+json")
+        guard let type = contentType?.utf8 else { return false }
+        return ["text/", "application/json", "application/problem+json"].contains { prefix in
+            type.starts(with: prefix.utf8) { $0 | 0x20 == $1 | 0x20 }
+        }
     }
 
     /// `gzip` named with a weight above zero (or `*`).
