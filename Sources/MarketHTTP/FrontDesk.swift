@@ -298,14 +298,10 @@ struct DeskRoutes: Sendable {
         for (expected, segment) in zip(template, segments) {
             if expected.first == "{" {
                 parameters.append(segment)
-            } else if !expected.utf8.elementsEqual(segment.utf8, by: { lower($0) == lower($1) }) {
+            } else if !expected.utf8.caselessEquals(segment.utf8) {
                 return nil
             }
         }
         return parameters
-    }
-
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

@@ -52,12 +52,9 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
         fields[.contentLength] = String(compressed.readableBytes)
     }
 
-    /// Compared byte by byte in either case: lowercasing the whole type made a string for every answer.
     static func isText(_ contentType: String?) -> Bool {
         guard let type = contentType?.utf8 else { return false }
-        return ["text/", "application/json", "application/problem+json"].contains { prefix in
-            type.starts(with: prefix.utf8) { $0 | 0x20 == $1 | 0x20 }
-        }
+        return ["text/", "application/json", "application/problem+json"].contains { type.caselessStarts(with: $0.utf8) }
     }
 
     /// `gzip` named with a weight above zero (or `*`).
