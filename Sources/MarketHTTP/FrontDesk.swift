@@ -3,7 +3,6 @@ import HTTPTypes
 import Logging
 import MarketCore
 import MarketHTTPShared
-import Metrics
 import NIOCore
 import Synchronization
 
@@ -41,6 +40,7 @@ final class FrontDesk: Sendable {
     let answers: AnswerCache
     let routes: DeskRoutes
     let rehearsals: Rehearsals
+    let meters: RequestMeters
     /// Keeps an API read the desk answered for the operator, as the inspector keeps those it sees.
     let noteRead: @Sendable (HTTPRequest, HTTPResponse.Status, ContinuousClock.Instant) -> Void
     let logger: Logger
@@ -57,15 +57,11 @@ final class FrontDesk: Sendable {
         return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
-    private struct Meter: Hashable {
-        var route: String
-        var status: Int
-    }
-    private let meters = Mutex<[Meter: (count: Counter, time: Metrics.Timer)]>([:])
     private let imageHeads = Mutex<[String: HTTPFields]>([:])
 
     init(
         service: MarketService, answers: AnswerCache, reads: [DeskRead], rehearsals: Rehearsals,
+        meters: RequestMeters,
         noteRead: @escaping @Sendable (HTTPRequest, HTTPResponse.Status, ContinuousClock.Instant) -> Void,
         logger: Logger, serverName: String
     ) {
@@ -73,6 +69,7 @@ final class FrontDesk: Sendable {
         self.answers = answers
         routes = DeskRoutes(reads)
         self.rehearsals = rehearsals
+        self.meters = meters
         self.noteRead = noteRead
         self.logger = logger
         self.serverName = serverName
@@ -245,23 +242,7 @@ final class FrontDesk: Sendable {
         let withoutQuery = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
         RequestLogMiddleware<MarketRequestContext>.log(
             head.method, String(withoutQuery), status, since: start, to: logger)
-        let meter = meters.withLock { meters in
-            let name = Meter(route: route, status: status.code)
-            if let meter = meters[name] { return meter }
-            let dimensions = [
-                ("http.route", route), ("http.request.method", head.method.rawValue),
-                ("http.response.status_code", String(status.code)),
-            ]
-            let meter = (
-                Counter(label: "hb.requests", dimensions: dimensions),
-                Metrics.Timer(
-                    label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)
-            )
-            meters[name] = meter
-            return meter
-        }
-        meter.count.increment()
-        meter.time.recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
+        meters.answered(head.method, route: route, status: status, since: start)
         noteRead(head, status, start)
     }
 }

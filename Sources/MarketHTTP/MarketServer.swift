@@ -22,19 +22,20 @@ public enum MarketServer {
             service: service, rehearsals: rehearsals, flavor: flavor,
             storefront: try Storefront(
                 service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock),
-            limits: limits, metrics: metrics, answers: AnswerCache(capacity: limits.answerCacheBytes))
+            limits: limits, metrics: metrics, answers: AnswerCache(capacity: limits.answerCacheBytes),
+            meters: RequestMeters())
     }
 
     static func router(
         service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor, storefront: Storefront, limits: ServerLimits,
-        metrics: PrometheusCollectorRegistry, answers: AnswerCache
+        metrics: PrometheusCollectorRegistry, answers: AnswerCache, meters: RequestMeters
     ) -> Router<MarketRequestContext> {
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
         let router = Router(
             context: MarketRequestContext.self, options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         let methods = RouteMethods()
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(meters: meters))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: NoSniffMiddleware())
         router.add(middleware: CompressionMiddleware())
@@ -64,6 +65,7 @@ public enum MarketServer {
     ) throws -> some ApplicationProtocol {
         let connections = limits.connections
         let answers = AnswerCache(capacity: limits.answerCacheBytes)
+        let meters = RequestMeters()
         let serverName = "OpenMarket"
         let storefront = try Storefront(
             service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
@@ -71,7 +73,7 @@ public enum MarketServer {
             service: service, answers: answers,
             reads: APIv2Controller<MarketRequestContext>(service: service, defaultFlavor: flavor).deskReads
                 + APIv1Controller<MarketRequestContext>(service: service).deskReads + storefront.deskReads,
-            rehearsals: rehearsals,
+            rehearsals: rehearsals, meters: meters,
             noteRead: { head, status, started in
                 AnonymousReads.note(head, status: status.code, started: started, rehearsals: rehearsals, logger: logger)
             },
@@ -80,7 +82,7 @@ public enum MarketServer {
         return Application(
             router: router(
                 service: service, rehearsals: rehearsals, flavor: flavor, storefront: storefront, limits: limits,
-                metrics: metrics, answers: answers),
+                metrics: metrics, answers: answers, meters: meters),
             server: HTTPServerBuilder { responder in
                 MarketChannel(responder: responder, idleTimeout: idleTimeout) {
                     [connections.gate(), FrontDeskHandler(desk: desk), ExpectContinue()]
