@@ -1,16 +1,20 @@
 extension Sequence<UInt8> {
     /// The same bytes, ASCII letters in either case: how paths and header values are compared
-    /// without lowercasing them into new strings on every request.
+    /// without lowercasing them into new strings on every request. Inlinable, so that each caller
+    /// compares its own kind of bytes directly rather than through the generic protocol for each byte.
+    @inlinable
     package func caselessEquals(_ other: some Sequence<UInt8>) -> Bool {
-        elementsEqual(other) { lower($0) == lower($1) }
+        elementsEqual(other) { asciiLowercased($0) == asciiLowercased($1) }
     }
 
     /// Begins with `prefix`, ASCII letters in either case.
+    @inlinable
     package func caselessStarts(with prefix: some Sequence<UInt8>) -> Bool {
-        starts(with: prefix) { lower($0) == lower($1) }
+        starts(with: prefix) { asciiLowercased($0) == asciiLowercased($1) }
     }
 }
 
-private func lower(_ byte: UInt8) -> UInt8 {
+@usableFromInline
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
 }
