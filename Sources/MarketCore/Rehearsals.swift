@@ -23,8 +23,9 @@ public final class Rehearsals: @unchecked Sendable {
     private var faults: [Int64: CachedFaults] = [:]
     /// Vendors whose faults are being read again while the desk still answers for them.
     private var refreshing: Set<Int64> = []
-    /// Written out only when the operator looks: most are never read, and a read path must not pay for them.
-    private var anonymous: [(id: Int64, at: Date, detail: @Sendable () -> Data)] = []
+    /// Written out only when the operator looks: most are never read, and a read path must not pay
+    /// for them. A ring: request number n is in slot n % `keptRequests` until number n + `keptRequests`.
+    private var anonymous: [AnonymousRequest?] = Array(repeating: nil, count: keptRequests)
     private var anonymousCount: Int64 = 0
     /// Live inspectors, by vendor: each is woken when this server keeps one of that vendor's requests.
     private var followers: [Int64: [UUID: AsyncStream<Void>.Continuation]] = [:]
@@ -113,19 +114,24 @@ public final class Rehearsals: @unchecked Sendable {
     /// Keeps a request that named no vendor; `detail` writes its record when the operator asks.
     public func recordAnonymous(_ detail: @escaping @Sendable () -> Data) {
         let at = now()
-        lock.withLock {
+        // The request it replaces goes after the lock: freeing what it holds kept the other loop waiting.
+        let replaced = lock.withLock {
             anonymousCount += 1
-            anonymous.append((anonymousCount, at, detail))
-            // Trimmed now and then rather than on every request: the list is read from its end.
-            if anonymous.count >= 2 * Self.keptRequests { anonymous.removeFirst(anonymous.count - Self.keptRequests) }
+            let slot = Int(anonymousCount % Int64(Self.keptRequests))
+            defer { anonymous[slot] = AnonymousRequest(id: anonymousCount, at: at, detail: detail) }
+            return anonymous[slot]
         }
+        withExtendedLifetime(replaced) {}
     }
 
     /// The requests that named no vendor, newest first, as this server received them.
     public func anonymousRequests(limit: Int = keptRequests) -> [StoredRequestRecord] {
-        lock.withLock { Array(anonymous.suffix(limit).reversed()) }.map {
-            StoredRequestRecord(id: $0.id, at: $0.at, detail: $0.detail())
-        }
+        lock.withLock {
+            let count = min(Int64(min(limit, Self.keptRequests)), anonymousCount)
+            return stride(from: anonymousCount, to: anonymousCount - count, by: -1).compactMap {
+                anonymous[Int($0 % Int64(Self.keptRequests))]
+            }
+        }.map { StoredRequestRecord(id: $0.id, at: $0.at, detail: $0.detail()) }
     }
 
     public func faults(of vendorID: Int64) async throws -> RehearsedFaults? {
@@ -197,4 +203,11 @@ public final class Rehearsals: @unchecked Sendable {
         /// Requests staged since these faults were read unchanged.
         var served: UInt64
     }
+}
+
+/// A request that named no vendor, as `Rehearsals` keeps it.
+private struct AnonymousRequest {
+    var id: Int64
+    var at: Date
+    var detail: @Sendable () -> Data
 }

@@ -87,8 +87,9 @@ struct Recording: Sendable {
 
 /// API requests that named no vendor, kept for the operator.
 package enum AnonymousReads {
-    static func isAPI(_ route: Substring) -> Bool {
-        ["api", "item", "items"].contains(route)
+    /// A path whose first segment is this names the API (`api`, or 2021's `item` and `items`), in either case.
+    static func isAPI(_ segment: some Sequence<UInt8>) -> Bool {
+        ["api", "item", "items"].contains { segment.caselessEquals($0.utf8) }
     }
 
     /// Keeps a read the front desk answered without the routes, as the middleware keeps those it
@@ -98,7 +99,7 @@ package enum AnonymousReads {
     ) {
         let path = (head.path ?? "").utf8
         let first = path.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
-        guard first.count <= 5, isAPI(Substring(Substring(first).lowercased())) else { return }
+        guard isAPI(first) else { return }
         let record = Recording(
             rehearsals: rehearsals, vendorID: nil, head: head, scheme: head.clientScheme, started: started, fault: nil,
             logger: logger

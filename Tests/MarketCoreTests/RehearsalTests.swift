@@ -11,6 +11,27 @@ import Testing
         return outcomes
     }
 
+    @Test func theOperatorSeesTheNewestAnonymousRequestsFirstAndNoMoreThanAreKept() async throws {
+        let market = try await TestMarket()
+        defer { try? FileManager.default.removeItem(at: market.directory) }
+        let rehearsals = market.market.rehearsals
+        let record = { (number: Int) in rehearsals.recordAnonymous { Data("request \(number)".utf8) } }
+        let shown = { (limit: Int) in
+            rehearsals.anonymousRequests(limit: limit).map { String(decoding: $0.detail, as: UTF8.self) }
+        }
+        for number in 1...3 { record(number) }
+        #expect(shown(Rehearsals.keptRequests) == ["request 3", "request 2", "request 1"])
+        #expect(shown(2) == ["request 3", "request 2"])
+
+        let kept = Rehearsals.keptRequests
+        for number in 4...(kept + 5) { record(number) }
+        let all = shown(kept)
+        #expect(all.count == kept)
+        #expect(all.first == "request \(kept + 5)" && all.last == "request 6", "the oldest five are gone")
+        #expect(shown(50) == Array(all.prefix(50)))
+        #expect(rehearsals.anonymousRequests(limit: kept).map(\.id) == Array((6...Int64(kept + 5)).reversed()))
+    }
+
     @Test func aSeedStagesTheSameFailuresEachTimeTheFaultsAreSetAndOnlyForTheirVendor() async throws {
         let market = try await TestMarket()
         defer { try? FileManager.default.removeItem(at: market.directory) }
