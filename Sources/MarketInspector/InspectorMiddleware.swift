@@ -21,11 +21,11 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let route = request.uri.path.lowercased().split(separator: "/").first ?? ""
-        guard route != "inspector" else { return try await next(request, context) }
+        let route = (request.uri.path.split(separator: "/").first ?? "").utf8
+        guard !route.caselessEquals("inspector".utf8) else { return try await next(request, context) }
         // A store that cannot tell who this is must not fail the request: the route will say so.
         let vendor = try? await request.identifier.asyncMap { try await rehearsals.vendor(identifiedBy: $0) } ?? nil
-        guard vendor != nil || AnonymousReads.isAPI(route.utf8) else { return try await next(request, context) }
+        guard vendor != nil || AnonymousReads.isAPI(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
         let staged = try? await vendor.asyncMap { try await rehearsals.nextStaging(for: $0.id) } ?? nil
         let captured = BodyCapture()
