@@ -57,7 +57,7 @@ final class FrontDesk: Sendable {
         return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
-    private let imageHeads = Mutex<[String: HTTPFields]>([:])
+    private let imageHeads = Mutex<[String: (response: HTTPResponse, length: Int, date: String)]>([:])
 
     init(
         service: MarketService, answers: AnswerCache, reads: [DeskRead], rehearsals: Rehearsals,
@@ -199,39 +199,30 @@ final class FrontDesk: Sendable {
             value: FormToken.cookie(FormToken.make(), secure: head.clientScheme == "https").description)
     }
 
-    /// The image's answer, when its bytes are at hand.
+    /// The image's answer, when its bytes are at hand. Its 200's head is made once for each image
+    /// and each second (its date) and kept (a few thousand at most), as its key names its bytes for good.
     private func image(_ key: String, for head: HTTPRequest) -> Answer? {
-        guard let data = service.imageAtHand(key: key), let (status, fields) = imageHead(key, for: head, data.count)
-        else { return nil }
-        var dated = fields
-        dated[.date] = date.now()
-        dated[.server] = serverName
-        return Answer(
-            response: HTTPResponse(status: status, headerFields: dated),
-            body: status == .ok ? ByteBuffer(bytes: data) : nil, route: ImageAnswer.route)
-    }
-
-    /// The image's head but for the date and the server, as the router gives it: the 200's made
-    /// once for each image and kept (a few thousand at most), as its key names its bytes for good.
-    private func imageHead(
-        _ key: String, for head: HTTPRequest, _ length: Int
-    ) -> (HTTPResponse.Status, HTTPFields)? {
-        if head.headerFields[.ifNoneMatch] == nil, let kept = imageHeads.withLock({ $0[key] }),
-            kept[.contentLength] == String(length)
+        guard let data = service.imageAtHand(key: key) else { return nil }
+        let date = self.date.now()
+        if head.headerFields[.ifNoneMatch] == nil, let kept = imageHeads.withLock({ $0[key] }), kept.date == date,
+            kept.length == data.count
         {
-            return (.ok, kept)
+            return Answer(response: kept.response, body: ByteBuffer(bytes: data), route: ImageAnswer.route)
         }
-        guard let (status, head) = ImageAnswer.head(key, for: head) else { return nil }
-        var fields = head
-        if status == .ok { fields[.contentLength] = String(length) }
+        guard let (status, imageHead) = ImageAnswer.head(key, for: head) else { return nil }
+        var fields = imageHead
+        if status == .ok { fields[.contentLength] = String(data.count) }
         NoSniffMiddleware<MarketRequestContext>.mark(&fields)
+        fields[.date] = date
+        fields[.server] = serverName
+        let response = HTTPResponse(status: status, headerFields: fields)
         if status == .ok {
             imageHeads.withLock { heads in
                 if heads.count >= 4096 { heads = [:] }
-                heads[key] = fields
+                heads[key] = (response, data.count, date)
             }
         }
-        return (status, fields)
+        return Answer(response: response, body: status == .ok ? ByteBuffer(bytes: data) : nil, route: ImageAnswer.route)
     }
 
     /// Logs, counts and notes an answer the desk gave, as the router's middleware would have.
