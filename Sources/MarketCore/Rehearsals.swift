@@ -114,14 +114,15 @@ public final class Rehearsals: @unchecked Sendable {
     /// Keeps a request that named no vendor; `detail` writes its record when the operator asks.
     public func recordAnonymous(_ detail: @escaping @Sendable () -> Data) {
         let at = now()
-        // The request it replaces goes after the lock: freeing what it holds kept the other loop waiting.
-        let replaced = lock.withLock {
+        // The request it replaces is handed out of the lock and freed there: freeing what it holds
+        // inside kept the other loop waiting.
+        _ = lock.withLock {
             anonymousCount += 1
             let slot = Int(anonymousCount % Int64(Self.keptRequests))
-            defer { anonymous[slot] = AnonymousRequest(id: anonymousCount, at: at, detail: detail) }
-            return anonymous[slot]
+            let replaced = anonymous[slot]
+            anonymous[slot] = AnonymousRequest(id: anonymousCount, at: at, detail: detail)
+            return replaced
         }
-        withExtendedLifetime(replaced) {}
     }
 
     /// The requests that named no vendor, newest first, as this server received them.
