@@ -16,43 +16,27 @@ package struct APIv1Controller<Context: RequestContext> {
         self.service = service
     }
 
-    /// `answers` keeps the lists and details it gave until the catalogue changes.
-    package func addRoutes(to router: Router<Context>, answers: AnswerCache) {
+    /// `cache` keeps the lists and details it gave until the catalogue changes.
+    package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
         let router = router.group().add(middleware: FieldSpellingMiddleware(V1FieldNames.name))
-        let reading = router.keepingAnswers(in: answers, of: service)
-        reading.get(list)
-        reading.get(show)
+        let reading = router.caching(in: cache, version: service.catalogueVersion)
+        reading.get("items/{page}", use: list)
+        reading.get("item/{id}", use: show)
         router.post("item", use: create)
         router.patch("item/{id}", use: update)
         router.delete("item/{id}", use: delete)
     }
 
-    /// The reads the front desk may make itself.
-    package var deskReads: [DeskRead] { [list.forDesk, show.forDesk] }
-
-    var list: CatalogueRead<PageRequest, Page<ProductSummary>> {
-        CatalogueRead(
-            route: "/items/{page}", headers: JSONResponse.headers,
-            query: { _, parameters in
-                guard let number = Int(parameters[0]) else {
-                    throw MarketError(.notFound, "no page \"\(parameters[0])\"")
-                }
-                return Self.page(number)
-            },
-            read: { [service] page in try await service.products(page) },
-            body: { page, _, head in try JSONResponse.bytes(V1PageBody(page: page, urls: head.imageURLs)) })
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let number = context.parameters.get("page") ?? ""
+        guard let number = Int(number) else { throw MarketError(.notFound, "no page \"\(number)\"") }
+        let page = try await service.products(
+            PageRequest(number: number, itemsPerPage: Self.itemsPerPage, order: .oldestFirst))
+        return try JSONResponse.make(V1PageBody(page: page, urls: request.imageURLs))
     }
 
-    private static func page(_ number: Int) -> PageRequest {
-        PageRequest(number: number, itemsPerPage: itemsPerPage, order: .oldestFirst)
-    }
-
-    var show: CatalogueRead<Int64, Product> {
-        CatalogueRead(
-            route: "/item/{id}", headers: JSONResponse.headers,
-            query: { _, parameters in try MarketError.productID(parameters[0]) },
-            read: { [service] id in try await service.product(id: id) },
-            body: { product, _, head in try JSONResponse.bytes(V1ItemBody(product: product, urls: head.imageURLs)) })
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        try respond(with: try await service.product(id: try context.productID()), to: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

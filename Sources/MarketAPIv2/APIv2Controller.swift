@@ -16,15 +16,15 @@ package struct APIv2Controller<Context: RequestContext> {
         self.defaultFlavor = defaultFlavor
     }
 
-    /// `answers` keeps the lists and details it gave until the catalogue changes.
-    package func addRoutes(to router: Router<Context>, answers: AnswerCache) {
+    /// `cache` keeps the lists and details it gave until the catalogue changes.
+    package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
         router.get("healthChecker") { _, _ in
             Response(status: .ok, headers: JSONResponse.headers, body: .init(byteBuffer: Self.healthy))
         }
         let spelled = router.group().add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
-        let reading = spelled.keepingAnswers(in: answers, of: service)
-        reading.get(list)
-        reading.get(show)
+        let reading = spelled.caching(in: cache, version: service.catalogueVersion)
+        reading.get("api/products", use: list)
+        reading.get("api/products/{id}", use: show)
         let products = spelled.group("api/products")
         products.post(use: create)
         products.patch("{id}", use: update)
@@ -41,32 +41,18 @@ package struct APIv2Controller<Context: RequestContext> {
     /// `/healthChecker`'s answer, the JSON string "OK".
     private static var healthy: ByteBuffer { ByteBuffer(string: #""OK""#) }
 
-    /// The reads the front desk may make itself.
-    package var deskReads: [DeskRead] { [list.forDesk, show.forDesk] }
-
     /// A page of products, of the whole catalogue or of those a search finds, newest first or in
     /// the `sort` asked for.
-    var list: CatalogueRead<(PageRequest, String?, ProductArrangement), Page<ProductSummary>> {
-        CatalogueRead(
-            route: "/api/products", headers: JSONResponse.headers,
-            query: { head, _ in
-                let query = head.queryFields
-                return (
-                    try V2Requests.page(from: query), query["search_value"], try V2Requests.arrangement(from: query)
-                )
-            },
-            read: { [service] query in try await service.products(query.0, search: query.1, arranged: query.2) },
-            body: { [self] page, _, head in
-                JSONResponse.bytes(V2PageBody(page: page, flavor: flavor(of: head), urls: head.imageURLs))
-            })
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let query = request.queryFields
+        let page = try await service.products(
+            try V2Requests.page(from: query), search: query["search_value"],
+            arranged: try V2Requests.arrangement(from: query))
+        return JSONResponse.make(V2PageBody(page: page, flavor: flavor(of: request.head), urls: request.imageURLs))
     }
 
-    var show: CatalogueRead<Int64, Product> {
-        CatalogueRead(
-            route: "/api/products/{id}", headers: JSONResponse.headers,
-            query: { _, parameters in try MarketError.productID(parameters[0]) },
-            read: { [service] id in try await service.product(id: id) },
-            body: { [self] product, _, head in JSONResponse.bytes(body(of: product, for: head)) })
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        try respond(with: try await service.product(id: try context.productID()), to: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

@@ -43,8 +43,6 @@ public struct Market: Sendable {
         let storedKey: SessionKey?
         var connections: [any Service] = []
         var watch: (any Service)?
-        // Reads for requests the front desk answers run on one of the server's loops (`LoopExecutor`).
-        let reads = LoopExecutor.on(MultiThreadedEventLoopGroup.singleton.next())
         switch configuration.storage {
         case .folder(let folder):
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -55,7 +53,7 @@ public struct Market: Sendable {
             storedKey = try SessionKey(storedAt: folder.appendingPathComponent("session.key"))
         case .postgres(let url):
             let postgres = try await PostgresMarket.open(
-                url: url, logger: logger, deadline: configuration.databaseDeadline, readsOn: reads)
+                url: url, logger: logger, deadline: configuration.databaseDeadline)
             store = postgres.store
             images = CachedImageStore(postgres.images, capacity: configuration.imageCacheBytes)
             storedKey = SessionKey(bytes: postgres.sessionKey)
@@ -69,7 +67,7 @@ public struct Market: Sendable {
         let service = MarketService(
             store: store, images: images, imageProcessor: VipsImageProcessor(),
             hasher: SecretHasher(cost: configuration.secretCost), openRegistration: configuration.openRegistration,
-            secretThrottle: configuration.secretThrottle, now: configuration.clock, readsOn: reads)
+            secretThrottle: configuration.secretThrottle, now: configuration.clock)
         return Market(
             configuration: configuration, service: service,
             rehearsals: Rehearsals(store: store, now: configuration.clock), store: store, images: images,
@@ -77,7 +75,7 @@ public struct Market: Sendable {
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),
                 bodies: BodyBudget(limit: configuration.bodyBytesInFlight),
-                idleTimeout: configuration.connectionIdleTimeout, answerCacheBytes: configuration.answerCacheBytes),
+                idleTimeout: configuration.connectionIdleTimeout, responseCacheBytes: configuration.responseCacheBytes),
             logger: logger, connections: connections, watch: watch)
     }
 
@@ -85,11 +83,16 @@ public struct Market: Sendable {
     public func application(
         host: String, port: Int, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        try MarketServer.application(
-            service: service, rehearsals: rehearsals, host: host, port: port, flavor: configuration.flavor,
-            sessionKey: sessionKey,
-            limits: limits, metrics: MarketMetrics.registry, logger: logger,
-            restock: { [service] in try await DemoCatalogue.fill(service) }, onListening: onListening)
+        MarketServer.application(
+            router: try router(), host: host, port: port, limits: limits, logger: logger, onListening: onListening)
+    }
+
+    /// Every route and middleware of the market's server, as `application` serves them.
+    public func router() throws -> Router<MarketRequestContext> {
+        try MarketServer.router(
+            service: service, rehearsals: rehearsals, flavor: configuration.flavor, sessionKey: sessionKey,
+            limits: limits, metrics: MarketMetrics.registry,
+            restock: { [service] in try await DemoCatalogue.fill(service) })
     }
 
     /// What a server runs beside its HTTP server: the sweeper that removes the image blobs nobody

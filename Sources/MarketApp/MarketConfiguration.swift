@@ -29,7 +29,7 @@ public struct MarketConfiguration: Sendable {
     /// Image bytes each server keeps in memory, read from its folder or its database.
     public var imageCacheBytes = 64 << 20
     /// Bytes of answers (lists, details, pages) each server keeps to give again until the catalogue changes.
-    public var answerCacheBytes = 64 << 20
+    public var responseCacheBytes = 64 << 20
     /// How often unused image blobs are looked for, and how long a blob must have gone unused.
     public var sweepInterval: Duration = .seconds(600)
     public var sweepGrace: Duration = .seconds(600)

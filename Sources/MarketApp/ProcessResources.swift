@@ -25,25 +25,3 @@ public enum FileDescriptors {
         return max(16, Int(min(limit.rlim_cur, 1 << 20)) - reserve)
     }
 }
-
-/// How the process's memory goes back to the system.
-public enum Memory {
-    /// Has every block of 256 KB or more (request bodies, decoded pictures) mapped on its own and
-    /// unmapped when freed: glibc would otherwise raise that threshold after the first large free
-    /// and keep a burst of uploads' memory in its heap for good. And keeps one heap per core:
-    /// glibc's default of eight per core let each of the many threads a server runs (event
-    /// loops, tasks, database readers, libvips) hold freed memory in a heap of its own. Measured
-    /// with four 5-photo creates at once after a read load: peak 446–453 MB, then 220–243 MB,
-    /// against 376–386 MB and 177–184 MB with a heap per core; reads as fast.
-    public static func returnLargeBlocks() {
-        #if canImport(Glibc)
-            // mallopt is not in Swift's Glibc module; M_MMAP_THRESHOLD is -3 and M_ARENA_MAX -8
-            // in <malloc.h>.
-            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-            let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-            _ = mallopt(-3, 256 << 10)
-            _ = mallopt(-8, Int32(max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        #endif
-    }
-}

@@ -25,13 +25,13 @@ public final class CachedImageStore: ImageStore {
     }
 
     public func content(forKey key: String) async throws -> ImageContent? {
-        if let data = bytesAtHand(forKey: key) { return .bytes(data) }
+        if let data = remembered(key) { return .bytes(data) }
         let content = try await base.content(forKey: key)
         if case .bytes(let data)? = content { remember(data, key: key) }
         return content
     }
 
-    public func bytesAtHand(forKey key: String) -> Data? {
+    private func remembered(_ key: String) -> Data? {
         entries.withLock { entries in
             guard let index = entries.byKey.index(forKey: key) else { return nil }
             entries.clock += 1

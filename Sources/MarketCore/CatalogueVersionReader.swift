@@ -15,12 +15,8 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
     /// The answers to the questions, one each, in the same order.
     private let read: @Sendable ([Question]) async throws -> [Answer]
     private let state = Mutex(State())
-    /// Where the reads run; nil: Swift's cooperative threads.
-    private let executor: (any TaskExecutor)?
 
-    public init(on executor: (any TaskExecutor)? = nil, read: @escaping @Sendable ([Question]) async throws -> [Answer])
-    {
-        self.executor = executor
+    public init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) {
         self.read = read
     }
 
@@ -38,7 +34,7 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
             defer { state.reading = true }
             return !state.reading
         }
-        if start { Task(executorPreference: executor) { await self.readForWaiting() } }
+        if start { Task { await self.readForWaiting() } }
     }
 
     /// Reads once for everyone waiting, and again while more arrive.
@@ -65,8 +61,8 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
 final class CatalogueVersionReader: Sendable {
     private let batches: Batches<Void, Int64>
 
-    init(on executor: (any TaskExecutor)? = nil, read: @escaping @Sendable () async throws -> Int64) {
-        batches = Batches(on: executor) { questions in
+    init(read: @escaping @Sendable () async throws -> Int64) {
+        batches = Batches { questions in
             let version = try await read()
             return questions.map { version }
         }

@@ -29,13 +29,6 @@ public protocol ImageStore: Sendable {
     func remove(key: String, ifUnusedFor interval: Duration) async throws -> Bool
     /// Returns when new blobs can be stored now; throws what stops that.
     func checkWritable() async throws
-    /// The blob's bytes if this store holds them in memory, without waiting: nil says nothing
-    /// about whether the blob exists.
-    func bytesAtHand(forKey key: String) -> Data?
-}
-
-extension ImageStore {
-    public func bytesAtHand(forKey key: String) -> Data? { nil }
 }
 
 /// How a stored image reaches a client: bytes at hand, or an address that serves them (a store

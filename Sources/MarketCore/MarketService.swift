@@ -17,13 +17,11 @@ public struct MarketService: Sendable {
     /// Every picture decoded or encoded for this market's requests goes through these slots.
     let imageWork = ImageWork()
 
-    /// `readExecutor` runs the catalogue version's reads, batched for many callers; nil: Swift's
-    /// cooperative threads.
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
         hasher: SecretHasher = SecretHasher(), openRegistration: Bool = false,
         secretThrottle: SecretThrottle = SecretThrottle(),
-        now: @escaping @Sendable () -> Date = Date.init, readsOn readExecutor: (any TaskExecutor)? = nil
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.images = images
@@ -32,7 +30,7 @@ public struct MarketService: Sendable {
         self.openRegistration = openRegistration
         self.secretThrottle = secretThrottle
         self.now = now
-        versions = CatalogueVersionReader(on: readExecutor, read: store.catalogueVersion)
+        versions = CatalogueVersionReader(read: store.catalogueVersion)
     }
 
     // MARK: Browsing
@@ -40,14 +38,7 @@ public struct MarketService: Sendable {
     /// The catalogue's version as read after this call began: an answer read after it reflects at
     /// least this version, so it may be given again while the version stays the same.
     public func catalogueVersion() async throws -> Int64 {
-        if let version = store.catalogueVersionAtHand() { return version }
-        return try await versions.current()
-    }
-
-    /// The same, read on the caller's thread, or nil when that would mean waiting: what a network
-    /// event loop may ask before it gives a kept answer.
-    public func catalogueVersionAtHand() -> Int64? {
-        store.catalogueVersionAtHand()
+        try await versions.current()
     }
 
     /// A page of the products on show, matching `search` where given, arranged as a shopper chose.
@@ -85,11 +76,6 @@ public struct MarketService: Sendable {
     public func product(id: Int64) async throws -> Product {
         guard let product = try await store.product(id: id) else { throw MarketError.productNotFound(id) }
         return product
-    }
-
-    /// An image's bytes if they are in memory now, without waiting for anything.
-    public func imageAtHand(key: String) -> Data? {
-        images.bytesAtHand(forKey: key)
     }
 
     /// A stored image, or nil when no image has that key.

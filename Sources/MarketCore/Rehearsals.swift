@@ -21,8 +21,6 @@ public final class Rehearsals: @unchecked Sendable {
     private let lock = NSLock()
     private var vendors: [String: Vendor] = [:]
     private var faults: [Int64: CachedFaults] = [:]
-    /// Vendors whose faults are being read again while the desk still answers for them.
-    private var refreshing: Set<Int64> = []
     /// Written out only when the operator looks: most are never read, and a read path must not pay
     /// for them. A ring: request number n is in slot n % `keptRequests` until number n + `keptRequests`.
     private var anonymous: [AnonymousRequest?] = Array(repeating: nil, count: keptRequests)
@@ -161,31 +159,6 @@ public final class Rehearsals: @unchecked Sendable {
             }
             return setting.staging(request: cached.served)
         }
-    }
-
-    /// The vendor is known, as of less than `faultsFreshness` ago, to rehearse no faults: what
-    /// they ask may be answered without `nextStaging`. False when that has to be read again.
-    ///
-    /// Past half their freshness they are read again, once, while still trusted: otherwise every
-    /// request that came in the moment they went stale would go to the router and read them, each
-    /// (on PostgreSQL a signed-in seller's pages had a p99 of a quarter of a second).
-    public func rehearsesNothing(_ vendorID: Int64) -> Bool {
-        let asked = elapsed()
-        let (nothing, refresh) = lock.withLock { () -> (Bool, Bool) in
-            guard let cached = faults[vendorID] else { return (false, false) }
-            let age = asked - cached.readAt
-            let nothing = cached.faults == nil && age <= Self.faultsFreshness
-            return (nothing, nothing && age > Self.faultsFreshness / 2 && refreshing.insert(vendorID).inserted)
-        }
-        if refresh {
-            // As of the ask, not of when the task runs: the read may only seem older than it is.
-            Task {
-                defer { lock.withLock { _ = refreshing.remove(vendorID) } }
-                // One that fails leaves them to go stale: the router then reads them, and says why it cannot.
-                do { remember(try await faults(of: vendorID), of: vendorID, readAt: asked) } catch {}
-            }
-        }
-        return nothing
     }
 
     /// Faults read from the store, as of when the read began, unless what is known is newer (set

@@ -41,14 +41,9 @@ public protocol ProductStore: Sendable {
     /// their images, vendors), whichever server or tool made it: answers read after this was read
     /// may be reused for as long as it stays the same.
     func catalogueVersion() async throws -> Int64
-    /// The same, read on the caller's thread when that costs next to nothing; nil when it would
-    /// mean waiting (for a server, a lock, another thread).
-    func catalogueVersionAtHand() -> Int64?
 }
 
 extension ProductStore {
-    public func catalogueVersionAtHand() -> Int64? { nil }
-
     public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
         try await products(page, matching: search, arranged: .asListed)
     }

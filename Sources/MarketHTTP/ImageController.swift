@@ -10,38 +10,26 @@ struct ImageController<Context: RequestContext> {
     let service: MarketService
 
     func addRoutes(to router: Router<Context>) {
-        router.get(RouterPath(ImageAnswer.route), use: show)
+        router.get("images/{key}", use: show)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let key = context.parameters.get("key") ?? ""
         let stored =
             key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
-        guard let stored, let (status, headers) = ImageAnswer.head(key, for: request.head) else {
+        guard let stored, let format = ImageKey.format(of: key) else {
             throw MarketError(.notFound, "no image is called \(key)")
         }
+        let tag = "\"" + ImageKey.name(of: key) + "\""
+        let headers: HTTPFields = [
+            .contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable",
+        ]
         switch stored {
         case .redirect(let url): return Response(status: .found, headers: [.location: url.absoluteString])
-        case .bytes where status == .notModified: return Response(status: .notModified, headers: headers)
+        case .bytes where request.headers[.ifNoneMatch]?.contains(tag) == true:
+            return Response(status: .notModified, headers: headers)
         case .bytes(let data):
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-    }
-}
-
-/// An image's answer besides its bytes, wherever it is given.
-enum ImageAnswer {
-    static let route = "/images/{key}"
-    static let routeSegments = route.split(separator: "/")
-
-    /// The head of the answer to a request for the image `key`, its length aside: 304 when the
-    /// client holds these bytes already. Nil for a key that names no picture format.
-    static func head(_ key: String, for request: HTTPRequest) -> (HTTPResponse.Status, HTTPFields)? {
-        guard let format = ImageKey.format(of: key) else { return nil }
-        let tag = "\"" + ImageKey.name(of: key) + "\""
-        let fields: HTTPFields = [
-            .contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable",
-        ]
-        return (request.headerFields[.ifNoneMatch]?.contains(tag) == true ? .notModified : .ok, fields)
     }
 }

@@ -11,45 +11,26 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
     /// Below this, the gzip header and the work cost more than they save.
     static var smallest: Int { 1024 }
 
-    /// A text answer of `length` bytes goes compressed to a client that accepts gzip.
-    static func compresses(_ length: Int, acceptingGzip: Bool) -> Bool {
-        acceptingGzip && length >= smallest
-    }
-
-    /// A compressed answer's tag: the same validator, but no longer a byte-for-byte one.
-    static func weak(_ tag: String) -> String {
-        tag.hasPrefix("W/") ? tag : "W/" + tag
-    }
-
     package init() {}
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        let accepts = request.method != .head && Self.acceptsGzip(request.headers[.acceptEncoding])
-        guard Self.mayCompress(&response.headers, length: response.body.contentLength, acceptingGzip: accepts),
+        guard Self.isText(response.headers[.contentType]), response.headers[.contentEncoding] == nil else {
+            return response
+        }
+        response.headers[.vary] = response.headers[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
+        guard request.method != .head, Self.acceptsGzip(request.headers[.acceptEncoding]),
+            let length = response.body.contentLength, length >= Self.smallest,
             let compressed = Gzip.compress(try await BodyCollector.bytes(of: response))
         else { return response }
-        Self.compressed(&response.headers, to: compressed)
+        response.headers[.contentEncoding] = "gzip"
+        // The same validator, but no longer a byte-for-byte one.
+        response.headers[.eTag] = response.headers[.eTag].map { $0.hasPrefix("W/") ? $0 : "W/" + $0 }
+        response.headers[.contentLength] = String(compressed.readableBytes)
         response.body = ResponseBody(byteBuffer: compressed)
         return response
-    }
-
-    /// Says that a text answer with these fields varies by `Accept-Encoding`, and whether its body of
-    /// `length` bytes goes compressed. The front desk finishes its answers with the same steps.
-    package static func mayCompress(_ fields: inout HTTPFields, length: Int?, acceptingGzip: Bool) -> Bool {
-        guard isText(fields[.contentType]), fields[.contentEncoding] == nil else { return false }
-        fields[.vary] = fields[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
-        guard let length else { return false }
-        return compresses(length, acceptingGzip: acceptingGzip)
-    }
-
-    /// The fields of an answer whose body went compressed, as `compressed`.
-    package static func compressed(_ fields: inout HTTPFields, to compressed: ByteBuffer) {
-        fields[.contentEncoding] = "gzip"
-        fields[.eTag] = fields[.eTag].map(weak)
-        fields[.contentLength] = String(compressed.readableBytes)
     }
 
     static func isText(_ contentType: String?) -> Bool {
@@ -58,7 +39,7 @@ package struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware 
     }
 
     /// `gzip` named with a weight above zero (or `*`).
-    package static func acceptsGzip(_ header: String?) -> Bool {
+    static func acceptsGzip(_ header: String?) -> Bool {
         weightedChoices(header).first { $0.name == "gzip" || $0.name == "*" }.map { $0.weight > 0 } ?? false
     }
 }

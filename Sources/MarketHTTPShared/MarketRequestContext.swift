@@ -28,8 +28,6 @@ package protocol ConnectionRequestContext: RequestContext {
 package struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     package init() {}
 
-    package static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
-
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -41,7 +39,7 @@ package struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: Ro
     package static func client(of request: Request, peer: SocketAddress?) -> String? {
         let peerAddress = peer?.ipAddress
         guard let peerAddress, peerAddress == "127.0.0.1" || peerAddress == "::1",
-            let forwarded = request.headers[values: forwardedFor].last?.split(separator: ",").last
+            let forwarded = request.headers[values: .forwardedFor].last?.split(separator: ",").last
         else { return peerAddress }
         let client = forwarded.trimmingCharacters(in: .whitespaces)
         return client.isEmpty ? peerAddress : client

@@ -7,11 +7,11 @@ import MarketModel
 
 extension HTTPRequest {
     package var identifier: String? {
-        headerFields[HTTPField.Name("identifier")!]
+        headerFields[.identifier]
     }
 
     package var clientScheme: String {
-        headerFields[Self.forwardedProto]?.lowercased() ?? "http"
+        headerFields[.forwardedProto]?.lowercased() ?? "http"
     }
 
     /// Query parameters by name; the first occurrence wins.
@@ -27,8 +27,6 @@ extension HTTPRequest {
     package var imageURLs: ImageURLs {
         ImageURLs(base: "\(clientScheme)://\(authority ?? "localhost")")
     }
-
-    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }
 
 extension Request {

@@ -86,26 +86,9 @@ struct Recording: Sendable {
 }
 
 /// API requests that named no vendor, kept for the operator.
-package enum AnonymousReads {
+enum AnonymousReads {
     /// A path whose first segment is this names the API (`api`, or 2021's `item` and `items`), in either case.
     static func isAPI(_ segment: some Sequence<UInt8>) -> Bool {
         ["api", "item", "items"].contains { segment.caselessEquals($0.utf8) }
-    }
-
-    /// Keeps a read the front desk answered without the routes, as the middleware keeps those it
-    /// sees: what was asked and the status, written out only when the operator looks.
-    package static func note(
-        _ head: HTTPRequest, status: Int, started: ContinuousClock.Instant, rehearsals: Rehearsals, logger: Logger
-    ) {
-        let path = (head.path ?? "").utf8
-        let first = path.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
-        guard isAPI(first) else { return }
-        let record = Recording(
-            rehearsals: rehearsals, vendorID: nil, head: head, scheme: head.clientScheme, started: started, fault: nil,
-            logger: logger
-        ).answered(status)
-        rehearsals.recordAnonymous {
-            (try? JSONEncoder().encode(record.inspected(body: Data(), bodyBytes: 0, answer: Data()))) ?? Data()
-        }
     }
 }

@@ -12,8 +12,6 @@ struct MarketDatabase: Sendable {
     let logger: Logger
     /// How long a request may wait for a connection and its queries.
     let deadline: Duration
-    /// Where queries run and their rows are read; nil: Swift's cooperative threads.
-    let executor: (any TaskExecutor)?
 
     /// Runs `body` on a connection of the pool; each query commits on its own.
     func read<T: Sendable>(_ body: @escaping @Sendable (DatabaseSession) async throws -> T) async throws -> T {
@@ -71,7 +69,7 @@ struct MarketDatabase: Sendable {
     private func guarded<T: Sendable>(
         _ timer: Metrics.Timer, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let work = Task(executorPreference: executor) { try await MarketTimers.measure(timer, operation) }
+        let work = Task { try await MarketTimers.measure(timer, operation) }
         // A timer on an event loop rather than a sleeping task: one task less for every query.
         let alarm = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(
             in: .nanoseconds(Int64(deadline / .nanoseconds(1)))

@@ -19,10 +19,9 @@ public struct PostgresMarket: Sendable {
     public let sessionKey: Data
 
     /// Connects once to migrate, then prepares the pool. Throws a `PostgresUnreachable` that says
-    /// what to check when the database does not answer. Queries run on `readExecutor` (nil: Swift's
-    /// cooperative threads).
+    /// what to check when the database does not answer.
     public static func open(
-        url: String, logger: Logger, deadline: Duration = .seconds(5), readsOn readExecutor: (any TaskExecutor)? = nil
+        url: String, logger: Logger, deadline: Duration = .seconds(5)
     ) async throws -> PostgresMarket {
         let location = try PostgresLocation(url: url)
         let sessionKey: Data
@@ -50,7 +49,7 @@ public struct PostgresMarket: Sendable {
         poolLogger.logLevel = max(logger.logLevel, .warning)
         let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: poolLogger)
         let database = MarketDatabase(
-            client: client, location: location, logger: logger, deadline: deadline, executor: readExecutor)
+            client: client, location: location, logger: logger, deadline: deadline)
         let watch = CatalogueWatch(location: location, logger: poolLogger)
         return PostgresMarket(
             store: PostgresMarketStore(database: database, watch: watch),

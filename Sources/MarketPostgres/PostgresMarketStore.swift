@@ -17,7 +17,7 @@ public final class PostgresMarketStore: MarketStore {
     init(database: MarketDatabase, watch: CatalogueWatch) {
         self.database = database
         self.watch = watch
-        pageRows = Batches(on: database.executor) { pages in
+        pageRows = Batches { pages in
             let rows = try await database.read { session in
                 try await session.rows(ShownSummariesQuery(ids: Array(Set(pages.joined()))))
             }
@@ -25,7 +25,7 @@ public final class PostgresMarketStore: MarketStore {
                 try rows.map { row in try ProductRow(row).summary() }.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             return pages.map { ids in ids.compactMap { summaries[$0] } }
         }
-        productRows = Batches(on: database.executor) { ids in
+        productRows = Batches { ids in
             let products = try await database.read { session in
                 // One product by the statement for one: PostgreSQL keeps no plan for `ANY` of a list
                 // much shorter than the ten it assumes, and planning it anew made a lone read cost it
@@ -46,8 +46,6 @@ public final class PostgresMarketStore: MarketStore {
         if let version = watch.version { return version }
         return try await database.read { session in try await Self.catalogueVersion(session) }
     }
-
-    public func catalogueVersionAtHand() -> Int64? { watch.version }
 
     static func catalogueVersion(_ session: DatabaseSession) async throws -> Int64 {
         try await session.single(CatalogueVersionQuery())

@@ -1,7 +1,7 @@
 import MarketModel
 import PostgresNIO
 
-// The reads that browsing makes for every request the front desk cannot answer, prepared once per
+// The reads that browsing makes for every request the response cache cannot answer, prepared once per
 // connection: parsing and planning them again each time was most of what the database did for a
 // random product or a deep page. Reads whose best plan depends on their values (a search, a
 // vendor's products) stay unprepared, but for an API search's page: its matches come from a

@@ -29,7 +29,7 @@ extension SQLiteMarketStore {
     }
 
     public func faults(vendorID: Int64) async throws -> Data? {
-        try await readAtOnce { db in
+        try await read { db in
             try Data.fetchOne(db, sql: "SELECT faults FROM vendorFaults WHERE vendorId = ?", arguments: [vendorID])
         }
     }

@@ -15,7 +15,7 @@ extension SQLiteMarketStore {
     }
 
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
-        try await readAtOnce { db in
+        try await read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -48,7 +48,7 @@ extension SQLiteMarketStore {
 
 extension SQLiteMarketStore {
     public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
-        try await readAtOnce { db in
+        try await read { db in
             try Row.fetchAll(
                 db,
                 sql:

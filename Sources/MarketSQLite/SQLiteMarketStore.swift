@@ -9,49 +9,32 @@ import MarketModel
 public final class SQLiteMarketStore: MarketStore {
     let pool: DatabasePool
     private let visible = VisibleProducts()
-    private let version: CatalogueVersionConnections
-    let readersAtHand: ReadersAtHand
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
-        pool = try DatabasePool(path: path, configuration: Self.configuration(readonly: false))
+        pool = try DatabasePool(path: path, configuration: Self.configuration)
         try SQLiteSchema.migrator.migrate(pool)
-        version = CatalogueVersionConnections(path: path)
-        readersAtHand = ReadersAtHand(path: path)
     }
 
     /// How every connection to the file is opened. Reads go through memory mapped from the file
-    /// rather than a system call for each page not in SQLite's own small cache: at a million
-    /// products a searched page's few thousand rows were read 2–3 times faster. SQLite caps the
-    /// size at its build's maximum (2 GB in Debian's). A reader at hand (`readonly`) runs on an
-    /// event loop and never waits for a lock.
-    static func configuration(readonly: Bool) -> Configuration {
+    /// rather than a system call for each page not in SQLite's own small cache (SQLite caps the
+    /// size at its build's maximum, 2 GB in Debian's).
+    static var configuration: Configuration {
         _ = memoryUncounted
         var configuration = Configuration()
-        configuration.readonly = readonly
-        if !readonly { configuration.busyMode = .timeout(10) }
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1099511627776") }
         return configuration
     }
 
     /// SQLite stops counting its memory before this process opens a database through a store
-    /// (once, whichever thread asks first): at a million products, 1,200 uncached searches a
-    /// second instead of 800–1,040.
+    /// (once, whichever thread asks first): counting takes a process-wide lock on every allocation
+    /// (docs/benchmarks/search.md measures it).
     private static let memoryUncounted: Void = { _ = market_sqlite_stop_counting_memory() }()
 
     /// Reads through the pool, timed.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await MarketTimers.measure(MarketTimers.databaseReads) { try await pool.read(body) }
-    }
-
-    /// A short read (a product, a page without a search, a session) on this thread when a reader at hand
-    /// is free, else through the pool; `single` when it runs one statement (`ReadersAtHand.read`).
-    func readAtOnce<T: Sendable>(
-        single: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws -> T {
-        guard let reader = readersAtHand.take() else { return try await read(body) }
-        defer { readersAtHand.giveBack(reader) }
-        return try ReadersAtHand.read(reader, single: single, body)
     }
 
     /// Writes in one transaction through the pool, timed.
@@ -63,10 +46,8 @@ public final class SQLiteMarketStore: MarketStore {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    public func catalogueVersionAtHand() -> Int64? {
-        version.read()
-    }
-
+    /// Read from the database itself, so that what another process (the `openmarket` command, a
+    /// second server on the same file) committed is seen at once.
     public func catalogueVersion() async throws -> Int64 {
         try await pool.read { db in
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
@@ -95,7 +76,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await readAtOnce { db in
+        try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM vendor WHERE identifier = ?", arguments: [identifier])
                 .map { StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"]) }
         }
@@ -132,7 +113,7 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await readAtOnce(single: true) { db in try Self.product(id: id, in: db, visibleOnly: true) }
+        try await read { db in try Self.product(id: id, in: db, visibleOnly: true) }
     }
 
     public func products(
@@ -145,7 +126,7 @@ public final class SQLiteMarketStore: MarketStore {
             }
             return try Self.products(page, matching: search, in: db, visible: visible)
         }
-        return try await search == nil && arrangement == .asListed ? readAtOnce(read) : self.read(read)
+        return try await self.read(read)
     }
 
     /// A page of a list a shopper arranged.
@@ -239,7 +220,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
-        try await readAtOnce { db in
+        try await read { db in
             let arguments: StatementArguments = [
                 "vendor": vendorID, "limit": page.itemsPerPage, "offset": page.offset,
             ]
@@ -286,7 +267,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await readAtOnce { db in
+        try await read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -367,7 +348,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func productID(forDeleteToken hash: String) async throws -> Int64? {
-        try await readAtOnce { db in
+        try await read { db in
             try Int64.fetchOne(db, sql: "SELECT productId FROM deleteToken WHERE tokenHash = ?", arguments: [hash])
         }
     }

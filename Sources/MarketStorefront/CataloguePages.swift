@@ -126,44 +126,21 @@ extension Storefront {
             ? words("noMatch", ["search": search]) : words("matches", ["count": count, "search": search])
     }
 
-    /// A product's page. The front desk makes it itself for a visitor who is not signed in and whose
-    /// visit sets no cookie; the route makes it for everyone.
-    var productPage: CatalogueRead<ProductPageQuery, Product> {
-        CatalogueRead(
-            route: "/products/{id}", headers: Pages.headers(contentType: "text/html; charset=utf-8"),
-            query: { [self] head, parameters in
-                let request = Request(head: head, body: .init(buffer: ByteBuffer()))
-                let visit = Visit(request, sealer: sealer, books: pages.books)
-                guard let id = Int64(parameters[0]), visit.cookiesToSet.isEmpty, visit.session == nil,
-                    visit.notice == nil
-                else { throw HTTPError(.notFound) }
-                return ProductPageQuery(id: id, request: request, visit: visit)
-            },
-            read: { [service] query in
-                do {
-                    return try await service.product(id: query.id)
-                } catch let error as MarketError where error.kind == .notFound {
-                    if let token = query.visit.session?.token,
-                        try await service.isHiddenByOperator(query.id, signedInWith: token)
-                    {
-                        throw HTTPError(
-                            .notFound, message: query.visit.words("hiddenByOperator", ["id": String(query.id)]))
-                    }
-                    throw error
-                }
-            },
-            body: { [self] product, query, _ in
-                ByteBuffer(
-                    bytes: pages.html(
-                        "product", title: product.name, visit: query.visit,
-                        content: productPage(product, visit: query.visit, request: query.request)))
-            },
-            terms: { $0.visit.answerTerms })
-    }
-
-    /// The product page's query for the route, which knows the visit already.
-    @Sendable static func productPageQuery(_ request: Request, context: StorefrontContext) throws -> ProductPageQuery {
-        ProductPageQuery(id: try context.productID(), request: request, visit: context.visit)
+    /// A product's page. One its operator hid is not there, but its own seller is told why.
+    @Sendable func productPage(_ request: Request, context: StorefrontContext) async throws -> Response {
+        let id = try context.productID()
+        let visit = context.visit
+        let product: Product
+        do {
+            product = try await service.product(id: id)
+        } catch let error as MarketError where error.kind == .notFound {
+            if let token = visit.session?.token, try await service.isHiddenByOperator(id, signedInWith: token) {
+                throw HTTPError(.notFound, message: visit.words("hiddenByOperator", ["id": String(id)]))
+            }
+            throw error
+        }
+        return pages.page(
+            "product", title: product.name, visit: visit, content: productPage(product, visit: visit, request: request))
     }
 
     private func productPage(_ product: Product, visit: Visit, request: Request) -> [String: TemplateValue] {
@@ -192,7 +169,7 @@ extension Storefront {
 extension Storefront {
     /// Where the visitor reached the market, for the absolute addresses a shared link needs.
     static func origin(of request: Request) -> String {
-        "\(request.scheme)://\(request.headers[forwardedHost] ?? request.head.authority ?? "localhost")"
+        "\(request.scheme)://\(request.headers[.forwardedHost] ?? request.head.authority ?? "localhost")"
     }
 
     /// A text on one line, cut after a word near `limit` characters: what a link's card has room for.
@@ -208,11 +185,4 @@ extension Storefront {
         }
         return line
     }
-}
-
-/// A product's page: which product, for whom.
-struct ProductPageQuery: Sendable {
-    var id: Int64
-    var request: Request
-    var visit: Visit
 }

@@ -96,8 +96,7 @@ struct Pages: Sendable {
             .contentSecurityPolicy:
                 "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; base-uri 'none'; "
                 + "form-action 'self'; frame-ancestors 'none'",
-            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-            HTTPField.Name("Referrer-Policy")!: "same-origin",
+            .referrerPolicy: "same-origin",
             // A page speaks the language the browser asks for, unless its visitor chose one.
             .vary: "Accept-Language, Cookie",
         ]

@@ -9,7 +9,6 @@ import MarketModel
 /// Pages are rendered on the server and work without scripts; the script only makes them smoother.
 package struct Storefront: Sendable {
     static var pageSize: Int { 20 }
-    static var forwardedHost: HTTPField.Name { HTTPField.Name("X-Forwarded-Host")! }
 
     let service: MarketService
     let rehearsals: Rehearsals
@@ -35,25 +34,18 @@ package struct Storefront: Sendable {
         ProblemPagesForBrowsers(pages: pages, sealer: sealer)
     }
 
-    /// The reads the front desk may make itself.
-    package var deskReads: [DeskRead] { [productPage.forDesk] }
-
-    /// `answers` keeps the catalogue's and products' pages it gave until the catalogue changes.
-    package func addRoutes(to router: Router<MarketRequestContext>, answers: AnswerCache) {
+    /// `cache` keeps the catalogue's and products' pages it gave until the catalogue changes.
+    package func addRoutes(to router: Router<MarketRequestContext>, cache: ResponseCache) {
         let group = router.group(context: StorefrontContext.self)
             .add(middleware: VisitMiddleware(sealer: sealer, books: pages.books))
             .add(middleware: RehearsalMiddleware(rehearsals: rehearsals, pages: pages))
             .add(middleware: PageErrorMiddleware(pages: pages))
-        let browsing = group.keepingAnswers(in: answers, of: service) { $0.visit.answerTerms }
+        let browsing = group.caching(in: cache, version: service.catalogueVersion) { $0.visit.cachePolicy }
         browsing.get("/", use: catalogue)
         browsing.get("suggestions", use: suggestions)
         group.get("products/new", use: newProduct)
         group.post("products/new", use: createProduct)
-        browsing.get(productPage, query: Self.productPageQuery) { page, context in
-            var visit = context.visit
-            visit.clearNotice()
-            return visit.finish(page)
-        }
+        browsing.get("products/{id}", use: productPage)
         group.get("products/{id}/edit", use: editProduct)
         group.post("products/{id}/edit", use: saveProduct)
         group.post("products/{id}/edit/unlock", use: unlockEditing)
@@ -84,7 +76,7 @@ package struct Storefront: Sendable {
     func submission(_ request: inout Request, visit: Visit) async throws -> FormSubmission {
         let form = try await FormSubmission.read(&request, words: visit.words)
         let scheme = request.scheme
-        let ours = [request.head.authority, request.headers[Self.forwardedHost]].compactMap {
+        let ours = [request.head.authority, request.headers[.forwardedHost]].compactMap {
             $0.flatMap { Self.origin(URL(string: "\(scheme)://\($0)")) }
         }
         let origin = request.headers[.origin]

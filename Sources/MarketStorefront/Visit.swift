@@ -20,7 +20,6 @@ struct Visit {
         static let consoleResult = "market_console_result"
     }
 
-    static let scriptedHeader = HTTPField.Name("X-Requested-With")!
     static let locationHeader = HTTPField.Name("Market-Location")!
 
     let sealer: CookieSealer
@@ -45,7 +44,7 @@ struct Visit {
         self.sealer = sealer
         cookies = request.cookies
         isSecure = request.scheme == "https"
-        isScripted = request.headers[Self.scriptedHeader] == "fetch"
+        isScripted = request.headers[.requestedWith] == "fetch"
         session = sealer.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
             $0.expires > now ? $0 : nil
         }
@@ -67,14 +66,11 @@ struct Visit {
 
     var language: Language { words.language }
 
-    /// For whom a page of this visit may be kept and given again: a page that shows a sign-in not
-    /// past its end nor past the faults its vendor rehearses; and not at all when it shows a form
-    /// token made for this one answer (a signed-in visitor who came without one), which another
-    /// answer would hand out anew.
-    var answerTerms: AnswerTerms {
-        AnswerTerms(
-            keep: !(madeFormToken && session != nil), expires: session?.expires, rehearser: session?.vendorID,
-            newToken: madeFormToken)
+    /// How long a page of this visit may be kept and given again: one that shows a sign-in, until
+    /// the sign-in ends; and not at all when it shows a form token made for this one response (a
+    /// signed-in visitor who came without one), which another response would hand out anew.
+    var cachePolicy: CachePolicy {
+        CachePolicy(keep: !(madeFormToken && session != nil), expires: session?.expires)
     }
 
     /// A form's token matches this visitor's cookie: the form came from one of our pages, not from

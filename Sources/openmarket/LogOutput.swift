@@ -60,15 +60,3 @@ final class LogOutput: Sendable {
         }
     }
 }
-
-extension TextOfTheSecond {
-    /// The time as log lines show it: local, `2026-11-22T23:58:43+0000`.
-    static let logTime = TextOfTheSecond { second in
-        var time = second
-        var local = tm()
-        localtime_r(&time, &local)
-        var buffer = [CChar](repeating: 0, count: 64)
-        strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
-        return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
-    }
-}

@@ -89,7 +89,6 @@ struct Serve: AsyncParsableCommand {
         logFormat.bootstrap()
         defer { logFormat.flush() }
         FileDescriptors.raiseLimit()
-        Memory.returnLargeBlocks()
         MarketMetrics.bootstrap()
         var configuration = try storage.configuration()
         configuration.openRegistration = openRegistration

@@ -40,7 +40,7 @@ struct ServeLogHandler: LogHandler {
         case .text:
             let shown =
                 fields.isEmpty ? "" : fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-            let (time, message) = (TextOfTheSecond.logTime.now(), event.message.description)
+            let (time, message) = (Self.time(), event.message.description)
             // "\(time) \(level) \(label):\(shown) [\(source)] \(message)\n", appended part by part.
             format.output.write { line in
                 func add(_ part: String, then separator: String) {
@@ -66,5 +66,17 @@ struct ServeLogHandler: LogHandler {
             else { return }
             format.output.write(String(decoding: line, as: UTF8.self) + "\n")
         }
+    }
+}
+
+extension ServeLogHandler {
+    /// The time as log lines show it: local, `2026-11-22T23:58:43+0000`.
+    static func time() -> String {
+        var time = Foundation.time(nil)
+        var local = tm()
+        localtime_r(&time, &local)
+        var buffer = [CChar](repeating: 0, count: 64)
+        strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+        return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
     }
 }

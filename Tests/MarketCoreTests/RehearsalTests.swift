@@ -96,31 +96,6 @@ import Testing
         #expect(try await here.nextStaging(for: papri)?.outcome == .fail(status: 502))
     }
 
-    /// The front desk asks, for every signed-in seller's page it gives, whether the seller rehearses
-    /// nothing. An ask past half the answer's freshness has it read again, so the answer still
-    /// holds when the first read goes stale (otherwise every request of that moment would go to
-    /// the router at once), and a fault set elsewhere is learned by that read.
-    @Test func whileTheDeskAsksTheFaultsAreReadAgainBeforeTheyGoStale() async throws {
-        let (market, clock, here, elsewhere, papri) = try await Self.twoServers()
-        defer { try? FileManager.default.removeItem(at: market.directory) }
-        clock.advance(by: 0.4)
-        #expect(here.rehearsesNothing(papri), "fresh, and not read again yet")
-        clock.advance(by: 0.3)
-        #expect(here.rehearsesNothing(papri), "still trusted while it is read again")
-        clock.advance(by: 0.4)
-        try await waitUntil("the second read, begun at 0.7 s, is trusted at 1.1 s", limit: .seconds(10)) {
-            here.rehearsesNothing(papri)
-        }
-
-        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri)
-        clock.advance(by: 0.2)
-        #expect(here.rehearsesNothing(papri), "as read at 0.7 s, trusted while it is read again")
-        try await waitUntil("the fault set elsewhere is learned by that read", limit: .seconds(10)) {
-            !here.rehearsesNothing(papri)
-        }
-        #expect(try await here.nextStaging(for: papri)?.outcome == .fail(status: 502))
-    }
-
     @Test(arguments: [
         (RehearsedFaults(latencyMs: 40_000), "latency must be from 0 to 30000 ms"),
         (RehearsedFaults(failPercent: 80, dropPercent: 30), "share of dropped connections must be from 0 to 20"),

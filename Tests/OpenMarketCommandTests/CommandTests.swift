@@ -228,8 +228,8 @@ import Testing
 }
 
 extension LogFormatTests {
-    /// Lines are written from a queue: none is lost, whether the router or the front desk answered,
-    /// and the last is written before the server exits.
+    /// Lines are written from a queue: none is lost, kept response or not, and the last is written
+    /// before the server exits.
     @Test func theTextLogHasEveryRequestAndItsLastLineBeforeTheServerExits() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("om-text-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

@@ -5,15 +5,13 @@ import MarketModel
 import MarketTestSupport
 import Testing
 
-@testable import MarketHTTP
-
-/// Once the router has answered one product's detail (or one page of a list) for a kind of request,
-/// the front desk makes the answers to the others itself, from what the store reads at hand: the
-/// very bytes and head the router gives, for every flavour, host and encoding, and never a stale one.
-@Suite struct DeskMadeAnswersTests {
+/// Reads asked by an app that names no vendor get the very bytes and head that a request naming
+/// one (which its inspector records) gets, for every flavour, host and encoding, and never a
+/// stale one.
+@Suite struct SameBytesForEveryClientTests {
     static let hosts = ["market-training.yagom-academy.kr", "openmarket.yagom-academy.kr", nil]
 
-    /// Paths of each read the desk may make, for the products given.
+    /// Paths of each kept read, for the products given.
     static func reads(of ids: [Int64]) -> [[String]] {
         [
             ids.map { "/api/products/\($0)" },
@@ -26,24 +24,24 @@ import Testing
 
     /// Kinds of request: a new visitor, one who has been here, in Korean and in English, with
     /// compression and without.
-    static let kinds = [[], [FrontDeskTests.visitor], ["Accept-Language: en"], ["Accept-Encoding: gzip"]]
+    static let kinds = [[], [RepeatedReadsTests.visitor], ["Accept-Language: en"], ["Accept-Encoding: gzip"]]
 
     /// The head's lines but the date and a new visitor's own form token; a cookie's attributes in
     /// any order (Hummingbird writes them in no fixed one).
     static func lines(_ response: RawResponse) -> [String] {
-        FrontDeskTests.lines(response).map { line in
+        RepeatedReadsTests.lines(response).map { line in
             guard line.hasPrefix("set-cookie: ") else { return line }
             let cookie = line.dropFirst(12).replacing(/market_form_token=[0-9a-f]{64}/, with: "token")
             return "set-cookie: " + cookie.split(separator: "; ").sorted().joined(separator: "; ")
         }
     }
 
-    /// What the router answers: a request naming a vendor always goes to the router.
-    static func routersAnswer(_ peer: MarketPeer, _ path: String, _ headers: [String]) async throws -> RawResponse {
+    /// The response to a request naming a vendor, which that vendor's inspector records.
+    static func namingAVendor(_ peer: MarketPeer, _ path: String, _ headers: [String]) async throws -> RawResponse {
         try await peer.send("GET", path, headers: headers + ["identifier: \(TestMarket.nala.identifier)"])
     }
 
-    @Test func answersTheDeskMakesAreTheRoutersOwn() async throws {
+    @Test func aReadGetsTheSameResponseWhetherItNamesAVendorOrNot() async throws {
         try await TestMarket.withServer { market in
             var ids: [Int64] = []
             for number in 1...5 {
@@ -58,7 +56,7 @@ import Testing
                     for kind in Self.kinds {
                         for path in paths {
                             let given = try await peer.send("GET", path, headers: kind)
-                            let routers = try await Self.routersAnswer(peer, path, kind)
+                            let routers = try await Self.namingAVendor(peer, path, kind)
                             #expect(given.status == 200, "\(path)")
                             #expect(Self.lines(given) == Self.lines(routers), "\(path) \(kind)")
                             #expect(given.body == routers.body, "\(path) \(kind) \(host ?? "")")
@@ -69,23 +67,23 @@ import Testing
         }
     }
 
-    @Test func aPageThatSetsACookieOrShowsASignInIsTheRoutersAlone() async throws {
+    @Test func aPageThatSetsACookieShowsWhatItSets() async throws {
         try await TestMarket.withServer { market in
             let first = try await market.addProduct("First chair")
             let second = try await market.addProduct("Second chair")
-            _ = try await market.send("GET", "/products/\(first.id)", headers: [FrontDeskTests.visitor])
+            _ = try await market.send("GET", "/products/\(first.id)", headers: [RepeatedReadsTests.visitor])
             let english = try await market.send(
-                "GET", "/products/\(second.id)?lang=en", headers: [FrontDeskTests.visitor])
+                "GET", "/products/\(second.id)?lang=en", headers: [RepeatedReadsTests.visitor])
             #expect(
                 english.text.contains("lang=\"en\"") && english.header("Set-Cookie")?.contains("market_lang=en") == true
             )
             let noticed = try await market.send(
-                "GET", "/products/\(second.id)", headers: [FrontDeskTests.visitor + "; market_notice=Saved"])
+                "GET", "/products/\(second.id)", headers: [RepeatedReadsTests.visitor + "; market_notice=Saved"])
             #expect(noticed.text.contains("Saved") && noticed.header("Set-Cookie")?.contains("market_notice=;") == true)
         }
     }
 
-    @Test func whatOnlyTheRouterCanAnswerStillGetsItsAnswer() async throws {
+    @Test func missesAndRefusalsAmongKeptReadsGetTheirOwnResponses() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Only product")
             _ = try await market.send("GET", "/api/products/\(product.id)")
@@ -100,7 +98,7 @@ import Testing
         }
     }
 
-    @Test func aMadeAnswerIsNeverStale() async throws {
+    @Test func aKeptResponseIsNeverStale() async throws {
         try await TestMarket.withServer { market in
             let first = try await market.addProduct("First stool")
             let second = try await market.addProduct("Second stool")
@@ -118,19 +116,5 @@ import Testing
             #expect(page.text.contains("First stool"))
             #expect(try page.json["total_count"] as? Int == 1)
         }
-    }
-
-    @Test func theDeskFindsRoutesAsTheRouterDoes() {
-        let parameters = { (path: String, route: String) in
-            DeskRoutes.parameters(of: DeskRoutes.segments(of: path), in: route.split(separator: "/"))
-        }
-        #expect(parameters("/api/products/12", "/api/products/{id}") == ["12"])
-        #expect(parameters("//API/Products/12/?x=1", "/api/products/{id}") == ["12"])
-        #expect(parameters("/api/products?page_no=2", "/api/products") == [])
-        #expect(parameters("/api/products/", "/api/products") == [])
-        #expect(parameters("/items/7", "/items/{page}") == ["7"])
-        #expect(parameters("/api/products/12/secret", "/api/products/{id}") == nil)
-        #expect(parameters("/api/products", "/api/products/{id}") == nil)
-        #expect(parameters("/", "/api/products") == nil)
     }
 }

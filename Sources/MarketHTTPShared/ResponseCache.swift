@@ -1,0 +1,216 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import NIOCore
+import Synchronization
+
+/// Responses to the catalogue's reads (lists, details, pages), kept with the catalogue version they
+/// were read at and given again while that version stands. The version is read after each request
+/// arrives, from the store every server writes to, so a change made through any server is seen by
+/// the next request to every server: nothing expires on a timer, and nothing is stale.
+///
+/// Bounded by bytes; what was not used for a generation goes first. A response is kept the second
+/// time it is made within the last few thousand, not the first: most products of a large catalogue
+/// are asked for once in a long while, and keeping each of those would push out what is asked again.
+package final class ResponseCache: Sendable {
+    /// One kept response, as the route made it (compression and the rest are added outside).
+    struct Entry: Sendable {
+        var version: Int64
+        var headers: HTTPFields
+        var body: ByteBuffer
+        var expires: Date?
+
+        var size: Int { body.readableBytes + 512 }
+
+        func holds(at version: Int64, now: Date) -> Bool {
+            self.version == version && expires.map { $0 > now } ?? true
+        }
+    }
+
+    /// New and lately used entries go into `recent`; when it holds half the capacity it becomes
+    /// `older`, and the previous `older` is dropped: constant time per request.
+    private struct Generations {
+        var recent: [String: Entry] = [:]
+        var recentSize = 0
+        var older: [String: Entry] = [:]
+        var newestVersion: Int64 = .min
+    }
+
+    /// The hashes of the keys responses were made for lately, each in the slot its hash picks.
+    private let asked = Mutex([Int](repeating: 0, count: 4096))
+    private let capacity: Int
+    private let generations = Mutex(Generations())
+
+    package init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func entry(for key: String, at version: Int64, now: Date) -> Entry? {
+        var dropped: [[String: Entry]] = []
+        defer { Self.release(dropped) }
+        return generations.withLock { kept in
+            forget(before: version, in: &kept, dropping: &dropped)
+            if let entry = kept.recent[key] {
+                guard entry.holds(at: version, now: now) else {
+                    kept.recentSize -= entry.size
+                    kept.recent[key] = nil
+                    return nil
+                }
+                return entry
+            }
+            guard let entry = kept.older.removeValue(forKey: key), entry.holds(at: version, now: now) else {
+                return nil
+            }
+            insert(entry, for: key, in: &kept, dropping: &dropped)
+            return entry
+        }
+    }
+
+    func keep(_ entry: Entry, for key: String) {
+        guard entry.size * 2 <= capacity, askedBefore(key) else { return }
+        var dropped: [[String: Entry]] = []
+        defer { Self.release(dropped) }
+        generations.withLock { kept in
+            forget(before: entry.version, in: &kept, dropping: &dropped)
+            guard entry.version == kept.newestVersion else { return }
+            if let previous = kept.recent.removeValue(forKey: key) { kept.recentSize -= previous.size }
+            insert(entry, for: key, in: &kept, dropping: &dropped)
+        }
+    }
+
+    /// A response for `key` was made lately; if not, it is now.
+    private func askedBefore(_ key: String) -> Bool {
+        let hash = key.hashValue
+        return asked.withLock { asked in
+            let slot = Int(UInt(bitPattern: hash) % UInt(asked.count))
+            defer { asked[slot] = hash }
+            return asked[slot] == hash
+        }
+    }
+
+    private func insert(
+        _ entry: Entry, for key: String, in kept: inout Generations, dropping dropped: inout [[String: Entry]]
+    ) {
+        if kept.recentSize + entry.size > capacity / 2 {
+            dropped.append(kept.older)
+            kept.older = kept.recent
+            kept.recent = [:]
+            kept.recentSize = 0
+        }
+        kept.recent[key] = entry
+        kept.recentSize += entry.size
+    }
+
+    /// Once a newer version is seen, every entry is of the past.
+    private func forget(before version: Int64, in kept: inout Generations, dropping dropped: inout [[String: Entry]]) {
+        guard version > kept.newestVersion else { return }
+        dropped += [kept.recent, kept.older]
+        kept = Generations(newestVersion: version)
+    }
+
+    /// Entries let go of are freed after the lock, on another thread: a generation is thousands of
+    /// responses, and freeing them under the lock held up every request.
+    private static func release(_ dropped: [[String: Entry]]) {
+        guard dropped.contains(where: { !$0.isEmpty }) else { return }
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(dropped) {} }
+    }
+}
+
+/// What a route's response may be kept under, besides its URL and the request headers named in
+/// `ResponseCacheMiddleware.key(of:)`.
+package struct CachePolicy: Sendable {
+    /// It may be kept at all.
+    package var keep = true
+    /// It shows something that ends by itself (a sign-in in the page's header).
+    package var expires: Date?
+
+    package init(keep: Bool = true, expires: Date? = nil) {
+        self.keep = keep
+        self.expires = expires
+    }
+}
+
+/// Gives a kept response while the catalogue has not changed since it was made, and keeps the
+/// successful responses of the routes it is added to. Every response it passes carries an `ETag`;
+/// a client that revalidates with `If-None-Match` and holds the same bytes gets 304 without them.
+/// Added only to routes whose response depends on nothing but the URL, the catalogue and the
+/// request headers in `key(of:)`; a response that sets a cookie is never kept.
+package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
+    let cache: ResponseCache
+    let version: @Sendable () async throws -> Int64
+    let policy: @Sendable (Context) -> CachePolicy
+
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .get || request.method == .head else { return try await next(request, context) }
+        let version = try await version()
+        let key = Self.key(of: request.head)
+        if let entry = cache.entry(for: key, at: version, now: Date()) {
+            return Self.response(headers: entry.headers, body: entry.body, to: request)
+        }
+        let response = try await next(request, context)
+        let policy = policy(context)
+        guard response.status == .ok, response.headers[.setCookie] == nil, policy.keep else { return response }
+        var headers = response.headers
+        let body = try await BodyCollector.bytes(of: response)
+        headers[.eTag] = Self.tag(of: body)
+        cache.keep(.init(version: version, headers: headers, body: body, expires: policy.expires), for: key)
+        return Self.response(headers: headers, body: body, to: request)
+    }
+
+    /// Everything a response of these routes depends on besides the catalogue: the URL, the host
+    /// and scheme its links are made for, the language and cookies of a page's visitor.
+    static func key(of request: HTTPRequest) -> String {
+        let headers = request.headerFields
+        var key = request.path ?? ""
+        for part in [
+            request.authority, request.clientScheme, headers[.forwardedHost], headers[.acceptLanguage],
+            headers[.cookie], headers[.requestedWith],
+        ] {
+            key += "\n"
+            key += part ?? ""
+        }
+        return key
+    }
+
+    /// The bytes' own digest, so that equal responses have equal tags on every server.
+    static func tag(of body: ByteBuffer) -> String {
+        let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
+        return "\"" + digest.withUnsafeBytes { Digest.hex(UnsafeRawBufferPointer(rebasing: $0.prefix(12))) } + "\""
+    }
+
+    /// The response, or 304 when the client holds these very bytes already.
+    static func response(headers: HTTPFields, body: ByteBuffer, to request: Request) -> Response {
+        guard let asked = request.headers[.ifNoneMatch], let tag = headers[.eTag], matches(asked, tag) else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
+        var unchanged = HTTPFields()
+        for name in [HTTPField.Name.eTag, .cacheControl, .vary, .contentLocation] {
+            if let value = headers[name] { unchanged[name] = value }
+        }
+        return Response(status: .notModified, headers: unchanged)
+    }
+
+    /// `If-None-Match` names this tag (compared weakly, as RFC 9110 asks), or is `*`.
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        let bare = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
+        return header.split(separator: ",").contains { candidate in
+            let candidate = candidate.trimmingCharacters(in: .whitespaces)
+            return candidate == "*" || bare(Substring(candidate)) == bare(Substring(tag))
+        }
+    }
+}
+
+extension RouterGroup {
+    /// A group of routes whose responses `cache` may keep and give again (`ResponseCacheMiddleware`),
+    /// under the `policy` their context says, while `version` (the catalogue's) stands.
+    package func caching(
+        in cache: ResponseCache, version: @escaping @Sendable () async throws -> Int64,
+        policy: @escaping @Sendable (Context) -> CachePolicy = { _ in CachePolicy() }
+    ) -> RouterGroup<Context> {
+        group().add(middleware: ResponseCacheMiddleware(cache: cache, version: version, policy: policy))
+    }
+}
