@@ -32,6 +32,7 @@ public final class LoadBalancer: @unchecked Sendable {
             .replacing(/(?m)^    server 127\.0\.0\.1:\d+ .*\n/, with: "")
             .replacing("upstream openmarket {\n", with: "upstream openmarket {\n\(servers)\n")
             .replacing("listen 80;", with: "listen 127.0.0.1:\(port);")
+            .replacing("/var/cache/nginx/openmarket", with: "\(folder.path)/cache")
         try site.write(to: folder.appendingPathComponent("openmarket.conf"), atomically: true, encoding: .utf8)
         let path = folder.path
         try """
