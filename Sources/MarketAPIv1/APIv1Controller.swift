@@ -7,7 +7,7 @@ import MarketModel
 /// The 2021 Open Market API (v1, API reference §2): items guarded by their own password, 20 per
 /// page oldest first, 200 for every success, and 404 for a wrong password, which is how its apps
 /// tell one.
-package struct APIv1Controller<Context: RequestContext> {
+package struct APIv1Controller<Context: ConnectionRequestContext> {
     static var itemsPerPage: Int { 20 }
 
     let service: MarketService
@@ -43,9 +43,10 @@ package struct APIv1Controller<Context: RequestContext> {
         try await v1Errors {
             let form = try await Self.form(of: request)
             let fields = V1Requests.fields(of: form)
-            let product = try await service.createItem(
+            let product = try await service.createProduct(
                 try V1Requests.draft(from: fields), images: form.images(named: "images[]", "images"),
-                password: try V1Requests.password(in: fields))
+                by: OwnershipProof(
+                    secret: try V1Requests.password(in: fields), client: context.clientAddress(of: request)))
             return try respond(with: product, to: request)
         }
     }
@@ -60,7 +61,8 @@ package struct APIv1Controller<Context: RequestContext> {
             let product = try await service.updateProduct(
                 id: try context.productID(), try V1Requests.changes(from: fields),
                 images: images.isEmpty ? nil : images,
-                proof: OwnershipProof(secret: try V1Requests.password(in: fields)))
+                proof: OwnershipProof(
+                    secret: try V1Requests.password(in: fields), client: context.clientAddress(of: request)))
             return try respond(with: product, to: request)
         }
     }
@@ -77,7 +79,9 @@ package struct APIv1Controller<Context: RequestContext> {
                 throw MarketError(.invalid, field: .sent("id"), rule: "is \(named), but the path names item \(id)")
             }
             let product = try await service.deleteProduct(
-                id: id, proof: OwnershipProof(secret: try V1Requests.password(in: body)))
+                id: id,
+                proof: OwnershipProof(
+                    secret: try V1Requests.password(in: body), client: context.clientAddress(of: request)))
             guard named != nil else { return try respond(with: product, to: request) }
             RequestNotes.recognise(.january2021Delete)
             return try JSONResponse.make(DeletedItemBody(id: product.id))
@@ -100,5 +104,57 @@ package struct APIv1Controller<Context: RequestContext> {
         } catch let error as MarketError where error.kind == .unauthorized {
             throw MarketError(.notFound, field: .secret, "the password does not match this item")
         }
+    }
+}
+
+/// Reads the 2021 API's multipart text fields into domain values. Numbers arrive as text; the
+/// discount arrives as the sale price, as `discounted_price` or `discountedPrice`.
+enum V1Requests {
+    /// The form's text parts as fields, so that they are read with the same forgiveness as JSON.
+    static func fields(of form: MultipartForm) -> JSONFields {
+        var members: [String: JSONValue] = [:]
+        for part in form.parts where !part.name.hasPrefix("images") {
+            members[part.name] = .string(
+                String(decoding: part.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return JSONFields(members: members)
+    }
+
+    static func draft(from fields: JSONFields) throws(MarketError) -> ProductDraft {
+        guard let title = try fields.text("title") else { throw MarketError.missing(.name) }
+        guard let description = try fields.text("descriptions", "description") else {
+            throw MarketError.missing(.description)
+        }
+        guard let price = try fields.wholeNumber("price") else { throw MarketError.missing(.price) }
+        guard let currency = try fields.currency("currency") else { throw MarketError.missing(.currency) }
+        guard let stock = try fields.wholeNumber("stock") else { throw MarketError.missing(.stock) }
+        let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice")
+        let discount: Int64
+        do {
+            discount =
+                try salePrice.map { salePrice throws(ValidationError) in
+                    try MarketRules.discount(price: price, salePrice: salePrice)
+                } ?? 0
+        } catch {
+            throw MarketError.invalid(error)
+        }
+        return ProductDraft(
+            name: title, description: description, currency: currency, price: price, discount: discount, stock: stock)
+    }
+
+    static func changes(from fields: JSONFields) throws(MarketError) -> ProductChanges {
+        ProductChanges(
+            name: try fields.text("title"),
+            description: try fields.text("descriptions", "description"),
+            currency: try fields.currency("currency"),
+            price: try fields.wholeNumber("price"),
+            discount: try fields.wholeNumber("discounted_price", "discountedPrice").map { .salePrice($0) },
+            stock: try fields.wholeNumber("stock"),
+            priceChangeKeeps: .salePrice)
+    }
+
+    static func password(in fields: JSONFields) throws(MarketError) -> String {
+        guard let password = try fields.text("password") else { throw MarketError.missing(.secret) }
+        return password
     }
 }

@@ -7,7 +7,7 @@ import MarketModel
 /// The 2022 Open Market API (v2): wire bytes in, MarketService calls, wire bytes out, in the flavour
 /// of the host each request names. Status codes are the ones strict clients pin: GET 200, POST 201,
 /// PATCH 202.
-package struct APIv2Controller<Context: RequestContext> {
+package struct APIv2Controller<Context: ConnectionRequestContext> {
     let service: MarketService
     let defaultFlavor: V2Flavor
 
@@ -65,7 +65,9 @@ package struct APIv2Controller<Context: RequestContext> {
         let fields = try JSONFields(body: params.body, part: "params")
         let product = try await service.createProduct(
             try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),
-            by: VendorCredentials(identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields)))
+            by: OwnershipProof(
+                identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields),
+                client: context.clientAddress(of: request)))
         return try respond(with: product, to: request, status: .created)
     }
 
@@ -81,7 +83,9 @@ package struct APIv2Controller<Context: RequestContext> {
         let body = try JSONFields(body: params ?? raw, part: params == nil ? "body" : "params")
         let product = try await service.updateProduct(
             id: id, try V2Requests.changes(from: body),
-            proof: OwnershipProof(identifier: request.identifier, secret: try V2Requests.secret(in: body)))
+            proof: OwnershipProof(
+                identifier: request.identifier, secret: try V2Requests.secret(in: body),
+                client: context.clientAddress(of: request)))
         return try respond(with: product, to: request, status: .accepted)
     }
 
@@ -99,13 +103,15 @@ package struct APIv2Controller<Context: RequestContext> {
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let product = try await service.deleteProduct(
-            productID: try context.productID(), productSecret: context.parameters.get("productSecret") ?? "")
+            productID: try context.productID(), productSecret: context.parameters.get("productSecret") ?? "",
+            from: context.clientAddress(of: request))
         return try respond(with: product, to: request)
     }
 
     @Sendable func deleteByLastSegment(_ request: Request, context: Context) async throws -> Response {
         let secret = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
-        let product = try await service.deleteProduct(productID: nil, productSecret: secret)
+        let product = try await service.deleteProduct(
+            productID: nil, productSecret: secret, from: context.clientAddress(of: request))
         return try respond(with: product, to: request)
     }
 
@@ -114,7 +120,9 @@ package struct APIv2Controller<Context: RequestContext> {
         let id = try context.productID()
         let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
         let productSecret = try await service.issueDeleteSecret(
-            productID: id, proof: OwnershipProof(identifier: request.identifier, secret: secret))
+            productID: id,
+            proof: OwnershipProof(
+                identifier: request.identifier, secret: secret, client: context.clientAddress(of: request)))
         return (id, productSecret)
     }
 
@@ -138,5 +146,82 @@ enum PlainText {
         Response(
             status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Reads the 2022 API's requests into domain values, accepting every spelling real clients used:
+/// `descriptions` or `description`, `discounted_price` or `discountedPrice`, `thumbnail_id`,
+/// `thumbnailId` or `thumbnailID`, numbers as text.
+enum V2Requests {
+    static func draft(from params: JSONFields) throws(MarketError) -> ProductDraft {
+        guard let name = try params.text("name") else { throw MarketError.missing(.name) }
+        guard let description = try params.text("descriptions", "description") else {
+            throw MarketError.missing(.description)
+        }
+        guard let price = try params.wholeNumber("price") else { throw MarketError.missing(.price) }
+        guard let currency = try params.currency("currency") else { throw MarketError.missing(.currency) }
+        return ProductDraft(
+            name: name, description: description, currency: currency, price: price,
+            discount: try params.wholeNumber("discounted_price", "discountedPrice") ?? 0,
+            stock: try params.wholeNumber("stock") ?? 0)
+    }
+
+    static func changes(from body: JSONFields) throws(MarketError) -> ProductChanges {
+        ProductChanges(
+            name: try body.text("name"),
+            description: try body.text("descriptions", "description"),
+            currency: try body.currency("currency"),
+            price: try body.wholeNumber("price"),
+            discount: try body.wholeNumber("discounted_price", "discountedPrice").map { .amount($0) },
+            stock: try body.wholeNumber("stock"),
+            coverImageID: try body.wholeNumber("thumbnail_id", "thumbnailId", "thumbnailID"))
+    }
+
+    static func secret(in body: JSONFields) throws(MarketError) -> String {
+        guard let secret = try body.text("secret") else { throw MarketError.missing(.secret) }
+        return secret
+    }
+
+    /// The body of `/secret` and `/archived`: `{"secret": "…"}`, or the secret alone as a JSON string.
+    static func bareOrObjectSecret(from body: Data) throws(MarketError) -> String {
+        switch try JSONFields.parse(body, part: "body") {
+        case .string(let secret) where !secret.isEmpty:
+            return secret
+        case .object(let members):
+            guard let secret = try JSONFields(members: members).text("secret") else {
+                throw MarketError.missing(.secret)
+            }
+            return secret
+        default:
+            throw MarketError.missing(.secret)
+        }
+    }
+
+    static func page(from query: [String: String]) throws(MarketError) -> PageRequest {
+        PageRequest(
+            number: try number(query, "page_no", "page-no") ?? 1,
+            itemsPerPage: try number(query, "items_per_page", "items-per-page") ?? 20,
+            after: try number(query, "after").map(Int64.init))
+    }
+
+    /// The optional `sort`: one of `ProductArrangement.Order`'s names; without it, newest first.
+    static func arrangement(from query: [String: String]) throws(MarketError) -> ProductArrangement {
+        guard let text = query["sort"], !text.isEmpty else { return .asListed }
+        guard let order = ProductArrangement.Order(rawValue: text) else {
+            let names = ProductArrangement.Order.allCases.map(\.rawValue).joined(separator: ", ")
+            throw MarketError(.invalid, field: .sent("sort"), rule: "must be one of \(names), not \"\(text)\"")
+        }
+        return ProductArrangement(order: order)
+    }
+
+    private static func number(_ query: [String: String], _ keys: String...) throws(MarketError) -> Int? {
+        guard let (key, text) = keys.lazy.compactMap({ key in query[key].map { (key, $0) } }).first,
+            !text.isEmpty
+        else { return nil }
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
+        else {
+            throw MarketError(.invalid, field: .sent(key), rule: "must be a whole number, not \"\(text)\"")
+        }
+        return value
     }
 }

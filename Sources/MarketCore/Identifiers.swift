@@ -54,9 +54,8 @@ public enum ImageKey {
     }
 
     public static func isValid(_ key: String) -> Bool {
-        let parts = key.split(separator: ".")
-        guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[1])) else { return false }
-        return isHash(parts[0]) ? format != .webp : variant(key) != nil
+        guard let format = format(of: key) else { return false }
+        return isHash(name(of: key)) ? format != .webp : variant(key) != nil
     }
 
     /// The name without its format: the bytes' hash (for a copy, with its width).
@@ -98,7 +97,12 @@ public enum ImageKey {
         [hash + ".jpg", hash + ".png"]
     }
 
+    /// 64 digits of lowercase hex, compared as bytes: every image request asks.
     private static func isHash(_ text: Substring) -> Bool {
-        text.count == 64 && text.allSatisfy(\.isHexDigit) && text == text.lowercased()
+        text.utf8.count == 64
+            && text.utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 }

@@ -15,10 +15,12 @@ extension MarketService {
     }
 
     /// The operator these credentials prove, or `wrongCredentials`; throttled like vendors' secrets.
-    public func authenticateOperator(name: String, secret: String) async throws -> MarketOperator {
+    public func authenticateOperator(name: String, secret: String, from client: String?) async throws
+        -> MarketOperator
+    {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let secret = secret.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await throttled("operator:" + name) {
+        return try await throttled("operator:" + name, client: client) {
             let hash = try await store.operatorSecretHash(name: name)
             // An unknown name costs the same bcrypt work as a wrong secret.
             let matches = try await hasher.verify(secret, against: hash ?? SecretHasher.decoy)

@@ -1,23 +1,28 @@
 import Foundation
 import MarketModel
 
-/// What a request presents to change a product: a vendor's identifier and secret (2022 API), or a
-/// password alone (2021 API), or the storefront's sign-in. The secret may be the product's own 2021
-/// password or its vendor's secret, so an item made through either API can be changed through the other.
+/// What a request presents to sell or to change a product: a vendor's identifier and secret (2022
+/// API), or a password alone (2021 API: an item guarded by its own password), or the storefront's
+/// sign-in. To change a product, the secret may be its own 2021 password or its vendor's secret, so
+/// an item made through either API can be changed through the other.
 public struct OwnershipProof: Sendable, Equatable {
     public var identifier: String?
     public var secret: String
     /// The token of a storefront sign-in: its vendor may change its own products without the secret.
     public var sessionToken: String?
+    /// Where the request came from: wrong secrets are counted per client address too.
+    public var client: String?
 
-    public init(identifier: String? = nil, secret: String) {
+    public init(identifier: String? = nil, secret: String, client: String? = nil) {
         self.identifier = identifier
         self.secret = secret
+        self.client = client
     }
 
-    public init(signedInWith token: String) {
+    public init(signedInWith token: String, client: String? = nil) {
         secret = ""
         sessionToken = token
+        self.client = client
     }
 }
 
@@ -26,23 +31,28 @@ extension MarketService {
     /// Its own secret is random and thrown away, so only the items' passwords change them.
     static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
 
-    /// The secret's slow hash is checked on one core while the pictures are made on the others;
-    /// nothing is stored before it holds, and a wrong secret is still the refusal the client hears.
-    public func createProduct(
-        _ draft: ProductDraft, images uploads: [Data], by credentials: VendorCredentials
-    ) async throws -> Product {
-        let vendor = Task { try await authenticate(credentials) }
+    /// Registers a product for the vendor `proof` names (or signed in), or, from a password alone,
+    /// a 2021 item guarded by that password and allowed to have no pictures. A secret's slow hash
+    /// is checked on one core while the pictures are made on the others; nothing is stored before
+    /// it holds, and a wrong secret is still the refusal the client hears.
+    public func createProduct(_ draft: ProductDraft, images uploads: [Data], by proof: OwnershipProof) async throws
+        -> Product
+    {
+        if let token = proof.sessionToken {
+            guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+            return try await insert(draft, images: uploads, vendorID: { vendor.id })
+        }
+        guard let identifier = proof.identifier else {
+            guard !proof.secret.isEmpty else { throw MarketError.missing(.secret) }
+            try VendorSecret.validate(proof.secret)
+            let vendor = try await itemsVendor()
+            return try await insert(
+                draft, images: uploads, vendorID: { vendor.id }, passwordHash: try await hasher.hash(proof.secret),
+                minimumImages: 0)
+        }
+        let credentials = VendorCredentials(identifier: identifier, secret: proof.secret)
+        let vendor = Task { try await authenticate(credentials, from: proof.client) }
         return try await insert(draft, images: uploads, vendorID: { try await vendor.value.id })
-    }
-
-    /// Creates a 2021 item: guarded by its own password, and allowed to have no pictures.
-    public func createItem(_ draft: ProductDraft, images uploads: [Data], password: String) async throws -> Product {
-        guard !password.isEmpty else { throw MarketError.missing(.secret) }
-        try VendorSecret.validate(password)
-        let vendor = try await itemsVendor()
-        return try await insert(
-            draft, images: uploads, vendorID: { vendor.id }, passwordHash: try await hasher.hash(password),
-            minimumImages: 0)
     }
 
     /// Changes a product's facts and, with `images`, replaces its pictures.
@@ -75,9 +85,9 @@ extension MarketService {
 
     /// Deletes the product that `productSecret` was issued for; the secret is the proof. When the
     /// request names a product id too, it must be that product.
-    public func deleteProduct(productID: Int64?, productSecret: String) async throws -> Product {
+    public func deleteProduct(productID: Int64?, productSecret: String, from client: String?) async throws -> Product {
         let digest = Digest.sha256Hex(Data(productSecret.lowercased().utf8))
-        let tokenProductID = try await throttled(productID.map(Self.productSubject)) {
+        let tokenProductID = try await throttled(productID.map(Self.productSubject), client: client) {
             guard let tokenProductID = try await store.productID(forDeleteToken: digest) else {
                 if let productID, try await store.ownership(of: productID)?.hidden != false {
                     throw MarketError.productNotFound(productID)
@@ -135,7 +145,7 @@ extension MarketService {
         if let password = owner.passwordHash {
             // A 2021 item's vendor is a stand-in whose secret nobody knows: only the item's password
             // proves it, whichever identifier comes with it.
-            try await throttled(Self.productSubject(productID)) {
+            try await throttled(Self.productSubject(productID), client: proof.client) {
                 guard try await hasher.verify(proof.secret, against: password) else {
                     throw MarketError.wrongCredentials
                 }
@@ -144,10 +154,12 @@ extension MarketService {
         }
         let identifier = proof.identifier.map(VendorIdentifier.normalized).flatMap { $0.isEmpty ? nil : $0 }
         if let identifier, identifier != owner.vendorIdentifier {
-            _ = try await authenticate(VendorCredentials(identifier: identifier, secret: proof.secret))
+            _ = try await authenticate(
+                VendorCredentials(identifier: identifier, secret: proof.secret), from: proof.client)
             throw MarketError.notOwner(productID)
         }
-        try await throttled(identifier.map(Self.vendorSubject) ?? Self.productSubject(productID)) {
+        try await throttled(identifier.map(Self.vendorSubject) ?? Self.productSubject(productID), client: proof.client)
+        {
             guard try await hasher.verify(proof.secret, against: owner.vendorSecretHash) else {
                 throw MarketError.wrongCredentials
             }

@@ -13,9 +13,9 @@ public struct VendorSession: Sendable {
 }
 
 extension MarketService {
-    /// Checks the credentials and opens a session for their vendor.
-    public func signIn(_ credentials: VendorCredentials) async throws -> VendorSession {
-        let vendor = try await authenticate(credentials)
+    /// Checks the credentials (sent from `client`) and opens a session for their vendor.
+    public func signIn(_ credentials: VendorCredentials, from client: String?) async throws -> VendorSession {
+        let vendor = try await authenticate(credentials, from: client)
         let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
         let now = now()
         let session = VendorSession(
@@ -32,14 +32,6 @@ extension MarketService {
 
     public func signOut(token: String) async throws {
         try await store.deleteSession(tokenHash: Self.digest(ofSession: token))
-    }
-
-    /// Registers a product for the vendor signed in with `token`.
-    public func createProduct(
-        _ draft: ProductDraft, images uploads: [Data], signedInWith token: String
-    ) async throws -> Product {
-        guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
-        return try await insert(draft, images: uploads, vendorID: { vendor.id })
     }
 
     /// The products of the vendor signed in with `token`, newest first.

@@ -1,12 +1,5 @@
 import Foundation
 
-/// Where a request comes from, as the adapter in front of the service saw it. Wrong secrets are
-/// counted per client as well as per vendor or product, so that one client cannot guess through
-/// many identifiers.
-public enum MarketClient {
-    @TaskLocal public static var address: String?
-}
-
 /// How many wrong secrets are let through before a wait, and how the wait grows. A classroom
 /// behind one address (one NAT) shares that address's allowance: its operator may raise it.
 public struct SecretThrottle: Sendable, Equatable {
@@ -43,12 +36,14 @@ public struct SecretThrottle: Sendable, Equatable {
 }
 
 extension MarketService {
-    /// Runs a secret check for `subject` (a vendor or a product, when known) unless it or this client has had
-    /// too many wrong secrets lately, counting a wrong one and forgetting the count after a right one.
-    func throttled<T>(_ subject: String?, _ check: () async throws -> T) async throws -> T {
+    /// Runs a secret check for `subject` (a vendor or a product, when known) unless it or the
+    /// `client` address it came from has had too many wrong secrets lately, counting a wrong one
+    /// and forgetting the count after a right one. Wrong secrets are counted per client as well,
+    /// so that one client cannot guess through many identifiers.
+    func throttled<T>(_ subject: String?, client: String?, _ check: () async throws -> T) async throws -> T {
         let now = now()
         let since = now.addingTimeInterval(-SecretThrottle.memory)
-        let keys = [subject].compactMap { $0 } + (MarketClient.address.map { [SecretThrottle.clientPrefix + $0] } ?? [])
+        let keys = [subject, client.map { SecretThrottle.clientPrefix + $0 }].compactMap { $0 }
         let counted = try await store.failedAttempts(under: keys, since: since)
         let waitUntil = counted.compactMap { attempts -> Date? in
             let wait = secretThrottle.wait(after: attempts.count, under: attempts.key)

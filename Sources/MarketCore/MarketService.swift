@@ -13,7 +13,6 @@ public struct MarketService: Sendable {
     /// How wrong secrets are let through and waited for, which the operator's console shows.
     public let secretThrottle: SecretThrottle
     let now: @Sendable () -> Date
-    private let versions: CatalogueVersionReader
     /// Every picture decoded or encoded for this market's requests goes through these slots.
     let imageWork = ImageWork()
 
@@ -30,7 +29,6 @@ public struct MarketService: Sendable {
         self.openRegistration = openRegistration
         self.secretThrottle = secretThrottle
         self.now = now
-        versions = CatalogueVersionReader(read: store.catalogueVersion)
     }
 
     // MARK: Browsing
@@ -38,7 +36,7 @@ public struct MarketService: Sendable {
     /// The catalogue's version as read after this call began: an answer read after it reflects at
     /// least this version, so it may be given again while the version stays the same.
     public func catalogueVersion() async throws -> Int64 {
-        try await versions.current()
+        try await store.catalogueVersion()
     }
 
     /// A page of the products on show, matching `search` where given, arranged as a shopper chose.
@@ -149,12 +147,12 @@ public struct MarketService: Sendable {
 
     /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as
     /// long to refuse as a wrong secret, unless open registration makes it a vendor. After too many
-    /// wrong secrets for one identifier or from one client, `throttled` until a wait is over.
-    public func authenticate(_ credentials: VendorCredentials) async throws -> Vendor {
+    /// wrong secrets for one identifier or from one `client` address, `throttled` until a wait is over.
+    public func authenticate(_ credentials: VendorCredentials, from client: String?) async throws -> Vendor {
         let identifier = VendorIdentifier.normalized(credentials.identifier)
         guard !identifier.isEmpty else { throw MarketError.missing(.identifier) }
         guard !credentials.secret.isEmpty else { throw MarketError.missing(.secret) }
-        return try await throttled(Self.vendorSubject(identifier)) {
+        return try await throttled(Self.vendorSubject(identifier), client: client) {
             let stored = try await store.vendorCredentials(identifier: identifier)
             if stored == nil, openRegistration {
                 return try await addVendor(

@@ -39,7 +39,9 @@ public protocol ProductStore: Sendable {
     func checkReachable() async throws
     /// A number that grows with every committed change to what a product's answer shows (products,
     /// their images, vendors), whichever server or tool made it: answers read after this was read
-    /// may be reused for as long as it stays the same.
+    /// may be reused for as long as it stays the same. A change made through this store is in the
+    /// version it gives next; one made elsewhere, as soon as the store can learn of it (on
+    /// PostgreSQL before that change is answered, on SQLite within `SQLiteMarketStore.othersSeenWithin`).
     func catalogueVersion() async throws -> Int64
 }
 

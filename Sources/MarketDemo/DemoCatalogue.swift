@@ -46,7 +46,7 @@ public enum DemoCatalogue {
             }
             _ = try await service.createProduct(
                 draft, images: pictures,
-                by: VendorCredentials(identifier: vendor.identifier, secret: vendor.secret))
+                by: OwnershipProof(identifier: vendor.identifier, secret: vendor.secret))
         }
         return productCount
     }

@@ -28,11 +28,16 @@ public enum MarketServer {
         let router = Router(
             context: MarketRequestContext.self, options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         let methods = RouteMethods()
-        router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: NoSniffMiddleware())
+        // Every answer is taken as the type it says it is (`nosniff`), and pages load and post only
+        // our own scripts, styles, pictures and forms.
+        router.add(
+            middleware: ContentSecurityMiddleware(contentSecurityPolicy: [
+                .defaultSrc(.self),
+                .imgSrc(.self, .scheme(.init(rawValue: "blob:")), .scheme(.init(rawValue: "data:"))), .objectSrc(.none),
+                .baseURI(.none), .formAction(.self), .frameAncestors(.none),
+            ]))
         router.add(middleware: CompressionMiddleware())
-        router.add(middleware: ClientAddressMiddleware())
         router.add(middleware: InspectorMiddleware(rehearsals: rehearsals))
         router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
@@ -62,21 +67,5 @@ public enum MarketServer {
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
-    }
-}
-
-/// What one server lets its clients hold: connections, request bodies in memory, and time to send
-/// a request head; and the memory it keeps responses in.
-public struct ServerLimits: Sendable {
-    public var connections: ConnectionLimit
-    public var bodies: BodyBudget
-    public var idleTimeout: Duration
-    public var responseCacheBytes: Int
-
-    public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration, responseCacheBytes: Int) {
-        self.connections = connections
-        self.bodies = bodies
-        self.idleTimeout = idleTimeout
-        self.responseCacheBytes = responseCacheBytes
     }
 }

@@ -56,6 +56,7 @@ package final class BodyCollector: ResponseBodyWriter {
     }
 
     package func write(_ buffer: ByteBuffer) async throws {
+        guard self.buffer.readableBytes > 0 else { return self.buffer = buffer }
         var buffer = buffer
         self.buffer.writeBuffer(&buffer)
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import MarketCore
 import MarketModel
+import NIOCore
 
 extension HTTPRequest {
     package var identifier: String? {
@@ -137,4 +138,54 @@ extension MultipartForm {
         parts(named: first, second).filter { $0.isFile || ImageUploads.startsLikeAnImage($0.body) }
             .flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
     }
+}
+
+/// Hummingbird's basic context plus the connection the request came on: where it came from, and
+/// what a rehearsed failure may drop.
+public struct MarketRequestContext: ConnectionRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    package let connection: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        connection = source.channel
+    }
+}
+
+/// A context that knows the connection its request came on.
+package protocol ConnectionRequestContext: RequestContext {
+    var connection: any Channel { get }
+}
+
+extension ConnectionRequestContext {
+    /// Where `request` came from, which the service counts wrong secrets by.
+    package func clientAddress(of request: Request) -> String? {
+        request.clientAddress(peer: connection.remoteAddress)
+    }
+}
+
+extension Request {
+    /// Where this request came from when `peer` sent it: the peer's address; behind a proxy on
+    /// this machine (a loopback peer), the address that proxy appended last to `X-Forwarded-For`,
+    /// as earlier entries are the client's own word and count for nothing.
+    package func clientAddress(peer: SocketAddress?) -> String? {
+        let peerAddress = peer?.ipAddress
+        guard let peerAddress, peerAddress == "127.0.0.1" || peerAddress == "::1",
+            let forwarded = headers[values: .forwardedFor].last?.split(separator: ",").last
+        else { return peerAddress }
+        let client = forwarded.trimmingCharacters(in: .whitespaces)
+        return client.isEmpty ? peerAddress : client
+    }
+}
+
+extension HTTPField.Name {
+    /// The vendor a request of the 2022 API names.
+    package static var identifier: Self { Self("identifier")! }
+    /// The host, scheme and client a proxy in front (deploy/nginx) says it forwarded.
+    package static var forwardedHost: Self { Self("X-Forwarded-Host")! }
+    package static var forwardedProto: Self { Self("X-Forwarded-Proto")! }
+    package static var forwardedFor: Self { Self("X-Forwarded-For")! }
+    /// The storefront's script says `fetch` here for the requests it sends in the background.
+    package static var requestedWith: Self { Self("X-Requested-With")! }
+    package static var referrerPolicy: Self { Self("Referrer-Policy")! }
 }

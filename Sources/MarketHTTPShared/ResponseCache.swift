@@ -32,9 +32,9 @@ package final class ResponseCache: Sendable {
     /// New and lately used entries go into `recent`; when it holds half the capacity it becomes
     /// `older`, and the previous `older` is dropped: constant time per request.
     private struct Generations {
-        var recent: [String: Entry] = [:]
+        var recent: [Key: Entry] = [:]
         var recentSize = 0
-        var older: [String: Entry] = [:]
+        var older: [Key: Entry] = [:]
         var newestVersion: Int64 = .min
     }
 
@@ -47,8 +47,8 @@ package final class ResponseCache: Sendable {
         self.capacity = capacity
     }
 
-    func entry(for key: String, at version: Int64, now: Date) -> Entry? {
-        var dropped: [[String: Entry]] = []
+    func entry(for key: Key, at version: Int64, now: Date) -> Entry? {
+        var dropped: [[Key: Entry]] = []
         defer { Self.release(dropped) }
         return generations.withLock { kept in
             forget(before: version, in: &kept, dropping: &dropped)
@@ -68,9 +68,9 @@ package final class ResponseCache: Sendable {
         }
     }
 
-    func keep(_ entry: Entry, for key: String) {
+    func keep(_ entry: Entry, for key: Key) {
         guard entry.size * 2 <= capacity, askedBefore(key) else { return }
-        var dropped: [[String: Entry]] = []
+        var dropped: [[Key: Entry]] = []
         defer { Self.release(dropped) }
         generations.withLock { kept in
             forget(before: entry.version, in: &kept, dropping: &dropped)
@@ -81,7 +81,7 @@ package final class ResponseCache: Sendable {
     }
 
     /// A response for `key` was made lately; if not, it is now.
-    private func askedBefore(_ key: String) -> Bool {
+    private func askedBefore(_ key: Key) -> Bool {
         let hash = key.hashValue
         return asked.withLock { asked in
             let slot = Int(UInt(bitPattern: hash) % UInt(asked.count))
@@ -91,7 +91,7 @@ package final class ResponseCache: Sendable {
     }
 
     private func insert(
-        _ entry: Entry, for key: String, in kept: inout Generations, dropping dropped: inout [[String: Entry]]
+        _ entry: Entry, for key: Key, in kept: inout Generations, dropping dropped: inout [[Key: Entry]]
     ) {
         if kept.recentSize + entry.size > capacity / 2 {
             dropped.append(kept.older)
@@ -104,7 +104,7 @@ package final class ResponseCache: Sendable {
     }
 
     /// Once a newer version is seen, every entry is of the past.
-    private func forget(before version: Int64, in kept: inout Generations, dropping dropped: inout [[String: Entry]]) {
+    private func forget(before version: Int64, in kept: inout Generations, dropping dropped: inout [[Key: Entry]]) {
         guard version > kept.newestVersion else { return }
         dropped += [kept.recent, kept.older]
         kept = Generations(newestVersion: version)
@@ -112,9 +112,33 @@ package final class ResponseCache: Sendable {
 
     /// Entries let go of are freed after the lock, on another thread: a generation is thousands of
     /// responses, and freeing them under the lock held up every request.
-    private static func release(_ dropped: [[String: Entry]]) {
+    private static func release(_ dropped: [[Key: Entry]]) {
         guard dropped.contains(where: { !$0.isEmpty }) else { return }
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(dropped) {} }
+    }
+}
+
+/// Everything a kept response depends on besides the catalogue: the URL, the host and scheme its
+/// links are made for, the language and cookies of a page's visitor, and whether the storefront's
+/// script asked for it.
+struct Key: Hashable, Sendable {
+    var path: String
+    var authority: String?
+    var scheme: String
+    var forwardedHost: String?
+    var language: String?
+    var cookie: String?
+    var requestedWith: String?
+
+    init(_ request: HTTPRequest) {
+        let headers = request.headerFields
+        path = request.path ?? ""
+        authority = request.authority
+        scheme = request.clientScheme
+        forwardedHost = headers[.forwardedHost]
+        language = headers[.acceptLanguage]
+        cookie = headers[.cookie]
+        requestedWith = headers[.requestedWith]
     }
 }
 
@@ -147,7 +171,7 @@ package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddlewar
     ) async throws -> Response {
         guard request.method == .get || request.method == .head else { return try await next(request, context) }
         let version = try await version()
-        let key = Self.key(of: request.head)
+        let key = Key(request.head)
         if let entry = cache.entry(for: key, at: version, now: Date()) {
             return Self.response(headers: entry.headers, body: entry.body, to: request)
         }
@@ -159,21 +183,6 @@ package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddlewar
         headers[.eTag] = Self.tag(of: body)
         cache.keep(.init(version: version, headers: headers, body: body, expires: policy.expires), for: key)
         return Self.response(headers: headers, body: body, to: request)
-    }
-
-    /// Everything a response of these routes depends on besides the catalogue: the URL, the host
-    /// and scheme its links are made for, the language and cookies of a page's visitor.
-    static func key(of request: HTTPRequest) -> String {
-        let headers = request.headerFields
-        var key = request.path ?? ""
-        for part in [
-            request.authority, request.clientScheme, headers[.forwardedHost], headers[.acceptLanguage],
-            headers[.cookie], headers[.requestedWith],
-        ] {
-            key += "\n"
-            key += part ?? ""
-        }
-        return key
     }
 
     /// The bytes' own digest, so that equal responses have equal tags on every server.

@@ -7,7 +7,7 @@ import MarketModel
 
 /// The inspector's JSON twin, for scripts and apps: a vendor's recent requests, their rehearsed
 /// faults, and a fresh start. Every route asks for the vendor's `identifier` and `secret` headers.
-package struct InspectorController<Context: RequestContext> {
+package struct InspectorController<Context: ConnectionRequestContext> {
     let service: MarketService
     let rehearsals: Rehearsals
 
@@ -27,7 +27,7 @@ package struct InspectorController<Context: RequestContext> {
     }
 
     @Sendable func requests(_ request: Request, context: Context) async throws -> Response {
-        let vendor = try await vendor(of: request)
+        let vendor = try await vendor(of: request, context)
         let limit = try request.queryFields["limit"].map { text throws(MarketError) in
             guard let limit = Int(text), (1...Rehearsals.keptRequests).contains(limit) else {
                 throw MarketError(.invalid, field: .sent("limit"), rule: "must be from 1 to \(Rehearsals.keptRequests)")
@@ -45,7 +45,7 @@ package struct InspectorController<Context: RequestContext> {
 
     /// Each new request as a server-sent event whose data is the record as `requests` gives it.
     @Sendable func liveRequests(_ request: Request, context: Context) async throws -> Response {
-        let vendor = try await vendor(of: request)
+        let vendor = try await vendor(of: request, context)
         let encoder = Self.encoder
         return try LiveEvents.response(to: request, rehearsals, vendorID: vendor.id) { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).flatMap {
@@ -56,14 +56,14 @@ package struct InspectorController<Context: RequestContext> {
     }
 
     @Sendable func faults(_ request: Request, context: Context) async throws -> Response {
-        let vendor = try await vendor(of: request)
+        let vendor = try await vendor(of: request, context)
         return try Self.json(FaultsBody(faults: try await rehearsals.faults(of: vendor.id)))
     }
 
     /// `{"latency_ms":800,"jitter_ms":400,"fail_percent":10,"status":503,"seed":7}`; what is left out is off.
     @Sendable func setFaults(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let vendor = try await vendor(of: request)
+        let vendor = try await vendor(of: request, context)
         let body = try await request.collectAPIBody()
         let faults: RehearsedFaults
         do {
@@ -81,18 +81,19 @@ package struct InspectorController<Context: RequestContext> {
     }
 
     @Sendable func clearFaults(_ request: Request, context: Context) async throws -> Response {
-        let vendor = try await vendor(of: request)
+        let vendor = try await vendor(of: request, context)
         try await rehearsals.setFaults(nil, vendorID: vendor.id)
         return try Self.json(FaultsBody(faults: nil))
     }
 
     @Sendable func deleteProducts(_ request: Request, context: Context) async throws -> Response {
-        let deleted = try await service.deleteAllProducts(of: credentials(of: request))
+        let deleted = try await service.deleteAllProducts(
+            of: credentials(of: request), from: context.clientAddress(of: request))
         return try Self.json(DeletedBody(deleted: deleted))
     }
 
-    private func vendor(of request: Request) async throws -> Vendor {
-        try await service.authenticate(credentials(of: request))
+    private func vendor(of request: Request, _ context: Context) async throws -> Vendor {
+        try await service.authenticate(credentials(of: request), from: context.clientAddress(of: request))
     }
 
     private func credentials(of request: Request) -> VendorCredentials {

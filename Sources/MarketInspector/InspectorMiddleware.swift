@@ -21,7 +21,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let route = (request.uri.path.split(separator: "/").first ?? "").utf8
+        let route = request.uri.path.utf8.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != UInt8(ascii: "/") }
         guard !route.caselessEquals("inspector".utf8) else { return try await next(request, context) }
         // A store that cannot tell who this is must not fail the request: the route will say so.
         let vendor = try? await request.identifier.asyncMap { try await rehearsals.vendor(identifiedBy: $0) } ?? nil
@@ -68,8 +68,18 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         let answered = record.answered(response.status.code, recognised: notes.recognised)
         // The operator sees only why an anonymous request was refused, not every list it read.
         let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptBytes)
-        let body = response.body
         let trickle = staged?.bodyTrickle ?? .zero
+        if trickle == .zero, let length = response.body.contentLength, length <= BodyCapture.keptBytes {
+            // A body of one buffer stays one, which Hummingbird writes with its head in one go.
+            if answer.keeps {
+                let bytes = try await BodyCollector.bytes(of: response)
+                answer.append(bytes)
+                response.body = ResponseBody(byteBuffer: bytes)
+            }
+            recorder.enqueue(answered, request: captured, answer: answer)
+            return response
+        }
+        let body = response.body
         let recorder = recorder
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             try await body.write(InspectingWriter(inner: writer, capture: answer, trickle: trickle))

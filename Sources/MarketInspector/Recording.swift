@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import MarketCore
 import MarketHTTPShared
+import NIOCore
 
 /// Turns one finished request into the inspector's record and keeps it for its vendor.
 struct Recording: Sendable {
@@ -47,14 +48,18 @@ struct Recording: Sendable {
         return answered
     }
 
-    func save(request: BodyCapture, answer: BodyCapture) async {
-        let (body, bodyBytes, answer) = (request.bytes, request.count, answer.bytes)
-        guard let vendorID else {
-            rehearsals.recordAnonymous {
-                (try? JSONEncoder().encode(inspected(body: body, bodyBytes: bodyBytes, answer: answer))) ?? Data()
-            }
-            return
+    /// Keeps a request that named no vendor for the operator, written out only when they look.
+    func keepForOperator(request: BodyCapture, answer: BodyCapture) {
+        rehearsals.recordAnonymous {
+            (try? JSONEncoder().encode(inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)))
+                ?? Data()
         }
+    }
+
+    /// Keeps a vendor's request for their inspector.
+    func save(request: BodyCapture, answer: BodyCapture) async {
+        guard let vendorID else { return keepForOperator(request: request, answer: answer) }
+        let (body, bodyBytes, answer) = (request.bytes, request.count, answer.bytes)
         do {
             try await rehearsals.record(
                 try JSONEncoder().encode(inspected(body: body, bodyBytes: bodyBytes, answer: answer)),
@@ -90,5 +95,66 @@ enum AnonymousReads {
     /// A path whose first segment is this names the API (`api`, or 2021's `item` and `items`), in either case.
     static func isAPI(_ segment: some Sequence<UInt8>) -> Bool {
         ["api", "item", "items"].contains { segment.caselessEquals($0.utf8) }
+    }
+}
+
+/// The first bytes of a body as it streams past, kept for the inspector; the rest is only counted.
+final class BodyCapture: @unchecked Sendable {
+    static let keptBytes = 12 * 1024 * 1024
+
+    private let lock = NSLock()
+    private let limit: Int
+    private var kept = Data()
+    private var total = 0
+
+    init(keeping limit: Int = keptBytes) {
+        self.limit = limit
+    }
+
+    func append(_ buffer: ByteBuffer) {
+        lock.withLock {
+            total += buffer.readableBytes
+            let room = limit - kept.count
+            if room > 0 { kept.append(contentsOf: buffer.readableBytesView.prefix(room)) }
+        }
+    }
+
+    /// It keeps any of what it is given.
+    var keeps: Bool { limit > 0 }
+
+    var bytes: Data { lock.withLock { kept } }
+    var count: Int { lock.withLock { total } }
+}
+
+/// Reads finished requests into records one after another, in the order they finished, off every
+/// connection's path: a request of several megabytes takes a while to read. At most `backlog` wait;
+/// beyond that a burst of uploads is not recorded rather than piled up in memory.
+final class Recorder: Sendable {
+    private let queue: AsyncStream<(Recording, BodyCapture, BodyCapture)>.Continuation
+
+    init(backlog: Int = 32) {
+        let (stream, queue) = AsyncStream.makeStream(
+            of: (Recording, BodyCapture, BodyCapture).self, bufferingPolicy: .bufferingOldest(backlog))
+        self.queue = queue
+        Task {
+            for await (record, request, answer) in stream { await record.save(request: request, answer: answer) }
+        }
+    }
+
+    deinit { queue.finish() }
+
+    func enqueue(_ record: Recording, request: BodyCapture, answer: BodyCapture) {
+        guard record.vendorID != nil else { return record.keepForOperator(request: request, answer: answer) }
+        if case .dropped = queue.yield((record, request, answer)) {
+            record.logger.notice("the inspector skipped a request: it is still reading earlier ones")
+        }
+    }
+}
+
+extension Optional {
+    /// `map` for an asynchronous transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -13,6 +13,8 @@ public final class PostgresMarketStore: MarketStore {
     private let pageRows: Batches<[Int64], [ProductSummary]>
     /// Products on show, read together for every one asked for while the last read ran.
     private let productRows: Batches<Int64, Product?>
+    /// The catalogue's version while the watch cannot vouch for it, read once for all who ask at once.
+    private let versionReads: Batches<Void, Int64>
 
     init(database: MarketDatabase, watch: CatalogueWatch) {
         self.database = database
@@ -36,6 +38,10 @@ public final class PostgresMarketStore: MarketStore {
             let byID = Dictionary(products.compactMap { $0 }.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             return ids.map { byID[$0] }
         }
+        versionReads = Batches { asked in
+            let version = try await database.read { session in try await Self.catalogueVersion(session) }
+            return asked.map { version }
+        }
     }
 
     public func checkReachable() async throws {
@@ -44,7 +50,7 @@ public final class PostgresMarketStore: MarketStore {
 
     public func catalogueVersion() async throws -> Int64 {
         if let version = watch.version { return version }
-        return try await database.read { session in try await Self.catalogueVersion(session) }
+        return try await versionReads.ask(())
     }
 
     static func catalogueVersion(_ session: DatabaseSession) async throws -> Int64 {

@@ -3,17 +3,32 @@ import Foundation
 import GRDB
 import MarketCore
 import MarketModel
+import Synchronization
 
 /// The market's vendors and products in one SQLite file, in WAL mode so that readers never wait
 /// for the writer.
 public final class SQLiteMarketStore: MarketStore {
+    /// How soon a change another process made to the file (the `openmarket` command beside a
+    /// running server) is in `catalogueVersion()`: a read transaction costs a request more than all
+    /// else it does to give a kept answer, so the version is read again only this often.
+    public static let othersSeenWithin: Duration = .milliseconds(100)
+
     let pool: DatabasePool
     private let visible = VisibleProducts()
+    /// The newest version known, and when the last read of it from the file began (nil: never).
+    private let known = Mutex<(version: Int64, readAt: ContinuousClock.Instant?)>((0, nil))
+    /// The version read once for everyone who asks while it is due.
+    private let versionReads: Batches<Void, Int64>
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
-        pool = try DatabasePool(path: path, configuration: Self.configuration)
+        let pool = try DatabasePool(path: path, configuration: Self.configuration)
         try SQLiteSchema.migrator.migrate(pool)
+        self.pool = pool
+        versionReads = Batches { asked in
+            let version = try await pool.read(Self.catalogueVersion)
+            return asked.map { version }
+        }
     }
 
     /// How every connection to the file is opened. Reads go through memory mapped from the file
@@ -37,21 +52,43 @@ public final class SQLiteMarketStore: MarketStore {
         try await MarketTimers.measure(MarketTimers.databaseReads) { try await pool.read(body) }
     }
 
-    /// Writes in one transaction through the pool, timed.
+    /// Writes in one transaction through the pool, timed. The version the transaction committed
+    /// is known at once, so that the next read through this store sees the change.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await MarketTimers.measure(MarketTimers.databaseWrites) { try await pool.write(body) }
+        let (result, version) = try await MarketTimers.measure(MarketTimers.databaseWrites) {
+            try await pool.write { db in (try body(db), try Self.catalogueVersion(db)) }
+        }
+        learn(version, readAt: nil)
+        return result
     }
 
     public func checkReachable() async throws {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    /// Read from the database itself, so that what another process (the `openmarket` command, a
-    /// second server on the same file) committed is seen at once.
+    /// The version this store's writes committed, or read from the file within
+    /// `othersSeenWithin`, so that what another process committed is seen too.
     public func catalogueVersion() async throws -> Int64 {
-        try await pool.read { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
+        let asked = ContinuousClock.now
+        let fresh = known.withLock { known in
+            known.readAt.map { asked - $0 < Self.othersSeenWithin } == true ? known.version : nil
         }
+        if let fresh { return fresh }
+        let version = try await versionReads.ask(())
+        learn(version, readAt: asked)
+        return version
+    }
+
+    /// Keeps the newer of `version` and the one known; `readAt` is when a read of the file began.
+    private func learn(_ version: Int64, readAt: ContinuousClock.Instant?) {
+        known.withLock { known in
+            known.version = max(known.version, version)
+            if let readAt { known.readAt = max(known.readAt ?? readAt, readAt) }
+        }
+    }
+
+    static func catalogueVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
     }
 
     // MARK: Vendors

@@ -83,7 +83,7 @@ extension Storefront {
         guard let vendor = try await signedInVendor(visit) else { return signInAgain(&visit, next: "/inspector") }
         do {
             let deleted = try await service.deleteAllProducts(
-                of: VendorCredentials(identifier: vendor.identifier, secret: form["secret"]))
+                of: VendorCredentials(identifier: vendor.identifier, secret: form["secret"]), from: visit.client)
             visit.leave(notice: visit.words("inspector_deletedAll", ["count": visit.words.products(deleted)]))
         } catch let error as MarketError where error.kind == .unauthorized || error.kind == .invalid {
             visit.leave(notice: visit.words("inspector_notYourSecret"))

@@ -17,7 +17,8 @@ extension Storefront {
         var visit = context.visit
         let form = try await submission(&request, visit: visit)
         do {
-            let actor = try await service.authenticateOperator(name: form["name"], secret: form["secret"])
+            let actor = try await service.authenticateOperator(
+                name: form["name"], secret: form["secret"], from: visit.client)
             visit.signIn(operator: actor)
             visit.leave(notice: visit.words("operator_signedIn", ["name": actor.name]))
             return redirect(to: "/operator", visit: visit)

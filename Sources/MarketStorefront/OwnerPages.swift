@@ -24,7 +24,8 @@ extension Storefront {
         let (sender, product, form) = try await ownerForm(request, context)
         var visit = sender
         do {
-            try await service.checkOwnership(of: product.id, proof: OwnershipProof(secret: form["secret"]))
+            try await service.checkOwnership(
+                of: product.id, proof: OwnershipProof(secret: form["secret"], client: visit.client))
         } catch let error as MarketError where error.isWrongSecret {
             return unlockForm(product, visit: visit, error: Self.wrongSecret(form["secret"], words: visit.words))
         }
@@ -66,13 +67,13 @@ extension Storefront {
     /// holding the secret they typed; nil when they have neither.
     private func proof(for product: Product, visit: Visit) -> OwnershipProof? {
         sellersProof(for: product, visit: visit)
-            ?? visit.editPass(for: product.id).map { OwnershipProof(secret: $0.secret) }
+            ?? visit.editPass(for: product.id).map { OwnershipProof(secret: $0.secret, client: visit.client) }
     }
 
     /// The sign-in of `product`'s seller, when that is who this visitor is.
     private func sellersProof(for product: Product, visit: Visit) -> OwnershipProof? {
         guard visit.owns(product), let session = visit.session else { return nil }
-        return OwnershipProof(signedInWith: session.token)
+        return OwnershipProof(signedInWith: session.token, client: visit.client)
     }
 
     /// A form posted about one product: who sent it, the product as it is, and the form.
@@ -109,7 +110,8 @@ extension Storefront {
     @Sendable func deleteProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
         var visit = sender
-        let proof = sellersProof(for: product, visit: visit) ?? OwnershipProof(secret: form["secret"])
+        let proof =
+            sellersProof(for: product, visit: visit) ?? OwnershipProof(secret: form["secret"], client: visit.client)
         do {
             _ = try await service.deleteProduct(id: product.id, proof: proof)
         } catch let error as MarketError where error == .sessionEnded {

@@ -88,14 +88,11 @@ struct Pages: Sendable {
 
     /// Headers of every page: kept by no shared cache and asked for again each time (they show who
     /// is signed in), yet not `no-store`, so that Back returns to a catalogue scrolled three pages
-    /// deep as it was left. Only our own scripts, styles and images may run or load.
+    /// deep as it was left.
     static func headers(contentType: String) -> HTTPFields {
         [
             .contentType: contentType,
             .cacheControl: "private, no-cache",
-            .contentSecurityPolicy:
-                "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; base-uri 'none'; "
-                + "form-action 'self'; frame-ancestors 'none'",
             .referrerPolicy: "same-origin",
             // A page speaks the language the browser asks for, unless its visitor chose one.
             .vary: "Accept-Language, Cookie",

@@ -18,7 +18,7 @@ extension Storefront {
         let next = Self.localPath(form["next"])
         let credentials = VendorCredentials(identifier: form["identifier"], secret: form["secret"])
         do {
-            let session = try await service.signIn(credentials)
+            let session = try await service.signIn(credentials, from: visit.client)
             visit.signIn(session)
             visit.leave(notice: visit.words("signedInAs", ["name": session.vendor.name]))
             return redirect(to: next, visit: visit)
@@ -90,7 +90,8 @@ extension Storefront {
         let entry = ProductEntry(form: form)
         do {
             let draft = try entry.draft(imageCount: form.images.count)
-            let product = try await service.createProduct(draft, images: form.images, signedInWith: session.token)
+            let product = try await service.createProduct(
+                draft, images: form.images, by: OwnershipProof(signedInWith: session.token, client: visit.client))
             if !sending.isEmpty { visit.remember(sending: sending, registered: product.id) }
             visit.leave(notice: visit.words("nowForSale", ["name": product.name]))
             return redirect(to: "/products/\(product.id)", visit: visit)

@@ -37,9 +37,7 @@ package struct Storefront: Sendable {
     /// `cache` keeps the catalogue's and products' pages it gave until the catalogue changes.
     package func addRoutes(to router: Router<MarketRequestContext>, cache: ResponseCache) {
         let group = router.group(context: StorefrontContext.self)
-            .add(middleware: VisitMiddleware(sealer: sealer, books: pages.books))
-            .add(middleware: RehearsalMiddleware(rehearsals: rehearsals, pages: pages))
-            .add(middleware: PageErrorMiddleware(pages: pages))
+            .add(middleware: VisitMiddleware(sealer: sealer, pages: pages, rehearsals: rehearsals))
         let browsing = group.caching(in: cache, version: service.catalogueVersion) { $0.visit.cachePolicy }
         browsing.get("/", use: catalogue)
         browsing.get("suggestions", use: suggestions)

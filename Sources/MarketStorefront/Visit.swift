@@ -4,6 +4,7 @@ import Hummingbird
 import MarketCore
 import MarketHTTPShared
 import MarketModel
+import NIOCore
 
 /// What the storefront knows about the person behind a request: their session, their form token,
 /// the notice waiting for them and how they like the catalogue. Cookies it sets ride on the page.
@@ -36,11 +37,14 @@ struct Visit {
     /// The language every page of this visit speaks: the one chosen on a page (`?lang=`, then
     /// remembered), else the browser's preference.
     let words: Words
-    /// This page again in each other language, for the switch every page shows.
-    let otherLanguages: [LanguageLink]
+    /// The request this visit is for: each language link repeats its address.
+    private let page: Request
+    private let peer: SocketAddress?
     private(set) var cookiesToSet: [Cookie] = []
 
-    init(_ request: Request, sealer: CookieSealer, books: [Language: Words], now: Date = Date()) {
+    init(
+        _ request: Request, peer: SocketAddress?, sealer: CookieSealer, books: [Language: Words], now: Date = Date()
+    ) {
         self.sealer = sealer
         cookies = request.cookies
         isSecure = request.scheme == "https"
@@ -48,12 +52,13 @@ struct Visit {
         session = sealer.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
             $0.expires > now ? $0 : nil
         }
-        let chosen = request.formQuery["lang"].flatMap(Language.init(rawValue:))
+        let chosen = request.uri.query == nil ? nil : request.formQuery["lang"].flatMap(Language.init(rawValue:))
         let language =
             chosen ?? cookies[CookieName.language].flatMap { Language(rawValue: $0.value) }
             ?? Language.preferred(by: request.headers[.acceptLanguage])
         words = books[language] ?? books[.ko]!
-        otherLanguages = LanguageLink.others(than: language, request: request)
+        page = request
+        self.peer = peer
         if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
             formToken = token
             madeFormToken = false
@@ -65,6 +70,12 @@ struct Visit {
     }
 
     var language: Language { words.language }
+
+    /// Where the visitor is, which the market counts wrong secrets by.
+    var client: String? { page.clientAddress(peer: peer) }
+
+    /// This page again in each other language, for the switch every page shows.
+    var otherLanguages: [LanguageLink] { LanguageLink.others(than: language, request: page) }
 
     /// How long a page of this visit may be kept and given again: one that shows a sign-in, until
     /// the sign-in ends; and not at all when it shows a form token made for this one response (a

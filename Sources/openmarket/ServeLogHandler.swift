@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MarketCore
+import Synchronization
 
 /// How `serve` writes its log: as text on standard output, one line per event the way swift-log's
 /// own stream handler writes it (time, level, label, metadata, source, message); or one JSON object
@@ -38,8 +39,10 @@ struct ServeLogHandler: LogHandler {
         let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         switch format {
         case .text:
-            let shown =
-                fields.isEmpty ? "" : fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+            var shown = ""
+            for (key, value) in fields.count > 1 ? fields.sorted(by: { $0.key < $1.key }) : Array(fields) {
+                shown += " \(key)=\(value)"
+            }
             let (time, message) = (Self.time(), event.message.description)
             // "\(time) \(level) \(label):\(shown) [\(source)] \(message)\n", appended part by part.
             format.output.write { line in
@@ -70,13 +73,21 @@ struct ServeLogHandler: LogHandler {
 }
 
 extension ServeLogHandler {
-    /// The time as log lines show it: local, `2026-11-22T23:58:43+0000`.
+    /// The time as log lines show it, local: `2026-11-22T23:58:43+0000`. Made once a second and
+    /// kept: formatting a time costs more than the rest of a request's line.
     static func time() -> String {
-        var time = Foundation.time(nil)
-        var local = tm()
-        localtime_r(&time, &local)
-        var buffer = [CChar](repeating: 0, count: 64)
-        strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
-        return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
+        let now = Foundation.time(nil)
+        return madeThisSecond.withLock { made in
+            guard made.second != now else { return made.text }
+            var time = now
+            var local = tm()
+            localtime_r(&time, &local)
+            var buffer = [CChar](repeating: 0, count: 64)
+            strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+            made = (now, String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
+            return made.text
+        }
     }
+
+    private static let madeThisSecond = Mutex((second: time_t(-1), text: ""))
 }

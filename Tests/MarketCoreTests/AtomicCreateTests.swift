@@ -108,7 +108,7 @@ struct DiskFull: Error {}
             try await service.createProduct(
                 ProductDraft(name: "Never", description: "Test.", currency: .krw, price: 1),
                 images: [try TestImages.jpeg(dots: 1), try TestImages.jpeg(dots: 4)],
-                by: VendorCredentials(identifier: vendor.identifier, secret: vendor.secret))
+                by: OwnershipProof(identifier: vendor.identifier, secret: vendor.secret))
         }
         // No row names the new picture's files, so the sweep takes them; the one shared with an
         // existing product stays.
@@ -121,7 +121,7 @@ struct DiskFull: Error {}
 /// The sweep on each kind of storage: files beside SQLite, rows of PostgreSQL.
 @Suite struct ImageSweepTests {
     static let draft = ProductDraft(name: "Same picture", description: "Test.", currency: .krw, price: 1)
-    static let papri = VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
+    static let papri = OwnershipProof(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
 
     @Test(arguments: TestStorage.Kind.allCases)
     func aBlobNobodyNamesGoesOnlyOnceItsGraceHasPassed(kind: TestStorage.Kind) async throws {
@@ -141,12 +141,12 @@ struct DiskFull: Error {}
     func aSweepBetweenACreatesPutsAndItsCommitKeepsThePictures(kind: TestStorage.Kind) async throws {
         try await TestStorage.withMarket(kind) { market in
             _ = try await market.service.registerVendor(
-                name: "papri", identifier: Self.papri.identifier, secret: Self.papri.secret)
+                name: "papri", identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret)
             let picture = try TestImages.jpeg(dots: 3)
             let old = try await market.service.createProduct(Self.draft, images: [picture], by: Self.papri)
-            let proof = OwnershipProof(identifier: Self.papri.identifier, secret: Self.papri.secret)
+            let proof = Self.papri
             let secret = try await market.service.issueDeleteSecret(productID: old.id, proof: proof)
-            _ = try await market.service.deleteProduct(productID: old.id, productSecret: secret)
+            _ = try await market.service.deleteProduct(productID: old.id, productSecret: secret, from: nil)
             let sweeping = MarketService(
                 store: InterceptingStore(base: market.store) {
                     try await market.service.sweepImages(unusedFor: .seconds(60))

@@ -13,18 +13,19 @@ import Testing
         let secret = try await service.registerOperator(name: "teacher")
         #expect(secret.count == 16)
         await #expect(throws: MarketError.wrongCredentials) {
-            try await service.authenticateOperator(name: "teacher", secret: "not-the-secret")
+            try await service.authenticateOperator(name: "teacher", secret: "not-the-secret", from: nil)
         }
         await #expect(throws: MarketError.wrongCredentials) {
-            try await service.authenticateOperator(name: "nobody", secret: secret)
+            try await service.authenticateOperator(name: "nobody", secret: secret, from: nil)
         }
-        let teacher = try await service.authenticateOperator(name: " teacher ", secret: secret)
+        let teacher = try await service.authenticateOperator(name: " teacher ", secret: secret, from: nil)
         let product = try await market.addProduct("Judy's lamp", by: TestMarket.judy)
         let removed = try await service.removeProduct(id: product.id, by: teacher)
         #expect(removed.name == "Judy's lamp")
         await #expect(throws: MarketError.productNotFound(product.id)) { try await service.product(id: product.id) }
         let newSecret = try await service.replaceSecret(ofVendor: TestMarket.judy.identifier, by: teacher)
-        _ = try await service.authenticate(VendorCredentials(identifier: TestMarket.judy.identifier, secret: newSecret))
+        _ = try await service.authenticate(
+            VendorCredentials(identifier: TestMarket.judy.identifier, secret: newSecret), from: nil)
         let team = try await service.registerVendor(name: "team 82", vendorID: 82, by: teacher)
         #expect(team.vendor.id == 82)
         let overview = try await service.vendorOverview(for: teacher)
@@ -45,13 +46,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: market.directory) }
         let service = market.service
         let teacher = try await service.authenticateOperator(
-            name: "teacher", secret: try await service.registerOperator(name: "teacher", secret: "chalkboard"))
+            name: "teacher", secret: try await service.registerOperator(name: "teacher", secret: "chalkboard"),
+            from: nil)
         _ = try await market.addProduct("One", by: TestMarket.papri)
         _ = try await market.addProduct("Two", by: TestMarket.judy)
         #expect(try await service.emptyMarket(by: teacher) == 2)
         #expect(try await service.products(PageRequest(number: 1, itemsPerPage: 10)).totalCount == 0)
         _ = try await service.authenticate(
-            VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret))
+            VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret), from: nil)
         #expect(try await service.operatorLog(for: teacher).first?.action == "emptied the market (2 products)")
         #expect(try await market.addProduct("First again").id == 1, "a new market's numbers")
     }

@@ -12,7 +12,7 @@ import Testing
             let product = try await market.service.createProduct(
                 ProductDraft(name: "Lamp", description: "Warm.", currency: .krw, price: 1000, discount: 0, stock: 1),
                 images: [try TestImages.jpeg(width: 1000, height: 750)],
-                by: VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret))
+                by: OwnershipProof(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret))
             let original = try #require(product.images.first)
             #expect(original.width == 1000)
             let stem = original.originalKey.prefix(64)

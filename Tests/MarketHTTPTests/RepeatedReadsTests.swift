@@ -158,21 +158,6 @@ import Testing
             await Task.yield()
         }
     }
-
-    /// The idle limit is long enough that a machine busy with the whole suite never stalls the
-    /// client between its requests for that long (5 s did, once, as in ConnectionTests).
-    @Test func aConnectionAnsweredOnlyWithKeptResponsesIsStillClosedWhenIdle() async throws {
-        try await TestMarket.withServer(configure: { $0.connectionIdleTimeout = .seconds(15) }) { market in
-            let list = "/api/products?page_no=1&items_per_page=10"
-            for _ in 0..<2 { _ = try await market.send("GET", list) }
-            let connection = try await RawConnection(port: market.port)
-            for _ in 0..<3 {
-                try await connection.send(Data("GET \(list) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-                #expect(try await connection.response().status == 200)
-            }
-            #expect(try await connection.closedByServer(within: .seconds(40)))
-        }
-    }
 }
 
 extension RepeatedReadsTests {

@@ -118,6 +118,6 @@ public struct TestMarket: Sendable {
         return try await service.createProduct(
             ProductDraft(
                 name: name, description: description, currency: .krw, price: price, discount: discount, stock: 5),
-            images: pictures, by: VendorCredentials(identifier: vendor.identifier, secret: vendor.secret))
+            images: pictures, by: OwnershipProof(identifier: vendor.identifier, secret: vendor.secret))
     }
 }

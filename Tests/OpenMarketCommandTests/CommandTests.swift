@@ -243,7 +243,7 @@ extension LogFormatTests {
         let lines = server.logText.split(separator: "\n")
         // One source for every request's line, whoever answered it, and its time in tenths of a millisecond.
         let requests = lines.filter {
-            $0.contains(" info openmarket:") && $0.contains(" [MarketHTTPShared] GET /api/products 200 ")
+            $0.contains(" info openmarket:") && $0.contains(" [MarketHTTP] GET /api/products 200 ")
                 && $0.wholeMatch(of: /.* 200 \d+\.\dms/) != nil
         }
         #expect(requests.count == 30, "\(server.logText)")

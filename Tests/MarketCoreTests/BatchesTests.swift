@@ -3,9 +3,9 @@ import Testing
 
 @testable import MarketCore
 
-/// Many requests share one read of the catalogue's version, but none is answered by a read that
-/// began before it asked: that is what keeps a kept answer from hiding a change just made.
-@Suite struct CatalogueVersionReaderTests {
+/// Many callers share one read, but none is answered by a read that began before it asked: that is
+/// what keeps a version read for many from hiding a change just made.
+@Suite struct BatchesTests {
     /// A store whose version read can be held open, to let callers arrive while it runs.
     final class HeldStore: Sendable {
         let version = Atomic<Int64>(1)
@@ -34,13 +34,16 @@ import Testing
 
     @Test func aCallerWhoArrivesDuringAReadWaitsForTheNextOneAndSharesIt() async throws {
         let store = HeldStore()
-        let reader = CatalogueVersionReader(read: { await store.read() })
+        let reader = Batches<Void, Int64> { asked in
+            let version = await store.read()
+            return asked.map { version }
+        }
         var starts = store.started.makeAsyncIterator()
 
-        let early = Task { try await reader.current() }
+        let early = Task { try await reader.ask(()) }
         _ = await starts.next()  // the first read has seen version 1 and is held
         store.version.store(2, ordering: .sequentiallyConsistent)  // a write commits meanwhile
-        let late = (0..<5).map { _ in Task { try await reader.current() } }
+        let late = (0..<5).map { _ in Task { try await reader.ask(()) } }
         // The late callers are queued once the first read lets go and the second begins.
         store.letOneReadFinish()
         #expect(try await early.value == 1)

@@ -55,20 +55,3 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
         }
     }
 }
-
-/// The catalogue's version read for everyone who asks at once (`Batches`): the version after a
-/// caller asked, so that a kept answer never hides a change made before.
-final class CatalogueVersionReader: Sendable {
-    private let batches: Batches<Void, Int64>
-
-    init(read: @escaping @Sendable () async throws -> Int64) {
-        batches = Batches { questions in
-            let version = try await read()
-            return questions.map { version }
-        }
-    }
-
-    func current() async throws -> Int64 {
-        try await batches.ask(())
-    }
-}

@@ -1,0 +1,188 @@
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// What one server lets its clients hold: connections, request bodies in memory, and time to send
+/// a request head; and the memory it keeps responses in.
+public struct ServerLimits: Sendable {
+    public var connections: ConnectionLimit
+    public var bodies: BodyBudget
+    public var idleTimeout: Duration
+    public var responseCacheBytes: Int
+
+    public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration, responseCacheBytes: Int) {
+        self.connections = connections
+        self.bodies = bodies
+        self.idleTimeout = idleTimeout
+        self.responseCacheBytes = responseCacheBytes
+    }
+}
+
+/// How many connections the server keeps open at most. One more is still accepted, but its first
+/// request is answered 503 with Retry-After and the connection closed: a client learns at once
+/// that the market is full, instead of waiting in the listen queue until it gives up.
+public final class ConnectionLimit: Sendable {
+    public let maximum: Int
+    private let count = Atomic<Int>(0)
+
+    public init(maximum: Int) {
+        self.maximum = maximum
+    }
+
+    /// Connections open now, refused ones included until they close.
+    public var open: Int { count.load(ordering: .relaxed) }
+
+    /// Counts a new connection; false when it is one too many.
+    func admit() -> Bool {
+        count.wrappingAdd(1, ordering: .relaxed).newValue <= maximum
+    }
+
+    func release() {
+        count.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// The handler each connection's pipeline gets.
+    func gate() -> ConnectionGate { ConnectionGate(limit: self) }
+}
+
+final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    static let refusal = ByteBuffer(
+        string: #"{"error":true,"reason":"the market has too many open connections just now; try again in a moment"}"#)
+
+    let limit: ConnectionLimit
+    private(set) var admitted = true
+    private var counted = false
+
+    init(limit: ConnectionLimit) {
+        self.limit = limit
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        admitted = limit.admit()
+        counted = true
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if counted { limit.release() }
+        counted = false
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !admitted else { return context.fireChannelRead(data) }
+        guard case .head = unwrapInboundIn(data) else { return }
+        let head = HTTPResponse(
+            status: .serviceUnavailable,
+            headerFields: [
+                .contentType: "application/json; charset=utf-8", .contentLength: String(Self.refusal.readableBytes),
+                .retryAfter: "1", .xContentTypeOptions: "nosniff",
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(Self.refusal)), promise: nil)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}
+
+/// How many bytes of request bodies the server holds in memory at once, across every request.
+/// A request declares its size in its head; what does not fit now is refused with 503 and
+/// Retry-After before a byte of it is read, instead of piling up uploads until memory runs out.
+public final class BodyBudget: Sendable {
+    public let limit: Int
+    private let held = Mutex(0)
+
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Bytes reserved by requests being received or handled now.
+    public var inFlight: Int { held.withLock { $0 } }
+
+    func reserve(_ bytes: Int) -> Bool {
+        held.withLock { held in
+            guard held + bytes <= limit else { return false }
+            held += bytes
+            return true
+        }
+    }
+
+    func release(_ bytes: Int) {
+        held.withLock { $0 -= bytes }
+    }
+}
+
+struct BodyBudgetMiddleware<Context: RequestContext>: RouterMiddleware {
+    let budget: BodyBudget
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let bytes = Self.bytesToHold(request)
+        guard bytes > 0 else { return try await next(request, context) }
+        guard budget.reserve(bytes) else {
+            throw MarketError(
+                .unavailable, "the market is receiving too many uploads just now; try again in a moment",
+                retryAfter: 2)
+        }
+        defer { budget.release(bytes) }
+        return try await next(request, context)
+    }
+
+    /// What the body will take at most: its declared length, or the largest body the market reads
+    /// when it comes in chunks of unknown total. A body over that limit is refused by its length
+    /// alone and never read, so it holds nothing.
+    static func bytesToHold(_ request: Request) -> Int {
+        let maximum = Request.maximumAPIBodyBytes
+        if let length = request.declaredLength { return length <= maximum ? length : 0 }
+        return request.headers[.transferEncoding] == nil ? 0 : maximum
+    }
+}
+
+/// Answers `Expect: 100-continue` with `100 Continue` once the request's turn has come, as HTTP/1.1
+/// asks: Hummingbird has no place for interim responses. curl sends it with every body over 1 MB (a
+/// create with photos) and otherwise waits a whole second before sending the body. Refusals that
+/// need no body still come before it is read: the route answers them without asking for the body,
+/// and the client stops sending. The go-ahead of a request pipelined behind others waits until the
+/// responses before it have ended, so that interim responses keep the requests' order too.
+final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// The requests whose responses have not ended yet, oldest first: whether each still waits for
+    /// its go-ahead.
+    private var unanswered: [Bool] = []
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        let expects = head.headerFields[.expect]?.lowercased() == "100-continue"
+        unanswered.append(expects)
+        guard expects else { return context.fireChannelRead(data) }
+        if unanswered.count == 1 { goAhead(context: context) }
+        head.headerFields[.expect] = nil
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data), !unanswered.isEmpty else { return }
+        unanswered.removeFirst()
+        if unanswered.first == true { goAhead(context: context) }
+    }
+
+    private func goAhead(context: ChannelHandlerContext) {
+        unanswered[0] = false
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+    }
+}
