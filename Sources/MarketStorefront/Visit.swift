@@ -11,7 +11,7 @@ import NIOCore
 struct Visit {
     enum CookieName {
         static let session = "market_session"
-        static let formToken = FormToken.cookieName
+        static let formToken = "market_form_token"
         static let notice = "market_notice"
         static let editPass = "market_edit_pass"
         static let view = "market_view"
@@ -63,7 +63,7 @@ struct Visit {
             formToken = token
             madeFormToken = false
         } else {
-            formToken = FormToken.make()
+            formToken = Digest.hex(RandomBytes.shared.take(32))
             madeFormToken = true
         }
         if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
@@ -209,12 +209,17 @@ struct Visit {
         return response
     }
 
-    /// `response` with the form token this visit made, if it made one. Set outside the pages
-    /// themselves, so that a page without forms is the same for every new visitor and can be kept.
+    /// `response` with the form token this visit made, if it made one (32 random bytes in hex, the
+    /// proof that a form came from one of our pages). Set outside the pages themselves, so that a
+    /// page without forms is the same for every new visitor and can be kept. The header is written
+    /// out here: every response to a new visitor carries one, and building a `Cookie` cost more.
     func handOutFormToken(with response: Response) -> Response {
         guard madeFormToken else { return response }
         var response = response
-        response.setCookie(FormToken.cookie(formToken, secure: isSecure))
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: "\(CookieName.formToken)=\(formToken); Path=/; HttpOnly; SameSite=Lax\(isSecure ? "; Secure" : "")"))
         return response
     }
 }
