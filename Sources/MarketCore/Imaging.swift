@@ -31,7 +31,7 @@ public protocol ImageStore: Sendable {
     func checkWritable() async throws
 }
 
-/// How a stored image reaches a client: bytes at hand, or an address that serves them (a store
+/// How a stored image reaches a client: its bytes, or an address that serves them (a store
 /// such as S3 would hand out a signed URL instead of passing the bytes through the market).
 public enum ImageContent: Sendable, Equatable {
     case bytes(Data)

@@ -134,7 +134,7 @@ struct ArrangedQuery {
             }
             let rank = query.rank(term)
             if matchesFirst {
-                // Every match is at hand: the newest `rankedMatches` of them are ranked as they are
+                // Every match is known already: the newest `rankedMatches` of them are ranked as they are
                 // numbered, without a statement first to find where those begin.
                 ids = """
                     SELECT id FROM (

@@ -431,9 +431,7 @@ enum PostgresSchema {
             [
                 // An edit leaves the old row behind, still in the indexes, until a vacuum: every
                 // search that matched it reads it again. PostgreSQL's autovacuum waits for a fifth
-                // of the table by default. At 100,000 products, by turns, uncached word searches
-                // ran at 1,430–1,630 a second with 2,000 rows left behind and 1,550–1,800 vacuumed.
-                // Vacuuming a million products after 5,000 edits takes 4 s.
+                // of the table by default (docs/benchmarks/search.md measures both).
                 "ALTER TABLE product SET (autovacuum_vacuum_scale_factor = 0.005, autovacuum_vacuum_threshold = 500)"
             ]
         ),

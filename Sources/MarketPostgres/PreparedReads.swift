@@ -153,9 +153,7 @@ protocol MatchesFunction {
 /// products of the words that hold the pattern's term, when a few do, or else from every match
 /// found through the trigram index (`found_page`, migrations 21, 20 and 17):
 /// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search no longer parses
-/// the statement nor plans it for each pattern: at 100,000 products, by turns, 1,130–1,500
-/// searches a second against 1,030–1,400 unprepared, and 1,582–1,724 against 1,462–1,608 planned
-/// for each pattern.
+/// the statement nor plans it for each pattern (docs/benchmarks/search.md).
 enum CountedMatches: MatchesFunction {
     static let newestFirst = pageStatement("found_page", newest: true)
     static let oldestFirst = pageStatement("found_page", newest: false)

@@ -19,6 +19,9 @@ public final class SQLiteMarketStore: MarketStore {
     private let known = Mutex<(version: Int64, readAt: ContinuousClock.Instant?)>((0, nil))
     /// The version read once for everyone who asks while it is due.
     private let versionReads: Batches<Void, Int64>
+    /// Products on show, read in one transaction for every one asked for while the last read ran:
+    /// handing a read to one of GRDB's readers and back costs more than reading one product.
+    private let productReads: Batches<Int64, Product?>
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -28,6 +31,11 @@ public final class SQLiteMarketStore: MarketStore {
         versionReads = Batches { asked in
             let version = try await pool.read(Self.catalogueVersion)
             return asked.map { version }
+        }
+        productReads = Batches { ids in
+            try await MarketTimers.measure(MarketTimers.databaseReads) {
+                try await pool.read { db in try ids.map { try Self.product(id: $0, in: db, visibleOnly: true) } }
+            }
         }
     }
 
@@ -150,7 +158,7 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Hidden products are nobody's to read.
     public func product(id: Int64) async throws -> Product? {
-        try await read { db in try Self.product(id: id, in: db, visibleOnly: true) }
+        try await productReads.ask(id)
     }
 
     public func products(
