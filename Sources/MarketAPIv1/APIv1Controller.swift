@@ -29,7 +29,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let number = context.parameters.get("page") ?? ""
-        guard let number = Int(number) else { throw MarketError(.notFound, "no page \"\(number)\"") }
+        guard let number = Int(number) else { throw MarketError(.notFound, .noPage(number)) }
         let page = try await service.products(
             PageRequest(number: number, itemsPerPage: Self.itemsPerPage, order: .oldestFirst))
         return try JSONResponse.make(V1PageBody(page: page, urls: request.imageURLs))
@@ -76,7 +76,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
             let id = try context.productID()
             let named = try body.wholeNumber("id")
             if let named, named != id {
-                throw MarketError(.invalid, field: .sent("id"), rule: "is \(named), but the path names item \(id)")
+                throw MarketError(.invalid, field: .sent("id"), rule: .sameItem(named: named, path: id))
             }
             let product = try await service.deleteProduct(
                 id: id,
@@ -90,7 +90,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
 
     private static func form(of request: Request) async throws -> MultipartForm {
         var request = request
-        return try await request.multipartForm(orRefuse: MarketError(.invalid, "items are sent as multipart/form-data"))
+        return try await request.multipartForm(orRefuse: MarketError(.invalid, .itemsTakeMultipart))
     }
 
     private func respond(with product: Product, to request: Request) throws -> Response {
@@ -102,7 +102,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
         do {
             return try await body()
         } catch let error as MarketError where error.kind == .unauthorized {
-            throw MarketError(.notFound, field: .secret, "the password does not match this item")
+            throw MarketError(.notFound, field: .secret, .wrongItemPassword)
         }
     }
 }

@@ -57,17 +57,16 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        try await service.admitSeller(identifier: request.identifier)
+        let admitted = try await service.admitSeller(identifier: request.identifier)
         let form = try await request.multipartForm(
-            orRefuse: MarketError(
-                .invalid, "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts"))
+            orRefuse: MarketError(.invalid, .createTakesMultipart))
         guard let params = form.parts(named: "params").first else { throw MarketError.missing(.sent("params")) }
         let fields = try JSONFields(body: params.body, part: "params")
         let product = try await service.createProduct(
             try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),
             by: OwnershipProof(
                 identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields),
-                client: context.clientAddress(of: request)))
+                client: context.clientAddress(of: request), admitted: admitted))
         return try respond(with: product, to: request, status: .created)
     }
 
@@ -208,8 +207,9 @@ enum V2Requests {
     static func arrangement(from query: [String: String]) throws(MarketError) -> ProductArrangement {
         guard let text = query["sort"], !text.isEmpty else { return .asListed }
         guard let order = ProductArrangement.Order(rawValue: text) else {
-            let names = ProductArrangement.Order.allCases.map(\.rawValue).joined(separator: ", ")
-            throw MarketError(.invalid, field: .sent("sort"), rule: "must be one of \(names), not \"\(text)\"")
+            throw MarketError(
+                .invalid, field: .sent("sort"),
+                rule: .nameAmong(ProductArrangement.Order.allCases.map(\.rawValue), sent: text))
         }
         return ProductArrangement(order: order)
     }
@@ -220,7 +220,7 @@ enum V2Requests {
         else { return nil }
         guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
         else {
-            throw MarketError(.invalid, field: .sent(key), rule: "must be a whole number, not \"\(text)\"")
+            throw MarketError(.invalid, field: .sent(key), rule: .wholeNumberNot("\"\(text)\""))
         }
         return value
     }

@@ -30,7 +30,7 @@ public enum BrokenAnswer: String, CaseIterable, Codable, Sendable {
             guard let kind = BrokenAnswer(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
                 throw MarketError(
                     .invalid, field: .brokenKinds,
-                    rule: "must be among \(allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
+                    rule: .brokenKindAmong(allCases.map(\.rawValue), sent: name))
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }

@@ -9,7 +9,7 @@ public enum VendorIdentifier {
     public static func validated(_ identifier: String) throws -> String {
         let normalized = normalized(identifier)
         guard UUID(uuidString: normalized) != nil else {
-            throw MarketError(.invalid, field: .identifier, rule: "must be a UUID such as \(generate())")
+            throw MarketError(.invalid, field: .identifier, rule: .uuid(example: generate()))
         }
         return normalized
     }
@@ -34,7 +34,7 @@ public enum VendorSecret {
     public static func validateChosen(_ secret: String) throws {
         try validate(secret)
         guard secret.trimmingCharacters(in: .whitespacesAndNewlines).count >= minimumChosenLength else {
-            throw MarketError(.invalid, field: .secret, rule: "must be at least \(minimumChosenLength) characters")
+            throw MarketError(.invalid, field: .secret, rule: .minimumLength(minimumChosenLength))
         }
     }
 
@@ -42,7 +42,7 @@ public enum VendorSecret {
         guard !secret.isEmpty else { throw MarketError.missing(.secret) }
         guard secret.utf8.count <= SecretHasher.maximumSecretBytes else {
             throw MarketError(
-                .invalid, field: .secret, rule: "must be at most \(SecretHasher.maximumSecretBytes) bytes")
+                .invalid, field: .secret, rule: .maximumBytes(SecretHasher.maximumSecretBytes))
         }
     }
 }

@@ -39,9 +39,7 @@ final class ImageWork: Sendable {
             return state.nextTurn
         }
         guard let turn else {
-            throw MarketError(
-                .unavailable, "the market is processing too many pictures just now; try again in a moment",
-                retryAfter: 2)
+            throw MarketError.unavailable(.tooManyPictures, retryAfter: 2)
         }
         defer { state.withLock { $0.admitted -= pictures } }
         return try await body(ImageSteps(work: self, turn: turn))

@@ -1,4 +1,5 @@
 import Foundation
+import MarketModel
 
 /// Turns uploaded bytes into the images the market serves: decoded, upright, stripped of metadata,
 /// re-encoded and thumbnailed.
@@ -115,11 +116,11 @@ public struct ProcessedImage: Sendable {
 
 /// Why an upload is not accepted as an image.
 public struct ImageRejection: Error, Sendable, Equatable {
-    public var reason: String
+    public var rule: Rule
     public var isTooLarge: Bool
 
-    public init(_ reason: String, isTooLarge: Bool = false) {
-        self.reason = reason
+    public init(_ rule: Rule, isTooLarge: Bool = false) {
+        self.rule = rule
         self.isTooLarge = isTooLarge
     }
 }

@@ -41,13 +41,13 @@ extension MarketService {
         name: String, vendorID: Int64? = nil, by actor: MarketOperator
     ) async throws -> (vendor: Vendor, secret: String) {
         let registered = try await registerVendor(name: name, id: vendorID)
-        try await record(actor, "registered vendor \(registered.vendor.name) (vendor_id \(registered.vendor.id))")
+        try await record(actor, .registeredVendor(name: registered.vendor.name, id: registered.vendor.id))
         return registered
     }
 
     public func replaceSecret(ofVendor identifier: String, by actor: MarketOperator) async throws -> String {
         let secret = try await replaceSecret(ofVendor: identifier)
-        try await record(actor, "gave vendor \(identifier.lowercased()) a new secret")
+        try await record(actor, .gaveNewSecret(identifier: identifier.lowercased()))
         return secret
     }
 
@@ -56,7 +56,7 @@ extension MarketService {
         guard let removed = try await store.deleteProduct(id: id, { _ in }) else {
             throw MarketError.productNotFound(id)
         }
-        try await record(actor, "removed product \(id) “\(removed.name)” of \(removed.vendor.name)")
+        try await record(actor, .removedProduct(id: id, name: removed.name, vendor: removed.vendor.name))
         return removed
     }
 
@@ -64,25 +64,14 @@ extension MarketService {
     /// change or delete it while hidden, and showing it again puts it back as it was.
     public func hideProduct(id: Int64, by actor: MarketOperator) async throws -> String {
         guard let name = try await store.setProductHidden(true, id: id) else { throw MarketError.productNotFound(id) }
-        try await record(actor, "hid product \(id) “\(name)”")
+        try await record(actor, .hidProduct(id: id, name: name))
         return name
     }
 
     public func showProduct(id: Int64, by actor: MarketOperator) async throws -> String {
         guard let name = try await store.setProductHidden(false, id: id) else { throw MarketError.productNotFound(id) }
-        try await record(actor, "showed product \(id) “\(name)” again")
+        try await record(actor, .showedProduct(id: id, name: name))
         return name
-    }
-
-    /// Any product, hidden or not, as the console names it.
-    public func productLabel(id: Int64, for _: MarketOperator) async throws -> ProductLabel {
-        if let product = try await store.product(id: id) {
-            return ProductLabel(id: id, name: product.name, vendorName: product.vendor.name)
-        }
-        guard let hidden = try await store.hiddenProducts().first(where: { $0.id == id }) else {
-            throw MarketError.productNotFound(id)
-        }
-        return hidden
     }
 
     public func hiddenProducts(for _: MarketOperator) async throws -> [ProductLabel] {
@@ -93,23 +82,23 @@ extension MarketService {
     /// in a new market; vendors, secrets and sign-ins stay.
     public func emptyMarket(by actor: MarketOperator) async throws -> Int {
         let removed = try await store.deleteEveryProduct()
-        try await record(actor, "emptied the market (\(removed) products)")
+        try await record(actor, .emptiedMarket(products: removed))
         return removed
     }
 
-    /// Empties the market and fills it again with `restock` (the demo catalogue, which only the
+    /// Empties the market and fills it again with `fillWithDemo` (the demo catalogue, which only the
     /// composition root knows); both steps are recorded.
     public func resetMarket(
-        by actor: MarketOperator, restock: () async throws -> Int
+        by actor: MarketOperator, fillWithDemo: () async throws -> Int
     ) async throws -> (removed: Int, added: Int) {
         let removed = try await emptyMarket(by: actor)
-        let added = try await restock()
-        try await record(actor, "filled the market with \(added) demo products")
+        let added = try await fillWithDemo()
+        try await record(actor, .filledMarket(products: added))
         return (removed, added)
     }
 
-    func record(_ actor: MarketOperator, _ action: String) async throws {
-        try await store.recordOperatorAction(OperatorAction(operatorName: actor.name, action: action, at: now()))
+    func record(_ actor: MarketOperator, _ act: OperatorAction.Act) async throws {
+        try await store.recordOperatorAction(OperatorAction(operatorName: actor.name, act: act, at: now()))
     }
 }
 

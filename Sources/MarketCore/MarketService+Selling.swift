@@ -12,11 +12,14 @@ public struct OwnershipProof: Sendable, Equatable {
     public var sessionToken: String?
     /// Where the request came from: wrong secrets are counted per client address too.
     public var client: String?
+    /// The seller `admitSeller` found for `identifier`, so that the vendor is read once a request.
+    public var admitted: AdmittedSeller?
 
-    public init(identifier: String? = nil, secret: String, client: String? = nil) {
+    public init(identifier: String? = nil, secret: String, client: String? = nil, admitted: AdmittedSeller? = nil) {
         self.identifier = identifier
         self.secret = secret
         self.client = client
+        self.admitted = admitted
     }
 
     public init(signedInWith token: String, client: String? = nil) {
@@ -39,7 +42,7 @@ extension MarketService {
         -> Product
     {
         if let token = proof.sessionToken {
-            guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+            guard let vendor = try await vendor(.session(token: token)) else { throw MarketError.sessionEnded }
             return try await insert(draft, images: uploads, vendorID: { vendor.id })
         }
         guard let identifier = proof.identifier else {
@@ -51,7 +54,7 @@ extension MarketService {
                 minimumImages: 0)
         }
         let credentials = VendorCredentials(identifier: identifier, secret: proof.secret)
-        let vendor = Task { try await authenticate(credentials, from: proof.client) }
+        let vendor = Task { try await authenticate(credentials, from: proof.client, known: proof.admitted?.stored) }
         return try await insert(draft, images: uploads, vendorID: { try await vendor.value.id })
     }
 
@@ -106,11 +109,18 @@ extension MarketService {
         return try await delete(id)
     }
 
+    /// Deletes every product of the vendor these credentials prove, to start a lesson afresh; their
+    /// pictures go with the next sweep. Returns how many products there were.
+    public func deleteAllProducts(of credentials: VendorCredentials, from client: String?) async throws -> Int {
+        let vendor = try await authenticate(credentials, from: client)
+        return try await store.deleteProducts(vendorID: vendor.id)
+    }
+
     // MARK: Rules of ownership
 
     /// Succeeds when `proof` lets its holder change the product, and changes nothing. Every change
-    /// asks this first; the storefront also asks it before it shows an edit form.
-    public func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
+    /// asks this first.
+    func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
         guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
         guard owner.hidden else { return try await check(owner, of: productID, proof: proof) }
         // Its owner learns why it is gone; anyone else, that it is not there.
@@ -124,18 +134,9 @@ extension MarketService {
         throw MarketError.hiddenByOperator(productID)
     }
 
-    /// Whether this is the signed-in vendor's own product, hidden by an operator: their page then
-    /// says why it is gone.
-    public func isHiddenByOperator(_ productID: Int64, signedInWith token: String) async throws -> Bool {
-        guard let owner = try await store.ownership(of: productID), owner.hidden, owner.passwordHash == nil,
-            let vendor = try await signedInVendor(token: token)
-        else { return false }
-        return vendor.identifier == owner.vendorIdentifier
-    }
-
     private func check(_ owner: ProductOwnership, of productID: Int64, proof: OwnershipProof) async throws {
         if let token = proof.sessionToken {
-            guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+            guard let vendor = try await vendor(.session(token: token)) else { throw MarketError.sessionEnded }
             guard owner.passwordHash == nil, vendor.identifier == owner.vendorIdentifier else {
                 throw MarketError.notOwner(productID)
             }
@@ -253,14 +254,14 @@ extension MarketService {
         guard upload.count <= MarketRules.maximumImageBytes else {
             throw MarketError(
                 .tooLarge, field: .image(index),
-                rule: "is \(upload.count) bytes; an image may be at most \(MarketRules.maximumImageBytes) bytes")
+                rule: .imageBytes(size: upload.count, limit: MarketRules.maximumImageBytes))
         }
         do {
             return try await MarketTimers.measure(MarketTimers.imageProcessing) {
                 try await imageProcessor.process(upload, in: steps)
             }
         } catch let rejection as ImageRejection {
-            throw MarketError(rejection.isTooLarge ? .tooLarge : .invalid, field: .image(index), rule: rejection.reason)
+            throw MarketError(rejection.isTooLarge ? .tooLarge : .invalid, field: .image(index), rule: rejection.rule)
         }
     }
 

@@ -25,11 +25,6 @@ extension MarketService {
         return session
     }
 
-    /// The vendor signed in with `token`, or nil when that session has ended.
-    public func signedInVendor(token: String) async throws -> Vendor? {
-        try await store.vendor(forSession: Self.digest(ofSession: token), at: now())
-    }
-
     public func signOut(token: String) async throws {
         try await store.deleteSession(tokenHash: Self.digest(ofSession: token))
     }
@@ -37,7 +32,7 @@ extension MarketService {
     /// The products of the vendor signed in with `token`, newest first.
     public func products(_ page: PageRequest, signedInWith token: String) async throws -> Page<ProductSummary> {
         let page = try validated(page.validated())
-        guard let vendor = try await signedInVendor(token: token) else { throw MarketError.sessionEnded }
+        guard let vendor = try await vendor(.session(token: token)) else { throw MarketError.sessionEnded }
         return try await store.products(page, ofVendor: vendor.id)
     }
 
@@ -47,17 +42,12 @@ extension MarketService {
         if let secret { try VendorSecret.validateChosen(secret) }
         let secret = secret ?? VendorSecret.generate()
         guard try await store.replaceSecret(ofVendor: identifier, with: try await hasher.hash(secret)) else {
-            throw MarketError(.notFound, field: .identifier, "no vendor has the identifier \(identifier)")
+            throw MarketError(.notFound, field: .identifier, .noVendor(identifier: identifier))
         }
         return secret
     }
 
-    private static func digest(ofSession token: String) -> String {
+    static func digest(ofSession token: String) -> String {
         Digest.sha256Hex(Data(token.utf8))
     }
-}
-
-extension MarketError {
-    public static let sessionEnded = MarketError(
-        .unauthorized, "this sign-in has ended (signed out, expired, or the secret has changed); sign in again")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MarketModel
+import Synchronization
 
 /// Every rule of the market in one place. The API dialects and the storefront only translate their
 /// wire formats into calls on this service and its answers back.
@@ -15,6 +16,8 @@ public struct MarketService: Sendable {
     let now: @Sendable () -> Date
     /// Every picture decoded or encoded for this market's requests goes through these slots.
     let imageWork = ImageWork()
+    /// Vendors found by identifier: they are never removed, so one found once is remembered.
+    let knownVendors = KnownVendors()
 
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
@@ -71,8 +74,28 @@ public struct MarketService: Sendable {
         return names
     }
 
-    public func product(id: Int64) async throws -> Product {
-        guard let product = try await store.product(id: id) else { throw MarketError.productNotFound(id) }
+    /// The product `id` as `reader` may see it: a product on show, or `productNotFound`; to its
+    /// signed-in vendor, `hiddenByOperator` when an operator hid it; to whoever would change it,
+    /// only when their proof holds; to an operator, hidden or not.
+    public func product(id: Int64, for reader: ProductReader = .anyone) async throws -> Product {
+        switch reader {
+        case .anyone: break
+        case .signedIn(let token):
+            if let product = try await store.product(id: id, includingHidden: false) { return product }
+            guard let owner = try await store.ownership(of: id), owner.hidden, owner.passwordHash == nil,
+                try await vendor(.session(token: token))?.identifier == owner.vendorIdentifier
+            else { throw MarketError.productNotFound(id) }
+            throw MarketError.hiddenByOperator(id)
+        case .owner(let proof): try await checkOwnership(of: id, proof: proof)
+        case .operator:
+            guard let product = try await store.product(id: id, includingHidden: true) else {
+                throw MarketError.productNotFound(id)
+            }
+            return product
+        }
+        guard let product = try await store.product(id: id, includingHidden: false) else {
+            throw MarketError.productNotFound(id)
+        }
         return product
     }
 
@@ -94,8 +117,8 @@ public struct MarketService: Sendable {
 
     /// A smaller copy of a stored image, made the first time a page asks for it and kept: pages ask
     /// for the width they show, in WebP where the browser takes it. Nil when the image it would be
-    /// made from is not stored. Made on request rather than with every upload: a create stays as
-    /// fast as it was, and no work is spent on sizes nobody's screen asks for.
+    /// made from is not stored. Made on request rather than with every upload, so that a create does
+    /// no work for sizes nobody's screen asks for.
     private func madeVariant(_ key: String) async throws -> ImageContent? {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
         for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
@@ -120,7 +143,7 @@ public struct MarketService: Sendable {
         name: String, identifier: String? = nil, secret: String? = nil, id: Int64? = nil
     ) async throws -> (vendor: Vendor, secret: String) {
         if let secret { try VendorSecret.validateChosen(secret) }
-        if let id, id < 1 { throw MarketError(.invalid, field: .sent("vendor-id"), rule: "must be 1 or more") }
+        if let id, id < 1 { throw MarketError(.invalid, field: .sent("vendor-id"), rule: .atLeastOne) }
         return try await addVendor(name: name, identifier: identifier, secret: secret, id: id)
     }
 
@@ -145,15 +168,32 @@ public struct MarketService: Sendable {
         try await store.allVendors()
     }
 
+    /// The vendor `key` names, or nil: an identifier no vendor has, or a sign-in that has ended.
+    public func vendor(_ key: VendorKey) async throws -> Vendor? {
+        switch key {
+        case .identifier(let identifier):
+            let identifier = VendorIdentifier.normalized(identifier)
+            if let known = knownVendors.vendors.withLock({ $0[identifier] }) { return known }
+            let vendor = try await store.vendorCredentials(identifier: identifier)?.vendor
+            knownVendors.vendors.withLock { $0[identifier] = vendor }
+            return vendor
+        case .session(let token):
+            return try await store.vendor(forSession: Self.digest(ofSession: token), at: now())
+        }
+    }
+
     /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as
     /// long to refuse as a wrong secret, unless open registration makes it a vendor. After too many
     /// wrong secrets for one identifier or from one `client` address, `throttled` until a wait is over.
-    public func authenticate(_ credentials: VendorCredentials, from client: String?) async throws -> Vendor {
+    /// `known` is what `admitSeller` read for the identifier, if it did.
+    public func authenticate(
+        _ credentials: VendorCredentials, from client: String?, known: StoredVendor? = nil
+    ) async throws -> Vendor {
         let identifier = VendorIdentifier.normalized(credentials.identifier)
         guard !identifier.isEmpty else { throw MarketError.missing(.identifier) }
         guard !credentials.secret.isEmpty else { throw MarketError.missing(.secret) }
         return try await throttled(Self.vendorSubject(identifier), client: client) {
-            let stored = try await store.vendorCredentials(identifier: identifier)
+            let stored = if let known { known } else { try await store.vendorCredentials(identifier: identifier) }
             if stored == nil, openRegistration {
                 return try await addVendor(
                     name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret
@@ -167,12 +207,15 @@ public struct MarketService: Sendable {
     }
 
     /// Refuses a sale from an identifier no vendor has (unless open registration would make it
-    /// one) before its upload is read: the answer a wrong secret gets, after as long.
-    public func admitSeller(identifier: String?) async throws {
+    /// one) before its upload is read: the answer a wrong secret gets, after as long. What it read
+    /// goes with the sale's `OwnershipProof`.
+    public func admitSeller(identifier: String?) async throws -> AdmittedSeller? {
         let identifier = VendorIdentifier.normalized(identifier ?? "")
-        guard !identifier.isEmpty, !openRegistration,
-            try await store.vendorCredentials(identifier: identifier) == nil
-        else { return }
+        guard !identifier.isEmpty else { return nil }
+        if let stored = try await store.vendorCredentials(identifier: identifier) {
+            return AdmittedSeller(stored: stored)
+        }
+        guard !openRegistration else { return nil }
         _ = try await hasher.verify("", against: SecretHasher.decoy)
         throw MarketError.wrongCredentials
     }
@@ -180,6 +223,27 @@ public struct MarketService: Sendable {
     func validated<T>(_ check: @autoclosure () throws(ValidationError) -> T) throws(MarketError) -> T {
         do { return try check() } catch { throw MarketError.invalid(error) }
     }
+}
+
+/// Who reads a product, which decides what they may see of it.
+public enum ProductReader: Sendable {
+    case anyone
+    /// A signed-in vendor, who learns that an operator hid their own product.
+    case signedIn(token: String)
+    /// Whoever would change the product, with their proof.
+    case owner(OwnershipProof)
+    case `operator`(MarketOperator)
+}
+
+/// How a vendor is looked up: by the identifier an app sends, or by a storefront sign-in.
+public enum VendorKey: Sendable {
+    case identifier(String)
+    case session(token: String)
+}
+
+/// A vendor found before a sale's upload was read.
+public struct AdmittedSeller: Sendable, Equatable {
+    let stored: StoredVendor
 }
 
 /// What a search asks the store for: a search text is matched lowercased and without surrounding
@@ -200,4 +264,8 @@ enum SearchTerm {
             self = .term(term)
         }
     }
+}
+
+final class KnownVendors: Sendable {
+    let vendors = Mutex<[String: Vendor]>([:])
 }

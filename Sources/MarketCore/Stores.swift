@@ -13,7 +13,7 @@ public protocol VendorStore: Sendable {
 /// transaction: it happens whole or not at all.
 public protocol ProductStore: Sendable {
     func insertProduct(_ product: NewProduct) async throws -> Product
-    func product(id: Int64) async throws -> Product?
+    func product(id: Int64, includingHidden: Bool) async throws -> Product?
     /// In the page's order, or the arrangement's when it is not `.asListed`. `search` is already
     /// lowercased; it matches name or description.
     func products(
@@ -95,7 +95,7 @@ public protocol RehearsalStore: Sendable {
     func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws
     /// A vendor's newest requests first; with `after`, only those kept since the one with that id.
     func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord]
-    /// The faults a vendor has set (encoded `RehearsedFaults`), or nil.
+    /// The faults a vendor has set (encoded `FaultSettings`), or nil.
     func faults(vendorID: Int64) async throws -> Data?
     func setFaults(_ faults: Data?, vendorID: Int64) async throws
     /// Deletes every product of a vendor; returns how many there were.
@@ -148,14 +148,50 @@ public struct ProductLabel: Sendable, Equatable {
 
 /// Something an operator did, as the console's log shows it.
 public struct OperatorAction: Sendable, Equatable {
+    public enum Act: Sendable, Equatable, Codable {
+        case registeredVendor(name: String, id: Int64)
+        case gaveNewSecret(identifier: String)
+        case removedProduct(id: Int64, name: String, vendor: String)
+        case hidProduct(id: Int64, name: String)
+        case showedProduct(id: Int64, name: String)
+        case emptiedMarket(products: Int)
+        case filledMarket(products: Int)
+        /// An act an older version kept as a sentence.
+        case said(String)
+
+        /// As the command and the log's older entries say it.
+        public var english: String {
+            switch self {
+            case .registeredVendor(let name, let id): "registered vendor \(name) (vendor_id \(id))"
+            case .gaveNewSecret(let identifier): "gave vendor \(identifier) a new secret"
+            case .removedProduct(let id, let name, let vendor): "removed product \(id) “\(name)” of \(vendor)"
+            case .hidProduct(let id, let name): "hid product \(id) “\(name)”"
+            case .showedProduct(let id, let name): "showed product \(id) “\(name)” again"
+            case .emptiedMarket(let products): "emptied the market (\(products) products)"
+            case .filledMarket(let products): "filled the market with \(products) demo products"
+            case .said(let text): text
+            }
+        }
+    }
+
     public var operatorName: String
-    public var action: String
+    public var act: Act
     public var at: Date
 
-    public init(operatorName: String, action: String, at: Date) {
+    public init(operatorName: String, act: Act, at: Date) {
         self.operatorName = operatorName
-        self.action = action
+        self.act = act
         self.at = at
+    }
+
+    /// As a store keeps it: the act as JSON (or, from an older version, a sentence).
+    public init(operatorName: String, stored: String, at: Date) {
+        let act = try? JSONDecoder().decode(Act.self, from: Data(stored.utf8))
+        self.init(operatorName: operatorName, act: act ?? .said(stored), at: at)
+    }
+
+    public var stored: String {
+        (try? JSONEncoder().encode(act)).map { String(decoding: $0, as: UTF8.self) } ?? act.english
     }
 }
 
@@ -190,7 +226,7 @@ public struct NewVendor: Sendable {
     }
 }
 
-public struct StoredVendor: Sendable {
+public struct StoredVendor: Sendable, Equatable {
     public var vendor: Vendor
     public var secretHash: String
 

@@ -15,7 +15,7 @@ public final class VisibleProducts: Sendable {
 
     /// The ids at `version`: those kept, or what `read` gives (in the caller's transaction).
     public func ids(at version: Int64, reading read: () throws -> [Int64]) rethrows -> [Int64] {
-        if let ids = kept(at: version) { return ids }
+        if let ids = cached(at: version) { return ids }
         let ids = try read()
         keep(ids, at: version)
         return ids
@@ -26,7 +26,7 @@ public final class VisibleProducts: Sendable {
     public func ids(
         at version: Int64, reading read: @escaping @Sendable () async throws -> [Int64]
     ) async throws -> [Int64] {
-        if let ids = kept(at: version) { return ids }
+        if let ids = cached(at: version) { return ids }
         let load = loads.withLock { loads in
             if let load = loads[version] { return load }
             let load = Task { try await read() }
@@ -52,7 +52,7 @@ public final class VisibleProducts: Sendable {
     }
 
     /// The ids at `version` if they are kept, without reading them.
-    public func kept(at version: Int64) -> [Int64]? {
+    public func cached(at version: Int64) -> [Int64]? {
         stored.withLock { stored in stored?.version == version ? stored?.ids : nil }
     }
 

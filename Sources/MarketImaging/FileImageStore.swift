@@ -68,7 +68,7 @@ public struct FileImageStore: ImageStore {
 
     public func checkWritable() async throws {
         guard access(root.path, W_OK) == 0 else {
-            throw MarketError.unavailable("the image folder cannot be written to (\(String(cString: strerror(errno))))")
+            throw MarketError.unavailable(.imagesNotWritable(String(cString: strerror(errno))))
         }
     }
 

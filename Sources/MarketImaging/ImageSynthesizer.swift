@@ -20,7 +20,7 @@ public enum ImageSynthesizer {
                     &encoded, &error)
             }
         }
-        guard result == 0 else { throw ImageRejection(Vips.message(error)) }
+        guard result == 0 else { throw ImageRejection(.unreadable(Vips.message(error))) }
         return Vips.take(encoded).data
     }
 
@@ -30,7 +30,7 @@ public enum ImageSynthesizer {
         var encoded = omk_encoded()
         var error: UnsafeMutablePointer<CChar>?
         guard omk_blank_bilevel_png(Int32(width), Int32(height), &encoded, &error) == 0 else {
-            throw ImageRejection(Vips.message(error))
+            throw ImageRejection(.unreadable(Vips.message(error)))
         }
         return Vips.take(encoded).data
     }

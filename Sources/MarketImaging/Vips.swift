@@ -10,7 +10,7 @@ enum Vips {
     static let readsHEIF: Bool = omk_reads_heif() != 0
 
     static func ensureStarted() throws {
-        guard started else { throw ImageRejection("cannot be read: libvips did not start") }
+        guard started else { throw ImageRejection(.unreadable("cannot be read: libvips did not start")) }
     }
 
     /// Copies an encoded result out of libvips' memory and frees it.

@@ -11,13 +11,11 @@ public struct VipsImageProcessor: ImageProcessor {
     /// decoded picture in two more that may run side by side.
     public func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage {
         guard let kind = UploadKind.sniff(upload) else {
-            throw ImageRejection("is not a JPEG, PNG, WebP or HEIC image")
+            throw ImageRejection(.notAnImage)
         }
         try Vips.ensureStarted()
         if kind == .heif, !Vips.readsHEIF {
-            throw ImageRejection(
-                "is a HEIC photo, which this market cannot read; send it as a JPEG "
-                    + "(on an iPhone: Settings, Camera, Formats, Most Compatible)")
+            throw ImageRejection(.heicUnreadable)
         }
         let picture = try await steps.run { try DecodedPicture(upload, kind: kind) }
         async let original = steps.run { try picture.encoded(longEdge: nil) }
@@ -35,7 +33,7 @@ public struct VipsImageProcessor: ImageProcessor {
             let status = image.withUnsafeBytes { bytes in
                 omk_resize(bytes.baseAddress, bytes.count, Int32(width), format.vips, &encoded, &error)
             }
-            guard status == 0 else { throw ImageRejection(Vips.message(error)) }
+            guard status == 0 else { throw ImageRejection(.unreadable(Vips.message(error))) }
             return Vips.take(encoded)
         }
     }
@@ -60,12 +58,11 @@ private final class DecodedPicture: @unchecked Sendable {
             self.picture = picture
         case (OMK_TOO_MANY_PIXELS, _):
             throw ImageRejection(
-                "\(Vips.message(error)); an image may have at most \(MarketRules.maximumImagePixels) pixels",
-                isTooLarge: true)
+                .tooManyPixels(detail: Vips.message(error), limit: MarketRules.maximumImagePixels), isTooLarge: true)
         default:
             // libvips' own words name its internals; the client learns what it can act on.
             if let error { omk_free(error) }
-            throw ImageRejection("is damaged or not a whole \(kind.rawValue) image; send the picture again")
+            throw ImageRejection(.damaged(format: kind.rawValue))
         }
     }
 
@@ -77,7 +74,7 @@ private final class DecodedPicture: @unchecked Sendable {
         var error: UnsafeMutablePointer<CChar>?
         guard omk_encode_picture(picture, Int32(longEdge ?? 0), &encoded, &error) == 0 else {
             if let error { omk_free(error) }
-            throw ImageRejection("could not be encoded again; send the picture again")
+            throw ImageRejection(.notReencoded)
         }
         return Vips.take(encoded)
     }

@@ -1,7 +1,7 @@
-/// A field a request may get wrong, as the market knows it. Each door spells it its own way (the
+/// A field a request may get wrong, as the market knows it. Each adapter spells it its own way (the
 /// 2022 API `discounted_price`, the 2021 API `title` for a name, a form "Discount", the command
 /// `--discount`), so rules and refusals name the field by this value and never by a spelling.
-public enum MarketField: Hashable, Sendable, CustomStringConvertible {
+public enum MarketField: Hashable, Sendable, Codable, CustomStringConvertible {
     case name, description, price, discount, stock, currency
     case images
     /// The picture at this position (from 0) among those one request sent.
@@ -18,7 +18,7 @@ public enum MarketField: Hashable, Sendable, CustomStringConvertible {
     /// read (a `params` part that is no JSON, a key holding text where a number belongs).
     case sent(String)
 
-    /// Plain words, for logs and tests; every door has its own spelling.
+    /// Plain words, for logs and tests; every adapter has its own spelling.
     public var description: String {
         switch self {
         case .name: "name"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The limits every product obeys, whichever door it comes in by (API v1, API v2, storefront,
+/// The limits every product obeys, whichever way it comes in (API v1, API v2, storefront,
 /// OpenMarketKit). Clients show these too, so they live in this dependency-free module.
 public enum MarketRules {
     public static let nameLength = 1...100
@@ -15,27 +15,26 @@ public enum MarketRules {
 
     public static func validName(_ name: String) throws(ValidationError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw ValidationError(field: .name, rule: "must not be empty") }
+        guard !trimmed.isEmpty else { throw ValidationError(field: .name, rule: .notEmpty) }
         if let control = firstControlCharacter(in: trimmed, allowing: []) {
-            throw ValidationError(field: .name, rule: "must not contain the control character \(control)")
+            throw ValidationError(field: .name, rule: .noControlCharacter(control))
         }
         guard nameLength.contains(trimmed.count) else {
-            throw ValidationError(field: .name, rule: "must be at most \(nameLength.upperBound) characters")
+            throw ValidationError(field: .name, rule: .maximumCharacters(nameLength.upperBound))
         }
         return trimmed
     }
 
-    /// A description says something: the API has always required one, and now every door does.
+    /// A description says something: the API requires one, and so does every adapter.
     public static func validDescription(_ text: String) throws(ValidationError) -> String {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ValidationError(field: .description, rule: "must not be empty")
+            throw ValidationError(field: .description, rule: .notEmpty)
         }
         guard text.count <= maximumDescriptionLength else {
-            throw ValidationError(
-                field: .description, rule: "must be at most \(maximumDescriptionLength) characters")
+            throw ValidationError(field: .description, rule: .maximumCharacters(maximumDescriptionLength))
         }
         if let control = firstControlCharacter(in: text, allowing: lineBreaksAndTabs) {
-            throw ValidationError(field: .description, rule: "must not contain the control character \(control)")
+            throw ValidationError(field: .description, rule: .noControlCharacter(control))
         }
         return text
     }
@@ -52,9 +51,9 @@ public enum MarketRules {
     }
 
     public static func validAmount(_ value: Int64, field: MarketField) throws(ValidationError) -> Int64 {
-        guard value >= 0 else { throw ValidationError(field: field, rule: "must be 0 or more") }
+        guard value >= 0 else { throw ValidationError(field: field, rule: .notNegative) }
         guard value <= maximumAmount else {
-            throw ValidationError(field: field, rule: "must be at most \(maximumAmount)")
+            throw ValidationError(field: field, rule: .atMost(maximumAmount))
         }
         return value
     }
@@ -62,7 +61,7 @@ public enum MarketRules {
     public static func validDiscount(_ discount: Int64, price: Int64) throws(ValidationError) -> Int64 {
         let discount = try validAmount(discount, field: .discount)
         guard discount <= price else {
-            throw ValidationError(field: .discount, rule: "must not be more than the price (\(price))")
+            throw ValidationError(field: .discount, rule: .notAbovePrice(price))
         }
         return discount
     }
@@ -72,7 +71,7 @@ public enum MarketRules {
     public static func discount(price: Int64, salePrice: Int64) throws(ValidationError) -> Int64 {
         _ = try validAmount(salePrice, field: .discount)
         guard salePrice <= price else {
-            throw ValidationError(field: .discount, rule: "must not be more than the price (\(price))")
+            throw ValidationError(field: .discount, rule: .notAbovePrice(price))
         }
         return price - salePrice
     }
@@ -81,10 +80,10 @@ public enum MarketRules {
     public static func validImageCount(_ count: Int, minimum: Int = imagesPerProduct.lowerBound) throws(ValidationError)
     {
         guard count >= minimum else {
-            throw ValidationError(field: .images, rule: "must hold at least \(minimum) image")
+            throw ValidationError(field: .images, rule: .minimumImages(minimum))
         }
         guard count <= imagesPerProduct.upperBound else {
-            throw ValidationError(field: .images, rule: "must hold at most \(imagesPerProduct.upperBound) images")
+            throw ValidationError(field: .images, rule: .maximumImages(imagesPerProduct.upperBound))
         }
     }
 }

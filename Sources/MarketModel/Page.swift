@@ -29,11 +29,10 @@ public struct PageRequest: Sendable, Equatable {
 
     public func validated() throws(ValidationError) -> PageRequest {
         guard (1...Self.maximumPageNumber).contains(number) else {
-            throw ValidationError(field: .pageNumber, rule: "must be from 1 to \(Self.maximumPageNumber)")
+            throw ValidationError(field: .pageNumber, rule: .between(1, Self.maximumPageNumber))
         }
         guard (1...Self.maximumItemsPerPage).contains(itemsPerPage) else {
-            throw ValidationError(
-                field: .itemsPerPage, rule: "must be from 1 to \(Self.maximumItemsPerPage)")
+            throw ValidationError(field: .itemsPerPage, rule: .between(1, Self.maximumItemsPerPage))
         }
         return self
     }

@@ -1,17 +1,12 @@
 import Foundation
 
-/// A product as the market shows it: its facts, its images in order and its vendor.
+/// A product as the market shows it: its facts, its images in order and its vendor. Its facts
+/// read as its own (`product.price`).
+@dynamicMemberLookup
 public struct Product: Sendable, Equatable, Identifiable {
     public var id: Int64
     public var vendor: VendorSummary
-    public var name: String
-    public var description: String
-    public var currency: Currency
-    /// The list price in whole units of `currency`.
-    public var price: Int64
-    /// How much is taken off `price`; 0 when there is no discount.
-    public var discount: Int64
-    public var stock: Int64
+    public var facts: ProductDraft
     public var images: [ProductImage]
     /// The image shown in lists; one of `images`, or nil for a 2021 item posted without pictures.
     public var coverImageID: Int64?
@@ -25,20 +20,20 @@ public struct Product: Sendable, Equatable, Identifiable {
     ) {
         self.id = id
         self.vendor = vendor
-        self.name = name
-        self.description = description
-        self.currency = currency
-        self.price = price
-        self.discount = discount
-        self.stock = stock
+        facts = ProductDraft(
+            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
         self.images = images
         self.coverImageID = coverImageID
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
 
-    /// What a buyer pays.
-    public var salePrice: Int64 { price - discount }
+    public subscript<Value>(dynamicMember fact: WritableKeyPath<ProductDraft, Value>) -> Value {
+        get { facts[keyPath: fact] }
+        set { facts[keyPath: fact] = newValue }
+    }
+
+    public subscript<Value>(dynamicMember fact: KeyPath<ProductDraft, Value>) -> Value { facts[keyPath: fact] }
 
     public var coverImage: ProductImage? {
         images.first { $0.id == coverImageID } ?? images.first
@@ -46,22 +41,17 @@ public struct Product: Sendable, Equatable, Identifiable {
 
     public var summary: ProductSummary {
         ProductSummary(
-            id: id, vendor: vendor, name: name, description: description, currency: currency,
-            price: price, discount: discount, stock: stock, thumbnailKey: coverImage?.thumbnailKey ?? "",
+            id: id, vendor: vendor, facts: facts, thumbnailKey: coverImage?.thumbnailKey ?? "",
             thumbnailKeys: images.map(\.thumbnailKey), createdAt: createdAt)
     }
 }
 
 /// A product as a list shows it: no image list, only the cover's thumbnail.
+@dynamicMemberLookup
 public struct ProductSummary: Sendable, Equatable, Identifiable {
     public var id: Int64
     public var vendor: VendorSummary
-    public var name: String
-    public var description: String
-    public var currency: Currency
-    public var price: Int64
-    public var discount: Int64
-    public var stock: Int64
+    public var facts: ProductDraft
     /// The cover's thumbnail; empty for a 2021 item posted without pictures.
     public var thumbnailKey: String
     /// Every image's thumbnail, in order.
@@ -69,23 +59,30 @@ public struct ProductSummary: Sendable, Equatable, Identifiable {
     public var createdAt: Date
 
     public init(
-        id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
-        price: Int64, discount: Int64, stock: Int64, thumbnailKey: String, thumbnailKeys: [String], createdAt: Date
+        id: Int64, vendor: VendorSummary, facts: ProductDraft, thumbnailKey: String, thumbnailKeys: [String],
+        createdAt: Date
     ) {
         self.id = id
         self.vendor = vendor
-        self.name = name
-        self.description = description
-        self.currency = currency
-        self.price = price
-        self.discount = discount
-        self.stock = stock
+        self.facts = facts
         self.thumbnailKey = thumbnailKey
         self.thumbnailKeys = thumbnailKeys
         self.createdAt = createdAt
     }
 
-    public var salePrice: Int64 { price - discount }
+    public init(
+        id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
+        price: Int64, discount: Int64, stock: Int64, thumbnailKey: String, thumbnailKeys: [String], createdAt: Date
+    ) {
+        self.init(
+            id: id, vendor: vendor,
+            facts: ProductDraft(
+                name: name, description: description, currency: currency, price: price, discount: discount,
+                stock: stock),
+            thumbnailKey: thumbnailKey, thumbnailKeys: thumbnailKeys, createdAt: createdAt)
+    }
+
+    public subscript<Value>(dynamicMember fact: KeyPath<ProductDraft, Value>) -> Value { facts[keyPath: fact] }
 }
 
 /// One photo of a product. Keys name stored blobs (content hashes with an extension).

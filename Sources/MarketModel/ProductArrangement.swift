@@ -47,9 +47,7 @@ public struct ProductArrangement: Sendable, Hashable {
     /// products (not dense), is read sooner by walking the price index and testing each entry's id
     /// against the term's matches (about `reach × shown ÷ found` entries) than by looking up every
     /// match's row and sorting them. An entry walked costs about an eighth of a row looked up in
-    /// SQLite, and a fourteenth in PostgreSQL, for which the rule is a little cautious: at a million
-    /// products, a word's first page took 1 ms walking against 6–9 ms looking up its 3,660
-    /// matches, its tenth page 6–10 ms against 5–9.
+    /// SQLite, and less in PostgreSQL, for which the rule is a little cautious.
     public func walksPrices(found: Int, shown: Int, reach: Int) -> Bool {
         [.lowestPrice, .highestPrice].contains(order) && !Self.isDense(found: found, shown: shown)
             && Double(reach) * Double(shown) <= 8 * Double(found) * Double(found)

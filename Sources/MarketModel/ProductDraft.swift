@@ -1,11 +1,17 @@
-/// A product as a vendor first describes it, before its images are processed.
+/// A product's own facts: as a vendor first describes it, before its images are processed, and
+/// as every stored product holds them.
 public struct ProductDraft: Sendable, Equatable {
     public var name: String
     public var description: String
     public var currency: Currency
+    /// The list price in whole units of `currency`.
     public var price: Int64
+    /// How much is taken off `price`; 0 when there is no discount.
     public var discount: Int64
     public var stock: Int64
+
+    /// What a buyer pays.
+    public var salePrice: Int64 { price - discount }
 
     public init(
         name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0,
@@ -95,7 +101,7 @@ public struct ProductChanges: Sendable, Equatable {
         changed.stock = draft.stock
         if let coverImageID {
             guard product.images.contains(where: { $0.id == coverImageID }) else {
-                throw ValidationError(field: .thumbnail, rule: "must be the id of one of this product's images")
+                throw ValidationError(field: .thumbnail, rule: .ownImage)
             }
             changed.coverImageID = coverImageID
         }

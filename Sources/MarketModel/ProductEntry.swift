@@ -32,9 +32,14 @@ public struct ProductEntry: Sendable, Equatable {
         }
     }
 
-    /// What is wrong with an entry, by field.
+    /// What is wrong with an entry: the rule each field breaks.
     public struct Problems: Error, Sendable, Equatable {
-        public var byField: [Field: String]
+        public var rules: [Field: Rule]
+
+        /// Each problem in English after its field's name: "price must be a whole number".
+        public var byField: [Field: String] {
+            rules.reduce(into: [:]) { $0[$1.key] = "\($1.key.rawValue) \($1.value.english)" }
+        }
     }
 
     public var name: String
@@ -66,21 +71,21 @@ public struct ProductEntry: Sendable, Equatable {
     /// The draft this entry describes, with every rule checked. `imageCount` is how many pictures
     /// come with it, or nil when pictures are not part of the entry (an edit that keeps them).
     public func draft(imageCount: Int?) throws(Problems) -> ProductDraft {
-        var problems: [Field: String] = [:]
+        var problems: [Field: Rule] = [:]
         func check<T>(_ field: Field, _ rule: () throws(ValidationError) -> T) -> T? {
             do { return try rule() } catch {
-                problems[field] = "\(field.rawValue) \(error.rule)"
+                problems[field] = error.rule
                 return nil
             }
         }
         func amount(_ field: Field, _ text: String, orElse empty: Int64?) -> Int64? {
             if text.trimmingCharacters(in: .whitespaces).isEmpty {
                 if let empty { return empty }
-                problems[field] = "\(field.rawValue) is required"
+                problems[field] = .required
                 return nil
             }
             guard let value = Self.amount(text) else {
-                problems[field] = "\(field.rawValue) must be a whole number"
+                problems[field] = .wholeNumber
                 return nil
             }
             return check(field) { () throws(ValidationError) in
@@ -102,7 +107,7 @@ public struct ProductEntry: Sendable, Equatable {
             _ = check(.images) { () throws(ValidationError) in try MarketRules.validImageCount(imageCount) }
         }
         guard problems.isEmpty, let name, let description, let price, let discount, let stock else {
-            throw Problems(byField: problems)
+            throw Problems(rules: problems)
         }
         return ProductDraft(
             name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)

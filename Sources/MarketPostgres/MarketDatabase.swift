@@ -62,7 +62,7 @@ struct MarketDatabase: Sendable {
         let writable = try await read { session in
             try await session.single("SELECT current_setting('transaction_read_only') = 'off'", as: Bool.self)
         }
-        guard writable else { throw MarketError.unavailable("the market's database takes no writes (read-only)") }
+        guard writable else { throw MarketError.unavailable(.databaseReadOnly) }
     }
 
     /// Runs `operation` under the deadline, timed on `timer`.
@@ -90,7 +90,7 @@ struct MarketDatabase: Sendable {
 
     private func unavailable(_ reason: String) -> MarketError {
         logger.error("the database at \(location) is unavailable: \(reason)")
-        return MarketError.unavailable("the market's database cannot be reached just now; try again in a moment")
+        return MarketError.unavailable(.databaseUnreachable)
     }
 
     /// Whether the error says the database cannot serve (lost, refusing, shutting down, out of

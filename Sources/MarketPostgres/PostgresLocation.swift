@@ -19,8 +19,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, let username = components.user, !username.isEmpty
         else {
-            throw MarketError(
-                .invalid, "--database must look like postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+            throw SetupError("--database must look like postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
         }
         self.host = host
         port = components.port ?? 5432
@@ -30,7 +29,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         database = path.isEmpty ? self.username : String(path)
         sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
         guard ["disable", "prefer", "require", "verify-full"].contains(sslMode) else {
-            throw MarketError(.invalid, "sslmode must be disable, prefer, require or verify-full")
+            throw SetupError("sslmode must be disable, prefer, require or verify-full")
         }
     }
 
@@ -56,15 +55,14 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         configuration.options.connectTimeout = .seconds(3)
         // The pool starts timers for every connection it gets back (a keep-alive query after 30 s,
         // closing one beyond the minimum after 60 s idle), and stops them at its next use: a task
-        // group and a dispatch timer for every query, 15 % of a server's CPU for a random product.
+        // group and a dispatch timer for every query, a sizeable share of a server's CPU on quick reads.
         // Four connections are kept open, and none is probed while idle: a database that closes
         // one, or goes away, is noticed when its socket closes.
         configuration.options.minimumConnections = 4
         configuration.options.keepAliveBehavior = nil
         // More queries at once than the database has cores to run them only moves their wait from
-        // the pool into the database, where they take the cores from each other: at a million
-        // products on two cores, price-ranged pages had a p99 of 251–285 ms with PostgresNIO's 20
-        // connections and 40–49 ms with 8, at the same rate (1,080–1,290 a second).
+        // the pool into the database, where they take the cores from each other and each takes
+        // longer (docs/benchmarks/search.md measures it).
         configuration.options.maximumConnections = 8
         return configuration
     }

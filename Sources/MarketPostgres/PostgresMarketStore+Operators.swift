@@ -13,7 +13,7 @@ extension PostgresMarketStore {
                 )
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw MarketError(.conflict, "an operator named \(name) exists already")
+            throw MarketError(.conflict, .operatorTaken(name))
         }
     }
 
@@ -28,7 +28,7 @@ extension PostgresMarketStore {
             try await session.execute(
                 """
                 INSERT INTO operator_action (operator_name, action, at)
-                VALUES (\(action.operatorName), \(action.action), \(action.at))
+                VALUES (\(action.operatorName), \(action.stored), \(action.at))
                 """)
         }
     }
@@ -39,7 +39,7 @@ extension PostgresMarketStore {
             for try await (name, action, at) in try await session.query(
                 "SELECT operator_name, action, at FROM operator_action ORDER BY id DESC LIMIT \(limit)"
             ).decode((String, String, Date).self) {
-                actions.append(OperatorAction(operatorName: name, action: action, at: at))
+                actions.append(OperatorAction(operatorName: name, stored: action, at: at))
             }
             return actions
         }

@@ -269,9 +269,8 @@ enum PostgresSchema {
             12, "product total per statement",
             [
                 // Kept once a statement, from its rows. Kept for each row, a statement that inserts
-                // many products (a migration, a bulk load) updated the one total row as often, and
-                // each update passed over every version of it the statement had left: a million
-                // products took hours.
+                // many products (a migration, a bulk load) updates the one total row as often, and
+                // each update passes over every version of it the statement has left.
                 "DROP TRIGGER product_total_keep ON product",
                 """
                 CREATE OR REPLACE FUNCTION product_total_keep() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -298,9 +297,8 @@ enum PostgresSchema {
             13, "three-character terms among the grams",
             [
                 // Terms of three characters (most Korean words) are found and counted as shorter ones
-                // are: by trigram and LIKE a common one's total counted every match, 137,000 of a
-                // million products for 빈티지. The index is made again for the new grams; the counts
-                // are counted again.
+                // are: by trigram and LIKE, a common one's total counts every match. The index is made
+                // again for the new grams; the counts are counted again.
                 "DROP INDEX product_short_search",
                 """
                 CREATE OR REPLACE FUNCTION short_grams(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -318,8 +316,8 @@ enum PostgresSchema {
                 GROUP BY gram
                 """,
                 // A page of a term in one product of a hundred walks the newest products, if the
-                // planner knows it is that common: from a hundred sampled texts it took "ic" (in
-                // 1,783 of 100,000) for 10 and read the whole table instead, 30 ms against 0.3.
+                // planner knows it is that common: from a hundred sampled texts it can take such a
+                // term for a rare one and read the whole table instead.
                 "ALTER TABLE product ALTER COLUMN search_text SET STATISTICS 1000",
                 "ANALYZE product",
             ]
@@ -327,9 +325,9 @@ enum PostgresSchema {
         (
             14, "search text's statistics as PostgreSQL keeps them",
             [
-                // A walk now tests each row with `strpos`, which the planner does not weigh against
-                // the sampled texts; a term of four characters and more was planned against a
-                // thousand of them, 1 ms a search (1,030 searches a second against 1,780 with a hundred).
+                // A walk tests each row with `strpos`, which the planner does not weigh against the
+                // sampled texts; a term of four characters and more is planned against every one of
+                // them, so the default hundred keeps each search's planning cheap.
                 "ALTER TABLE product ALTER COLUMN search_text SET STATISTICS -1",
                 "ANALYZE product",
             ]
@@ -386,11 +384,9 @@ enum PostgresSchema {
             16, "search indexes without a long list of pending entries",
             [
                 // A GIN index keeps new entries in a list every search reads through, up to 4 MB by
-                // default, before it merges them: a selling market's searches read half of that on
-                // average. At 100,000 products with a few thousand new products and edits, uncached
-                // searches ran at 850–880 a second with the lists at 330 and 490 pages against
-                // 1,280–1,570 once merged. 256 kB (32 pages) keeps what a search reads small, and
-                // still merges new entries in batches, as `openmarket migrate` needs.
+                // default, before it merges them, so a selling market's searches slow as the list grows.
+                // 256 kB (32 pages) keeps what a search reads small, and still merges new entries in
+                // batches, as `openmarket migrate` needs (docs/benchmarks/search.md measures it).
                 "ALTER INDEX product_search SET (gin_pending_list_limit = 256)",
                 "ALTER INDEX product_short_search SET (gin_pending_list_limit = 256)",
                 "SELECT gin_clean_pending_list('product_search'), gin_clean_pending_list('product_short_search')",
@@ -401,7 +397,7 @@ enum PostgresSchema {
             [
                 // The ids of a page of the products on show whose text is `LIKE pattern`, newest or
                 // oldest first after `after`, each with how many match in all. A statement with the
-                // pattern in it was planned again for each pattern (0.3 ms, a quarter of a search);
+                // pattern in it is planned again for each pattern, a good share of a search's cost;
                 // here the plan is made once a connection, for any pattern: the trigram index, then
                 // each match's row. (`MatchesPageQuery` takes the page's rows.)
                 """
@@ -441,9 +437,9 @@ enum PostgresSchema {
                 // The ids of a page of the products on show whose text holds `term`, walked from the
                 // newest (or oldest) after `after` and tested one by one: for a short term common
                 // enough that a page is found sooner than by its index (`short_page`, migration 21).
-                // Planned for each term, the statement took 0.3–0.5 ms to plan and 0.1 ms to run;
-                // here it is planned once a connection. The cursor is a bound of the walk, not a
-                // test of each row, so that the one plan starts at it.
+                // Planned for each term, the statement takes longer to plan than to run; here it is
+                // planned once a connection. The cursor is a bound of the walk, not a test of each
+                // row, so that the one plan starts at it.
                 """
                 CREATE FUNCTION walked_page(term text, after bigint, newest boolean, lim bigint, skip bigint)
                 RETURNS TABLE (product_id bigint) LANGUAGE plpgsql STABLE ROWS 20
@@ -471,8 +467,7 @@ enum PostgresSchema {
                 // more of the products on show are kept (`search_word`, found by trigram, never
                 // removed) with the products that hold each (`product_word`, in id order). When a
                 // few words hold the term, its page and its total come from their products
-                // (`found_page`, migration 21): at a million products, a word in 3,600 of them no
-                // longer reads and tests each one's row.
+                // (`found_page`, migration 21), without reading and testing each match's row.
                 """
                 CREATE FUNCTION search_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
                     SELECT coalesce(array_agg(DISTINCT word), '{}')
@@ -487,8 +482,7 @@ enum PostgresSchema {
                 "ALTER TABLE product_word ADD PRIMARY KEY (word, product_id)",
                 // A word's products are counted from the index alone where a vacuum marked their
                 // rows visible to all: vacuumed as often as the products (migration 18), and after
-                // as many new ones. At 100,000 products after 5,000 edits, 1,960–2,000 uncached
-                // word searches a second before its vacuum, 2,270–2,490 after.
+                // as many new ones, so that a selling market's word searches seldom read the rows.
                 """
                 ALTER TABLE product_word SET (autovacuum_vacuum_scale_factor = 0.005,
                     autovacuum_vacuum_threshold = 500, autovacuum_vacuum_insert_scale_factor = 0.005)
@@ -520,9 +514,8 @@ enum PostgresSchema {
             [
                 // Words of two and three characters are kept as well, so that a term of two or
                 // three characters inside a few words takes its page from their products, found by
-                // their grams (`short_page`). At 100,000 products, a two-syllable word in 380 of
-                // them took 1.7 ms from the index of every product's grams, planned anew each time,
-                // and takes 0.2 ms from its two words' products.
+                // their grams (`short_page`), rather than from the index of every product's grams,
+                // planned anew for each term.
                 """
                 CREATE OR REPLACE FUNCTION search_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
                     SELECT coalesce(array_agg(DISTINCT word), '{}')
@@ -535,11 +528,9 @@ enum PostgresSchema {
                 """,
                 "INSERT INTO search_word SELECT DISTINCT word FROM product_word WHERE length(word) < 4 ON CONFLICT DO NOTHING",
                 "CREATE INDEX search_word_grams ON search_word USING gin (short_grams(word))",
-                // About eight words a product now: vacuumed after a tenth of a percent of them
-                // change, not half a percent, so that a word's products are again counted from the
-                // index alone after about a thousand edits. At a million products after 5,000
-                // edits (40,000 entries, under half a percent), 1,228–1,235 uncached word searches
-                // a second before a vacuum and 1,960–1,991 after.
+                // Short words give each product several entries here: vacuumed after a tenth of a
+                // percent of them change, not half a percent, so that a vacuum still comes soon enough
+                // for a word's products to be counted from the index alone.
                 """
                 ALTER TABLE product_word SET (autovacuum_vacuum_scale_factor = 0.001,
                     autovacuum_vacuum_insert_scale_factor = 0.001)
@@ -615,11 +606,9 @@ enum PostgresSchema {
                 // characters, each with how many do (kept: migration 13), the cheapest of three
                 // ways, counted in rows a walk reads. A walk from the newest (or oldest) reads
                 // about `reach × shown ÷ found` (`walked_page`). The term's every match through
-                // the index of grams fetches each one's row, about four walked rows' worth (at a
-                // million products 5.4 ms fetching 3,200 against 2.1 ms walking 6,200); planned
+                // the index of grams fetches each one's row, about four walked rows' worth; planned
                 // for the term, so that it takes that index. The products of the words that hold
-                // it cost about 50 walked rows a word (at 100,000 products, 0.6 ms for 가방's 41
-                // words, where a walk reads 140 rows in 0.13 ms and 침대's 2,750 in 0.5 ms).
+                // it cost about 50 walked rows a word.
                 """
                 CREATE FUNCTION short_page(term text, after bigint, newest boolean, lim bigint, skip bigint)
                 RETURNS TABLE (product_id bigint, matches bigint) LANGUAGE plpgsql STABLE ROWS 20
@@ -671,12 +660,11 @@ enum PostgresSchema {
                 // from a walk of the matches from the newest that ranks each: it stops as soon as a
                 // page's reach of them hold the term as a whole word in their name (rank 0), which
                 // come before all others, so that such a page ranks a few dozen matches instead of
-                // reading every match (at a million products, a word's page took 5.6 ms, most of it
-                // reading its 3,660 matches' rows). No row when the page lies past the ranked matches
-                // or the walk cannot tell: the list is then ranked as a whole. The matches come from
+                // reading every match's row. No row when the page lies past the ranked matches or
+                // the walk cannot tell: the list is then ranked as a whole. The matches come from
                 // the products of the few words that hold the term, in growing steps; from the
-                // newest products when more words do (치마, in 80 words, took 27 ms from its words),
-                // at most 100,000 of them.
+                // newest products, at most 100,000 of them, when more words do: merging many words'
+                // products costs more.
                 """
                 CREATE FUNCTION best_ranked(term text, pattern text, separators text, ranked bigint, lim bigint, skip bigint)
                 RETURNS TABLE (product_id bigint, matches bigint) LANGUAGE plpgsql STABLE ROWS 20
@@ -735,9 +723,8 @@ enum PostgresSchema {
             23, "sold-out words",
             [
                 // Which of a word's products are sold out, in its index, so that a list of what is in
-                // stock counts what it leaves out from the words alone (`HeldCountQuery`).
-                // At a million products, a word in 3,660 of them 0.3 ms against 4–7 reading each
-                // match's row, and 블루투스 (142,000) 11 ms against 86.
+                // stock counts what it leaves out from the words alone (`HeldCountQuery`), without
+                // reading each match's row.
                 "ALTER TABLE product_word ADD COLUMN sold_out boolean NOT NULL DEFAULT false",
                 """
                 UPDATE product_word w SET sold_out = true FROM product p
@@ -776,8 +763,8 @@ enum PostgresSchema {
             [
                 // How many of the products on show that hold each character and run of two and
                 // three are sold out, kept with how many hold it, so that a searched list of what
-                // is in stock counts what it leaves out from the term's counts (`HeldCountQuery`):
-                // at a million products, a single syllable's count read every sold-out match's row.
+                // is in stock counts what it leaves out from the term's counts (`HeldCountQuery`)
+                // rather than reading every sold-out match's row.
                 "ALTER TABLE product_gram_count ADD COLUMN sold_out bigint NOT NULL DEFAULT 0",
                 """
                 UPDATE product_gram_count c SET sold_out = s.count FROM (

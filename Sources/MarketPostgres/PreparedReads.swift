@@ -2,8 +2,8 @@ import MarketModel
 import PostgresNIO
 
 // The reads that browsing makes for every request the response cache cannot answer, prepared once per
-// connection: parsing and planning them again each time was most of what the database did for a
-// random product or a deep page. Reads whose best plan depends on their values (a search, a
+// connection: parsing and planning them again each time would be most of what the database does for
+// a random product or a deep page. Reads whose best plan depends on their values (a search, a
 // vendor's products) stay unprepared, but for an API search's page: its matches come from a
 // function whose one plan fits any term (`MatchesFunction`).
 
@@ -38,10 +38,9 @@ struct GramCountQuery: PostgresPreparedStatement {
 /// How many products on show hold a term, how many are on show, and whether the words that hold
 /// it are known (`held_words`, migration 21: at most 100, for a term of two characters and more in
 /// one word). A shorter term's count is kept (`GramCountQuery`); a longer one's is counted among
-/// its words' products, or NULL when they are not known. A common word's matches were counted by
-/// reading every one's row (at a million products, 스테인리스: 142,000 rows). When `countsSoldOut`,
-/// how many of them are sold out too, kept or counted in the same pass (migrations 23 and 24), for
-/// a list of what is in stock; NULL otherwise.
+/// its words' products rather than by reading every match's row, or NULL when they are not known.
+/// When `countsSoldOut`, how many of them are sold out too, kept or counted in the same pass
+/// (migrations 23 and 24), for a list of what is in stock; NULL otherwise.
 struct HeldCountQuery: PostgresPreparedStatement {
     typealias Row = (found: Int64?, shown: Int64, held: Bool, soldOut: Int64?)
     static let sql = """
@@ -152,7 +151,7 @@ protocol MatchesFunction {
 /// The page of those whose text is `LIKE` a pattern, each row ending with how many match: from the
 /// products of the words that hold the pattern's term, when a few do, or else from every match
 /// found through the trigram index (`found_page`, migrations 21, 20 and 17):
-/// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search no longer parses
+/// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search neither parses
 /// the statement nor plans it for each pattern (docs/benchmarks/search.md).
 enum CountedMatches: MatchesFunction {
     static let newestFirst = pageStatement("found_page", newest: true)

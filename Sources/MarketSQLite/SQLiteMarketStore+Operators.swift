@@ -12,7 +12,7 @@ extension SQLiteMarketStore {
                     arguments: [name, secretHash, date])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw MarketError(.conflict, "an operator named \(name) exists already")
+            throw MarketError(.conflict, .operatorTaken(name))
         }
     }
 
@@ -26,7 +26,7 @@ extension SQLiteMarketStore {
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO operatorAction (operatorName, action, at) VALUES (?, ?, ?)",
-                arguments: [action.operatorName, action.action, action.at])
+                arguments: [action.operatorName, action.stored, action.at])
         }
     }
 
@@ -35,7 +35,7 @@ extension SQLiteMarketStore {
             try Row.fetchAll(
                 db, sql: "SELECT operatorName, action, at FROM operatorAction ORDER BY id DESC LIMIT ?",
                 arguments: [limit]
-            ).map { OperatorAction(operatorName: $0["operatorName"], action: $0["action"], at: $0["at"]) }
+            ).map { OperatorAction(operatorName: $0["operatorName"], stored: $0["action"], at: $0["at"]) }
         }
     }
 

@@ -114,11 +114,9 @@ public final class SQLiteMarketStore: MarketStore {
                     createdAt: vendor.createdAt)
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw MarketError(
-                .conflict, field: .sent("vendor-id"), "a vendor with the id \(vendor.id ?? 0) exists already")
+            throw MarketError(.conflict, field: .sent("vendor-id"), .vendorIDTaken(vendor.id ?? 0))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw MarketError(
-                .conflict, field: .identifier, "a vendor with the identifier \(vendor.identifier) exists already")
+            throw MarketError(.conflict, field: .identifier, .vendorIdentifierTaken(vendor.identifier))
         }
     }
 
@@ -158,9 +156,10 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// Hidden products are nobody's to read.
-    public func product(id: Int64) async throws -> Product? {
-        try await productReads.ask(id)
+    /// A product on show is read with every other one asked for meanwhile, one statement each.
+    public func product(id: Int64, includingHidden: Bool) async throws -> Product? {
+        guard includingHidden else { return try await productReads.ask(id) }
+        return try await pool.read { db in try Self.product(id: id, in: db) }
     }
 
     public func products(

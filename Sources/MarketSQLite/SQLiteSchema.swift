@@ -50,7 +50,7 @@ enum SQLiteSchema {
                     """)
         }
         migrator.registerMigration("count and search index") { db in
-            // The total is kept by triggers so that a list never counts 100,000 rows; substring
+            // The total is kept by triggers so that a list never counts every row; substring
             // search goes through a trigram index instead of reading every description.
             try db.execute(
                 sql: """
@@ -80,7 +80,7 @@ enum SQLiteSchema {
                     """)
         }
         migrator.registerMigration("newest-first index") { db in
-            // Skipping to page 1000 walks this narrow index instead of 20,000 whole rows.
+            // Skipping to a deep page walks this narrow index instead of whole rows.
             try db.execute(sql: "CREATE INDEX productNewest ON product(id)")
         }
         migrator.registerMigration("2021 item passwords") { db in
@@ -231,7 +231,7 @@ enum SQLiteSchema {
         migrator.registerMigration("whole words") { db in
             // A term of three characters and more with no space in it lies inside one word, so its
             // total is its one word's when a single word holds it: kept, not counted through every
-            // match (at a million products, 1 ms for a word in 3,600 of them). `WholeWords`.
+            // match. `WholeWords`.
             try db.execute(
                 sql: """
                     CREATE TABLE searchWord (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE, count INTEGER NOT NULL);
@@ -255,11 +255,10 @@ enum SQLiteSchema {
         }
         migrator.registerMigration("sold out among each term's products") { db in
             // How many of a term's matches are sold out, so that a searched list of what is in
-            // stock counts what it leaves out without looking up each match (at a million
-            // products, 블루투스 2.4 ms against 24): kept for each short term with how many hold it;
-            // for longer ones, counted in an index of the sold-out products alone
-            // (`SearchFilter.soldOutCountSQL`). The short terms' triggers are made again to keep it;
-            // the index through which each match was looked for goes.
+            // stock counts what it leaves out without looking up each match: kept for each short
+            // term with how many hold it; for longer ones, counted in an index of the sold-out
+            // products alone (`SearchFilter.soldOutCountSQL`). The short terms' triggers are made
+            // again to keep it; the index through which each match was looked for goes.
             let soldOut = "(SELECT id, searchText FROM product WHERE hidden = 0 AND stock = 0)"
             try db.execute(
                 sql: """

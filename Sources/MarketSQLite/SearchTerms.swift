@@ -54,7 +54,7 @@ enum ShortTerms {
 enum WholeWords {
     /// The distinct words (`word`) of each `text` that `texts` selects, with its other `columns`;
     /// each text's characters walked in turn (`CROSS JOIN` keeps SQLite from walking the positions
-    /// first: at 100,000 products, 3 s instead of minutes).
+    /// first, which takes far longer).
     static func rows(of texts: String, keeping columns: String = "") -> String {
         """
         SELECT DISTINCT \(columns)word FROM (

@@ -10,8 +10,8 @@ public final class ProductEditorModel {
     /// A field of the form, as errors are keyed.
     public typealias Field = ProductEntry.Field
 
-    /// Shrinks a picture to at most the given number of bytes (an app re-encodes it; the apps
-    /// used 300 KB).
+    /// Shrinks a picture to at most the given number of bytes (an app re-encodes it to fit
+    /// `imageByteBudget`).
     public typealias ImageShrinker = @Sendable (_ image: Data, _ byteBudget: Int) async throws -> Data
 
     /// The most bytes a picture is sent with, after the app's shrink hook: 300 KB, as the apps sent.

@@ -58,7 +58,7 @@ struct Faults: AsyncParsableCommand {
 
         func run() async throws {
             let (latency, jitter) = try FaultText.latency(latency ?? "0ms")
-            let faults = RehearsedFaults(
+            let faults = FaultSettings(
                 latencyMs: latency, jitterMs: jitter, failPercent: try FaultText.percent(fail ?? "0%", flag: "--fail"),
                 status: status, dropPercent: try FaultText.percent(drop ?? "0%", flag: "--drop"),
                 slowBodyMs: try FaultText.milliseconds(slowBody ?? "0ms", flag: "--slow-body"),
@@ -67,8 +67,8 @@ struct Faults: AsyncParsableCommand {
                 seed: seed)
             let set = try await storage.withMarket { market in
                 let vendor = try await market.vendor(identifiedBy: identifier)
-                try await market.rehearsals.setFaults(faults, vendorID: vendor.id)
-                return try await market.rehearsals.faults(of: vendor.id)
+                try await market.faults.setFaults(faults, vendorID: vendor.id)
+                return try await market.faults.faults(of: vendor.id)
             }
             print(set.map(FaultText.describe) ?? "no faults: every setting is off")
         }
@@ -87,7 +87,7 @@ struct Faults: AsyncParsableCommand {
 
         func run() async throws {
             let faults = try await storage.withMarket { market in
-                try await market.rehearsals.faults(of: try await market.vendor(identifiedBy: identifier).id)
+                try await market.faults.faults(of: try await market.vendor(identifiedBy: identifier).id)
             }
             print(faults.map(FaultText.describe) ?? "no faults")
         }
@@ -106,7 +106,7 @@ struct Faults: AsyncParsableCommand {
 
         func run() async throws {
             try await storage.withMarket { market in
-                try await market.rehearsals.setFaults(
+                try await market.faults.setFaults(
                     nil, vendorID: try await market.vendor(identifiedBy: identifier).id)
             }
             print("no faults")
@@ -140,7 +140,7 @@ enum FaultText {
         return value
     }
 
-    static func describe(_ faults: RehearsedFaults) -> String {
+    static func describe(_ faults: FaultSettings) -> String {
         var lines = ["latency:   \(faults.latencyMs)ms±\(faults.jitterMs)ms"]
         lines.append("fail:      \(faults.failPercent)% with status \(faults.status)")
         lines.append("drop:      \(faults.dropPercent)%")

@@ -3,6 +3,7 @@ import Foundation
 import MarketApp
 import MarketCore
 import MarketHTTPShared
+import MarketInspector
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -40,8 +41,8 @@ struct Inspect: AsyncParsableCommand {
 
     func validate() throws {
         guard !identifier.isEmpty else { throw ValidationError("give the vendor's --identifier") }
-        guard (0...Rehearsals.keptRequests).contains(last) else {
-            throw ValidationError("--last must be from 0 to \(Rehearsals.keptRequests)")
+        guard (0...RequestRecords.keptRequests).contains(last) else {
+            throw ValidationError("--last must be from 0 to \(RequestRecords.keptRequests)")
         }
         if url != nil, secret.isEmpty {
             throw ValidationError("with --url, give the vendor's --secret (or OPENMARKET_SECRET)")
@@ -54,10 +55,10 @@ struct Inspect: AsyncParsableCommand {
         } else {
             try await storage.withMarket { market in
                 let vendor = try await market.vendor(identifiedBy: identifier)
-                let past = try await market.rehearsals.requests(of: vendor.id, limit: max(last, 1))
+                let past = try await market.records.requests(of: vendor.id, limit: max(last, 1))
                 InspectedLines.show(past.prefix(last).reversed())
                 InspectedLines.following(vendor.name)
-                try await market.rehearsals.follow(vendor.id, after: past.first?.id ?? 0) { InspectedLines.show($0) }
+                try await market.records.follow(vendor.id, after: past.first?.id ?? 0) { InspectedLines.show($0) }
             }
         }
     }
@@ -69,11 +70,11 @@ enum InspectedLines {
     static func show(_ records: some Sequence<StoredRequestRecord>) {
         for record in records {
             guard let request = try? JSONDecoder().decode(InspectedRequest.self, from: record.detail) else { continue }
-            show(request, at: record.at)
+            show(request.twin, at: record.at)
         }
     }
 
-    static func show(_ request: InspectedRequest, at date: Date) {
+    static func show(_ request: InspectedRequest.Twin, at date: Date) {
         var lines = [
             "\(time.string(from: date))  \(request.status)  \(request.method) \(request.path)  "
                 + String(format: "%.1f ms", request.milliseconds)
@@ -184,7 +185,7 @@ final class LiveRequestStream: NSObject, URLSessionDataDelegate, @unchecked Send
     private struct Record: Decodable {
         var id: Int64
         var at: Date
-        var request: InspectedRequest
+        var request: InspectedRequest.Twin
     }
 
     private struct Records: Decodable {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import MarketApp
+import MarketCore
 import MarketHTTP
-import MarketStorefront
 
 /// Where a market keeps its data: a folder (SQLite and image files) or a PostgreSQL database.
 struct MarketOptions: ParsableArguments {

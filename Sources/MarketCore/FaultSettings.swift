@@ -6,7 +6,7 @@ import MarketModel
 /// status, a share of connections dropped without an answer, a share of answers that arrive broken
 /// (of the kinds chosen, or any), and answers whose body trickles.
 /// With a seed, the same settings stage the same failures for the same sequence of requests.
-public struct RehearsedFaults: Codable, Sendable, Equatable {
+public struct FaultSettings: Codable, Sendable, Equatable {
     public static let longest = 30_000
 
     public var latencyMs: Int
@@ -55,27 +55,27 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
             seed: try values.decodeIfPresent(UInt64.self, forKey: .seed))
     }
 
-    public func validated() throws(MarketError) -> RehearsedFaults {
-        func check(_ ok: Bool, _ field: MarketField, _ rule: String) throws(MarketError) {
+    public func validated() throws(MarketError) -> FaultSettings {
+        func check(_ ok: Bool, _ field: MarketField, _ rule: Rule) throws(MarketError) {
             guard ok else { throw MarketError(.invalid, field: field, rule: rule) }
         }
-        try check((0...Self.longest).contains(latencyMs), .latency, "must be from 0 to \(Self.longest) ms")
-        try check((0...latencyMs).contains(jitterMs), .jitter, "must be from 0 to the latency (\(latencyMs) ms)")
-        try check((0...100).contains(failPercent), .failPercent, "must be from 0 to 100")
-        try check((400...599).contains(status), .failStatus, "must be an error status, from 400 to 599")
-        try check((0...100 - failPercent).contains(dropPercent), .dropPercent, "must be from 0 to \(100 - failPercent)")
-        try check((0...Self.longest).contains(slowBodyMs), .slowBody, "must be from 0 to \(Self.longest) ms")
+        try check((0...Self.longest).contains(latencyMs), .latency, .between(0, Self.longest, unit: " ms"))
+        try check((0...latencyMs).contains(jitterMs), .jitter, .upToLatency(milliseconds: latencyMs))
+        try check((0...100).contains(failPercent), .failPercent, .between(0, 100))
+        try check((400...599).contains(status), .failStatus, .errorStatus)
+        try check((0...100 - failPercent).contains(dropPercent), .dropPercent, .between(0, 100 - failPercent))
+        try check((0...Self.longest).contains(slowBodyMs), .slowBody, .between(0, Self.longest, unit: " ms"))
         let left = 100 - failPercent - dropPercent
-        try check((0...left).contains(brokenPercent), .brokenPercent, "must be from 0 to \(left)")
+        try check((0...left).contains(brokenPercent), .brokenPercent, .between(0, left))
         return self
     }
 
     /// What happens to the request with this number (counted from 0 since the faults were set).
-    public func staging(request number: UInt64) -> StagedFault {
+    public func fault(forRequest number: UInt64) -> InjectedFault {
         var random = SplitMix64(seed: (seed ?? UInt64.random(in: .min ... .max)) &+ number &* 0x9E37_79B9_7F4A_7C15)
         let jitter = jitterMs == 0 ? 0 : Int(random.next() % UInt64(2 * jitterMs + 1)) - jitterMs
         let roll = Int(random.next() % 100)
-        let outcome: StagedFault.Outcome =
+        let outcome: InjectedFault.Outcome =
             switch roll {
             case ..<failPercent: .fail(status: status)
             case ..<(failPercent + dropPercent): .drop
@@ -83,7 +83,7 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
                 .broken((broken.isEmpty ? BrokenAnswer.allCases : broken).shuffled(using: &random))
             default: .answer
             }
-        return StagedFault(
+        return InjectedFault(
             delay: .milliseconds(latencyMs + jitter), outcome: outcome, bodyTrickle: .milliseconds(slowBodyMs))
     }
 
@@ -92,8 +92,8 @@ public struct RehearsedFaults: Codable, Sendable, Equatable {
     }
 }
 
-/// One request's share of a vendor's rehearsed faults.
-public struct StagedFault: Sendable, Equatable {
+/// What a vendor's fault settings do to one request.
+public struct InjectedFault: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable {
         case answer
         case fail(status: Int)
