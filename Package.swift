@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         // `swift package generate-documentation --target OpenMarketKit`; no target uses it, so an app
         // that adds the package never resolves it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -80,8 +82,6 @@ let package = Package(
             linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
-        // zlib (Debian's zlib1g-dev), to send text gzip-compressed.
-        .systemLibrary(name: "CZlib"),
         .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
         // The HTTP adapters: what they all use, one module per wire format, and the server that
@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "MarketHTTPShared",
             dependencies: [
-                "MarketCore", "CZlib",
+                "MarketCore",
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("HTTPTypes", "swift-http-types"),
@@ -101,24 +101,40 @@ let package = Package(
         ),
         .target(name: "MarketAPIv1", dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird")]),
         .target(name: "MarketAPIv2", dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird")]),
+        // What every module that serves pages shares: templates, phrases, cookies, browser sessions.
         .target(
-            name: "MarketInspector",
-            dependencies: ["MarketHTTPShared", server("Hummingbird", "hummingbird"), server("NIOCore", "swift-nio")]
-        ),
-        .target(
-            name: "MarketStorefront",
+            name: "MarketPages",
             dependencies: [
                 "MarketHTTPShared",
                 server("Hummingbird", "hummingbird"),
                 server("Crypto", "swift-crypto"),
+                server("Mustache", "swift-mustache"),
+            ],
+            resources: [.copy("Resources/pages")]
+        ),
+        .target(
+            name: "MarketInspector",
+            dependencies: [
+                "MarketPages", server("Hummingbird", "hummingbird"), server("NIOCore", "swift-nio"),
+                server("Mustache", "swift-mustache"),
+            ],
+            resources: [.copy("Resources/inspector")]
+        ),
+        .target(
+            name: "MarketStorefront",
+            dependencies: [
+                "MarketPages",
+                server("Hummingbird", "hummingbird"),
+                server("Mustache", "swift-mustache"),
             ],
             resources: [.copy("Resources/storefront")]
         ),
         .target(
             name: "MarketHTTP",
             dependencies: [
-                "MarketHTTPShared", "MarketAPIv1", "MarketAPIv2", "MarketInspector", "MarketStorefront",
+                "MarketHTTPShared", "MarketAPIv1", "MarketAPIv2", "MarketInspector", "MarketPages", "MarketStorefront",
                 server("Hummingbird", "hummingbird"),
+                server("CompressNIO", "compress-nio"),
                 server("HummingbirdCore", "hummingbird"),
                 server("NIOCore", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
@@ -132,7 +148,7 @@ let package = Package(
         .target(
             name: "MarketApp",
             dependencies: [
-                "MarketHTTP", "MarketHTTPShared", "MarketAPIv2", "MarketStorefront", "MarketSQLite", "MarketPostgres",
+                "MarketHTTP", "MarketHTTPShared", "MarketAPIv2", "MarketSQLite", "MarketPostgres",
                 "MarketImaging", "MarketDemo",
                 server("Logging", "swift-log"),
                 server("NIOPosix", "swift-nio"),
@@ -158,6 +174,7 @@ let package = Package(
                 "MarketApp",
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("PostgresNIO", "postgres-nio"),
+                server("HummingbirdTesting", "hummingbird"),
             ],
             path: "Tests/MarketTestSupport",
             resources: [.copy("Resources/photo.heic")]

@@ -9,7 +9,6 @@ import MarketImaging
 import MarketModel
 import MarketPostgres
 import MarketSQLite
-import MarketStorefront
 import NIOPosix
 import ServiceLifecycle
 
@@ -19,8 +18,10 @@ import ServiceLifecycle
 public struct Market: Sendable {
     public let configuration: MarketConfiguration
     public let service: MarketService
-    /// What learners rehearse with: their requests as the inspector recorded them, and staged failures.
-    public let rehearsals: Rehearsals
+    /// The requests the inspector recorded for each vendor, and the anonymous ones for the operator.
+    public let records: RequestRecords
+    /// The faults each vendor rehearses.
+    public let faults: FaultInjector
     public let store: any MarketStore
     public let images: any ImageStore
     public let sessionKey: SessionKey
@@ -61,8 +62,7 @@ public struct Market: Sendable {
             watch = postgres.watch
         }
         guard let sessionKey = configuration.sessionKey ?? storedKey else {
-            throw MarketError(
-                .invalid, "the session key in the database is not 32 bytes; set OPENMARKET_SESSION_KEY instead")
+            throw SetupError("the session key in the database is not 32 bytes; set OPENMARKET_SESSION_KEY instead")
         }
         let service = MarketService(
             store: store, images: images, imageProcessor: VipsImageProcessor(),
@@ -70,7 +70,8 @@ public struct Market: Sendable {
             secretThrottle: configuration.secretThrottle, now: configuration.clock)
         return Market(
             configuration: configuration, service: service,
-            rehearsals: Rehearsals(store: store, now: configuration.clock), store: store, images: images,
+            records: RequestRecords(store: store, now: configuration.clock), faults: FaultInjector(store: store),
+            store: store, images: images,
             sessionKey: sessionKey,
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),
@@ -90,9 +91,9 @@ public struct Market: Sendable {
     /// Every route and middleware of the market's server, as `application` serves them.
     public func router() throws -> Router<MarketRequestContext> {
         try MarketServer.router(
-            service: service, rehearsals: rehearsals, flavor: configuration.flavor, sessionKey: sessionKey,
+            service: service, records: records, faults: faults, flavor: configuration.flavor, sessionKey: sessionKey,
             limits: limits, metrics: MarketMetrics.registry,
-            restock: { [service] in try await DemoCatalogue.fill(service) })
+            fillWithDemo: { [service] in try await DemoCatalogue.fill(service) })
     }
 
     /// What a server runs beside its HTTP server: the sweeper that removes the image blobs nobody
@@ -127,8 +128,8 @@ public struct Market: Sendable {
 extension Market {
     /// The vendor with this identifier, for commands that act on one.
     public func vendor(identifiedBy identifier: String) async throws -> Vendor {
-        guard let vendor = try await rehearsals.vendor(identifiedBy: identifier) else {
-            throw MarketError(.notFound, field: .identifier, "no vendor has the identifier \(identifier)")
+        guard let vendor = try await service.vendor(.identifier(identifier)) else {
+            throw MarketError(.notFound, field: .identifier, .noVendor(identifier: identifier))
         }
         return vendor
     }

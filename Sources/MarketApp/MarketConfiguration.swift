@@ -3,7 +3,6 @@ import Logging
 import MarketAPIv2
 import MarketCore
 import MarketHTTP
-import MarketStorefront
 
 /// Everything that decides how a market is put together: where it keeps its data, where its
 /// session key comes from, and the flags of `openmarket serve`.

@@ -15,7 +15,7 @@ public enum MarketMigration {
 
     public static func copy(from folder: URL, to url: String, progress: @Sendable (Step) -> Void) async throws {
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("market.sqlite").path) else {
-            throw MarketError(.notFound, "there is no market in \(folder.path) (no market.sqlite)")
+            throw SetupError("there is no market in \(folder.path) (no market.sqlite)")
         }
         var configuration = MarketConfiguration(storage: .folder(folder))
         configuration.logLevel = .error
@@ -38,7 +38,7 @@ public enum MarketMigration {
         guard let exporter = source.store as? any MarketExporting, let importer = target.store as? any MarketImporting
         else { preconditionFailure("every store exports and imports") }
         guard try await importer.isEmpty() else {
-            throw MarketError(.conflict, "the database holds a market already; copy into an empty database")
+            throw SetupError("the database holds a market already; copy into an empty database")
         }
         let vendors = try await exporter.exportVendors()
         try await importer.importVendors(vendors)

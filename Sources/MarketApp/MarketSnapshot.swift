@@ -9,7 +9,7 @@ import MarketSQLite
 public enum MarketSnapshot {
     public static func save(from folder: URL, to file: URL) async throws -> (products: Int, images: Int) {
         guard !FileManager.default.fileExists(atPath: file.path) else {
-            throw MarketError(.conflict, "\(file.path) exists already; name a new file")
+            throw SetupError("\(file.path) exists already; name a new file")
         }
         let market = try await open(folder)
         guard let store = market.store as? SQLiteMarketStore else {
@@ -34,7 +34,7 @@ public enum MarketSnapshot {
     /// Saves a market kept in PostgreSQL, by way of a folder it is first copied into.
     public static func save(fromDatabase url: String, to file: URL) async throws -> (products: Int, images: Int) {
         guard !FileManager.default.fileExists(atPath: file.path) else {
-            throw MarketError(.conflict, "\(file.path) exists already; name a new file")
+            throw SetupError("\(file.path) exists already; name a new file")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-save-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -52,7 +52,7 @@ public enum MarketSnapshot {
     public static func restore(_ file: URL, into folder: URL) async throws {
         let database = folder.appendingPathComponent("market.sqlite")
         guard !FileManager.default.fileExists(atPath: database.path) else {
-            throw MarketError(.conflict, "\(folder.path) holds a market already; restore into an empty folder")
+            throw SetupError("\(folder.path) holds a market already; restore into an empty folder")
         }
         let snapshot = try MarketSnapshotFile(path: file.path)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

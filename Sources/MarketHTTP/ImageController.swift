@@ -18,7 +18,7 @@ struct ImageController<Context: RequestContext> {
         let stored =
             key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
         guard let stored, let format = ImageKey.format(of: key) else {
-            throw MarketError(.notFound, "no image is called \(key)")
+            throw MarketError(.notFound, .noImage(key))
         }
         let tag = "\"" + ImageKey.name(of: key) + "\""
         let headers: HTTPFields = [

@@ -121,33 +121,6 @@ public final class BodyBudget: Sendable {
     }
 }
 
-struct BodyBudgetMiddleware<Context: RequestContext>: RouterMiddleware {
-    let budget: BodyBudget
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        let bytes = Self.bytesToHold(request)
-        guard bytes > 0 else { return try await next(request, context) }
-        guard budget.reserve(bytes) else {
-            throw MarketError(
-                .unavailable, "the market is receiving too many uploads just now; try again in a moment",
-                retryAfter: 2)
-        }
-        defer { budget.release(bytes) }
-        return try await next(request, context)
-    }
-
-    /// What the body will take at most: its declared length, or the largest body the market reads
-    /// when it comes in chunks of unknown total. A body over that limit is refused by its length
-    /// alone and never read, so it holds nothing.
-    static func bytesToHold(_ request: Request) -> Int {
-        let maximum = Request.maximumAPIBodyBytes
-        if let length = request.declaredLength { return length <= maximum ? length : 0 }
-        return request.headers[.transferEncoding] == nil ? 0 : maximum
-    }
-}
-
 /// Answers `Expect: 100-continue` with `100 Continue` once the request's turn has come, as HTTP/1.1
 /// asks: Hummingbird has no place for interim responses. curl sends it with every body over 1 MB (a
 /// create with photos) and otherwise waits a whole second before sending the body. Refusals that

@@ -6,6 +6,7 @@ import MarketAPIv2
 import MarketCore
 import MarketHTTPShared
 import MarketInspector
+import MarketPages
 import MarketStorefront
 import NIOCore
 import Prometheus
@@ -14,14 +15,19 @@ import Prometheus
 /// Hummingbird's router and the middleware below, in the order they are added.
 public enum MarketServer {
     /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. `sessionKey`
-    /// seals the storefront's cookies; markets that share a store share it too.
-    /// `restock` fills an emptied market with the demo catalogue, for the operator's reset.
+    /// seals the pages' cookies; markets that share a store share it too.
+    /// `fillWithDemo` fills an emptied market with the demo catalogue, for the operator's reset.
     public static func router(
-        service: MarketService, rehearsals: Rehearsals, flavor: V2Flavor = .marketTraining, sessionKey: SessionKey,
-        limits: ServerLimits, metrics: PrometheusCollectorRegistry, restock: @escaping @Sendable () async throws -> Int
+        service: MarketService, records: RequestRecords, faults: FaultInjector, flavor: V2Flavor = .marketTraining,
+        sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry,
+        fillWithDemo: @escaping @Sendable () async throws -> Int
     ) throws -> Router<MarketRequestContext> {
-        let storefront = try Storefront(
-            service: service, rehearsals: rehearsals, sessionKey: sessionKey, restock: restock)
+        let website = try Website(
+            service: service, faults: faults, sessionKey: sessionKey,
+            resources: [Storefront.resources, InspectorPages.resources].compactMap { $0 })
+        let inspectorPages = InspectorPages(website: website, records: records)
+        let storefront = Storefront(
+            website: website, fillWithDemo: fillWithDemo, anonymousRequests: inspectorPages.anonymousRequests)
         let cache = ResponseCache(capacity: limits.responseCacheBytes)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.
@@ -38,15 +44,17 @@ public enum MarketServer {
                 .baseURI(.none), .formAction(.self), .frameAncestors(.none),
             ]))
         router.add(middleware: CompressionMiddleware())
-        router.add(middleware: InspectorMiddleware(rehearsals: rehearsals))
-        router.add(middleware: APIErrorMiddleware(pages: storefront.problemPages, methods: methods))
+        router.add(middleware: InspectorMiddleware(service: service, records: records, faults: faults))
+        router.add(middleware: APIErrorMiddleware(pages: website.problemPages, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router, cache: cache)
         APIv1Controller(service: service).addRoutes(to: router, cache: cache)
         ImageController(service: service).addRoutes(to: router)
-        InspectorController(service: service, rehearsals: rehearsals).addRoutes(to: router)
+        InspectorController(service: service, records: records, faults: faults).addRoutes(to: router)
         OperationsController(service: service, limits: limits, registry: metrics).addRoutes(to: router)
         storefront.addRoutes(to: router, cache: cache)
+        inspectorPages.addRoutes(to: router)
+        website.addAssetRoute(to: router)
         methods.learn(router)
         return router
     }

@@ -30,7 +30,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         case let refusal as SpelledRefusal:
             return try response(to: refusal, of: request)
         case let error as any HTTPResponseError where error.status == .notFound && wantsPage:
-            return pages.problem(.notFound, message: nil, for: request)
+            return pages.problem(.notFound, refusal: nil, for: request)
         case let error as any HTTPResponseError:
             let reason =
                 error.status == .notFound
@@ -44,11 +44,11 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     }
 
     private func response(to refusal: SpelledRefusal, of request: Request) throws -> Response {
+        RequestNotes.refuse(refusal.error, field: refusal.field)
         let response =
             refusal.error.kind == .unavailable && request.headers[.accept]?.contains("text/html") == true
-            ? pages.problem(.serviceUnavailable, message: refusal.message, for: request)
-            : try Self.response(
-                status: Self.status(of: refusal.error.kind), reason: refusal.message, field: refusal.field)
+            ? pages.problem(.serviceUnavailable, refusal: refusal.error, for: request)
+            : try Self.response(status: refusal.error.kind.status, reason: refusal.message, field: refusal.field)
         return response.retrying(after: refusal.error.retryAfter)
     }
 
@@ -57,8 +57,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         let allowed = methods.map(\.rawValue).joined(separator: ", ")
         var response =
             request.headers[.accept]?.contains("text/html") == true
-            ? pages.problem(
-                .methodNotAllowed, message: "This address does not take \(request.method).", for: request)
+            ? pages.problem(.methodNotAllowed, refusal: nil, for: request)
             : try Self.response(
                 status: .methodNotAllowed,
                 reason: "\(request.method) is not allowed on \(request.uri.path); it takes \(allowed)", field: nil)
@@ -76,8 +75,12 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         try JSONResponse.make(Body(reason: reason, field: field), status: status)
     }
 
-    package static func status(of kind: MarketError.Kind) -> HTTPResponse.Status {
-        switch kind {
+}
+
+extension MarketError.Kind {
+    /// The HTTP status every adapter answers this kind of refusal with.
+    package var status: HTTPResponse.Status {
+        switch self {
         case .invalid: .badRequest
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
@@ -90,9 +93,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     }
 }
 
-/// Where a browser's failure gets a page rather than JSON: the storefront's, in its style.
+/// Where a browser's failure gets a page rather than JSON, in the visitor's language.
 package protocol ProblemPages: Sendable {
-    func problem(_ status: HTTPResponse.Status, message: String?, for request: Request) -> Response
+    func problem(_ status: HTTPResponse.Status, refusal: MarketError?, for request: Request) -> Response
 }
 
 extension Response {
@@ -122,10 +125,10 @@ extension FailureMiddleware {
     }
 }
 
-/// How one door (an API dialect) writes the names of the market's fields.
+/// How one adapter (an API dialect) writes the names of the market's fields.
 package typealias FieldSpelling = @Sendable (MarketField) -> String
 
-/// A refusal as one door says it: the field, and the message that names it, in that door's spelling.
+/// A refusal as one adapter says it: the field, and the message that names it, in its spelling.
 package struct SpelledRefusal: Error {
     package var error: MarketError
     package var message: String
@@ -138,7 +141,7 @@ package struct SpelledRefusal: Error {
     }
 }
 
-/// Spells the market's refusals in one door's names before `APIErrorMiddleware` answers them.
+/// Spells the market's refusals in one adapter's names before `APIErrorMiddleware` answers them.
 package struct FieldSpellingMiddleware<Context: RequestContext>: RouterMiddleware {
     let fieldName: FieldSpelling
 

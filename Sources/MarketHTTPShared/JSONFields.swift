@@ -15,7 +15,7 @@ package struct JSONFields {
     package init(body: Data, part: String) throws(MarketError) {
         switch try JSONFields.parse(body, part: part) {
         case .object(let members): self.members = members
-        default: throw MarketError(.invalid, field: .sent(part), rule: "must be a JSON object")
+        default: throw MarketError(.invalid, field: .sent(part), rule: .jsonObject)
         }
     }
 
@@ -24,7 +24,7 @@ package struct JSONFields {
             return try LenientJSONParser.parse(body)
         } catch {
             throw MarketError(
-                .invalid, field: .sent(part), rule: "is not JSON: \(error.reason) at byte \(error.offset)")
+                .invalid, field: .sent(part), rule: .notJSON(problem: error.reason, byte: error.offset))
         }
     }
 
@@ -43,7 +43,7 @@ package struct JSONFields {
         switch value {
         case .string(let text): return text
         case .number(let literal): return literal
-        default: throw MarketError(.invalid, field: .sent(key), rule: "must be text")
+        default: throw MarketError(.invalid, field: .sent(key), rule: .text)
         }
     }
 
@@ -53,22 +53,21 @@ package struct JSONFields {
         let literal: String
         switch value {
         case .number(let text), .string(let text): literal = text.trimmingCharacters(in: .whitespaces)
-        default: throw MarketError(.invalid, field: .sent(key), rule: "must be a number")
+        default: throw MarketError(.invalid, field: .sent(key), rule: .number)
         }
         if let whole = Int64(literal) { return whole }
         guard let decimal = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX")),
             !decimal.isNaN, literal.allSatisfy({ "+-0123456789.eE".contains($0) })
-        else { throw MarketError(.invalid, field: .sent(key), rule: "must be a number, not \"\(literal)\"") }
+        else { throw MarketError(.invalid, field: .sent(key), rule: .numberNot("\"\(literal)\"")) }
         guard decimal == decimal.rounded(), let whole = Int64(exactly: NSDecimalNumber(decimal: decimal).doubleValue)
-        else { throw MarketError(.invalid, field: .sent(key), rule: "must be a whole number, not \(literal)") }
+        else { throw MarketError(.invalid, field: .sent(key), rule: .wholeNumberNot(literal)) }
         return whole
     }
 
     package func currency(_ keys: String...) throws(MarketError) -> Currency? {
         guard let (key, value) = value(keys) else { return nil }
         guard case .string(let code) = value, let currency = Currency(code: code) else {
-            let allowed = Currency.allCases.map(\.rawValue).joined(separator: " or ")
-            throw MarketError(.invalid, field: .sent(key), rule: "must be \(allowed)")
+            throw MarketError(.invalid, field: .sent(key), rule: .oneOf(Currency.allCases.map(\.rawValue)))
         }
         return currency
     }

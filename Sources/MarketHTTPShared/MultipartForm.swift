@@ -47,7 +47,7 @@ package struct MultipartForm {
     private static func parts(of bytes: UnsafeRawBufferPointer, boundary: String) throws(MarketError) -> [Part] {
         let delimiter = Array("--\(boundary)".utf8)
         guard var start = Self.find(delimiter, in: bytes, from: 0) else {
-            throw MarketError(.invalid, "the multipart body never mentions its boundary \"\(boundary)\"")
+            throw MarketError(.invalid, .noBoundary(boundary))
         }
         var parts: [Part] = []
         while true {

@@ -1,3 +1,4 @@
+import MarketCore
 import Synchronization
 
 /// A shape of request that tells which apps sent it, and so how the market answered it.
@@ -7,18 +8,25 @@ package enum RecognisedShape: String, Codable, Sendable {
     case january2021Delete
 }
 
-/// What a route recognised in the request it answered, for the inspector that records it. The
-/// inspector binds `current` around the routes; a route that recognises a shape notes it there.
+/// What a route recognised in the request it answered, and why the API refused it, for the
+/// inspector that records it. The inspector binds `current` around the routes; a route that
+/// recognises a shape, and the API's refusals, note it there.
 package final class RequestNotes: Sendable {
     @TaskLocal package static var current: RequestNotes?
 
-    private let shape = Mutex<RecognisedShape?>(nil)
+    private let noted = Mutex<(shape: RecognisedShape?, refusal: (error: MarketError, field: String?)?)>((nil, nil))
 
     package init() {}
 
-    package var recognised: RecognisedShape? { shape.withLock { $0 } }
+    package var recognised: RecognisedShape? { noted.withLock { $0.shape } }
+    /// The market's refusal as the API answered it, the field named as the API spelt it.
+    package var refusal: (error: MarketError, field: String?)? { noted.withLock { $0.refusal } }
 
     package static func recognise(_ recognised: RecognisedShape) {
-        current?.shape.withLock { $0 = recognised }
+        current?.noted.withLock { $0.shape = recognised }
+    }
+
+    package static func refuse(_ error: MarketError, field: String?) {
+        current?.noted.withLock { $0.refusal = (error, field) }
     }
 }

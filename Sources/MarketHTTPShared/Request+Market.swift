@@ -71,13 +71,13 @@ extension Request {
 
     private mutating func apiBody(keptForLaterReads: Bool) async throws -> ByteBuffer {
         if let length = declaredLength, length > Self.maximumAPIBodyBytes {
-            throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
+            throw MarketError(.tooLarge, .bodyTooLarge(Self.maximumAPIBodyBytes))
         }
         do {
             let limit = Self.maximumAPIBodyBytes
             return keptForLaterReads ? try await collectBody(upTo: limit) : try await body.collect(upTo: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw MarketError(.tooLarge, "the request body is larger than \(Self.maximumAPIBodyBytes) bytes")
+            throw MarketError(.tooLarge, .bodyTooLarge(Self.maximumAPIBodyBytes))
         }
     }
 }
@@ -125,7 +125,7 @@ extension RequestContext {
 extension MarketError {
     /// The product a path's `{id}` names; anything but a whole number names none.
     package static func productID(_ text: some StringProtocol) throws(MarketError) -> Int64 {
-        guard let id = Int64(text) else { throw MarketError(.notFound, "no product has the id \"\(text)\"") }
+        guard let id = Int64(text) else { throw MarketError(.notFound, .noProductCalled(String(text))) }
         return id
     }
 }

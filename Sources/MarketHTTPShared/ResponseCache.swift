@@ -24,7 +24,7 @@ package final class ResponseCache: Sendable {
 
         var size: Int { body.readableBytes + 512 }
 
-        func holds(at version: Int64, now: Date) -> Bool {
+        func isFresh(at version: Int64, now: Date) -> Bool {
             self.version == version && expires.map { $0 > now } ?? true
         }
     }
@@ -53,14 +53,14 @@ package final class ResponseCache: Sendable {
         return generations.withLock { kept in
             forget(before: version, in: &kept, dropping: &dropped)
             if let entry = kept.recent[key] {
-                guard entry.holds(at: version, now: now) else {
+                guard entry.isFresh(at: version, now: now) else {
                     kept.recentSize -= entry.size
                     kept.recent[key] = nil
                     return nil
                 }
                 return entry
             }
-            guard let entry = kept.older.removeValue(forKey: key), entry.holds(at: version, now: now) else {
+            guard let entry = kept.older.removeValue(forKey: key), entry.isFresh(at: version, now: now) else {
                 return nil
             }
             insert(entry, for: key, in: &kept, dropping: &dropped)

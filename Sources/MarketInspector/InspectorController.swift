@@ -9,11 +9,13 @@ import MarketModel
 /// faults, and a fresh start. Every route asks for the vendor's `identifier` and `secret` headers.
 package struct InspectorController<Context: ConnectionRequestContext> {
     let service: MarketService
-    let rehearsals: Rehearsals
+    let records: RequestRecords
+    let faults: FaultInjector
 
-    package init(service: MarketService, rehearsals: Rehearsals) {
+    package init(service: MarketService, records: RequestRecords, faults: FaultInjector) {
         self.service = service
-        self.rehearsals = rehearsals
+        self.records = records
+        self.faults = faults
     }
 
     package func addRoutes(to router: Router<Context>) {
@@ -29,15 +31,16 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     @Sendable func requests(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
         let limit = try request.queryFields["limit"].map { text throws(MarketError) in
-            guard let limit = Int(text), (1...Rehearsals.keptRequests).contains(limit) else {
-                throw MarketError(.invalid, field: .sent("limit"), rule: "must be from 1 to \(Rehearsals.keptRequests)")
+            guard let limit = Int(text), (1...RequestRecords.keptRequests).contains(limit) else {
+                throw MarketError(.invalid, field: .sent("limit"), rule: .between(1, RequestRecords.keptRequests))
             }
             return limit
         }
-        let records = try await rehearsals.requests(of: vendor.id, limit: limit ?? Rehearsals.keptRequests).compactMap {
+        let records = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests).compactMap
+        {
             stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
-                RecordBody(id: stored.id, at: stored.at, request: $0)
+                RecordBody(id: stored.id, at: stored.at, request: $0.twin)
             }
         }
         return try Self.json(RecordsBody(requests: records))
@@ -47,17 +50,17 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     @Sendable func liveRequests(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
         let encoder = Self.encoder
-        return try LiveEvents.response(to: request, rehearsals, vendorID: vendor.id) { stored in
+        return try LiveEvents.response(to: request, records, vendorID: vendor.id) { stored in
             (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).flatMap {
                 try? String(
-                    decoding: encoder.encode(RecordBody(id: stored.id, at: stored.at, request: $0)), as: UTF8.self)
+                    decoding: encoder.encode(RecordBody(id: stored.id, at: stored.at, request: $0.twin)), as: UTF8.self)
             }
         }
     }
 
     @Sendable func faults(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
-        return try Self.json(FaultsBody(faults: try await rehearsals.faults(of: vendor.id)))
+        return try Self.json(FaultsBody(faults: try await faults.faults(of: vendor.id)))
     }
 
     /// `{"latency_ms":800,"jitter_ms":400,"fail_percent":10,"status":503,"seed":7}`; what is left out is off.
@@ -65,24 +68,21 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         var request = request
         let vendor = try await vendor(of: request, context)
         let body = try await request.collectAPIBody()
-        let faults: RehearsedFaults
+        let settings: FaultSettings
         do {
-            faults = try JSONDecoder().decode(RehearsedFaults.self, from: body)
+            settings = try JSONDecoder().decode(FaultSettings.self, from: body)
         } catch let error as MarketError {
             throw error
         } catch {
-            throw MarketError(
-                .invalid,
-                "the body must be JSON such as {\"latency_ms\":800,\"jitter_ms\":400,\"fail_percent\":10,\"status\":503,\"seed\":7}"
-            )
+            throw MarketError(.invalid, .notFaultsJSON)
         }
-        try await rehearsals.setFaults(faults, vendorID: vendor.id)
-        return try Self.json(FaultsBody(faults: try await rehearsals.faults(of: vendor.id)))
+        try await faults.setFaults(settings, vendorID: vendor.id)
+        return try Self.json(FaultsBody(faults: try await faults.faults(of: vendor.id)))
     }
 
     @Sendable func clearFaults(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
-        try await rehearsals.setFaults(nil, vendorID: vendor.id)
+        try await faults.setFaults(nil, vendorID: vendor.id)
         return try Self.json(FaultsBody(faults: nil))
     }
 
@@ -127,12 +127,12 @@ struct DeletedBody: Encodable {
 struct RecordBody: Encodable {
     var id: Int64
     var at: Date
-    var request: InspectedRequest
+    var request: InspectedRequest.Twin
 }
 
 /// Faults as the JSON twin answers them: `{"faults": null}` when none are set.
 struct FaultsBody: Encodable {
-    var faults: RehearsedFaults?
+    var faults: FaultSettings?
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -6,16 +6,18 @@ import MarketHTTPShared
 import NIOCore
 
 /// Records every request that names a known vendor in its `identifier` header, for that vendor's
-/// inspector, and stages the failures that vendor asked for. API requests that name no vendor are
+/// inspector, and injects the faults that vendor asked for. API requests that name no vendor are
 /// recorded for the operator (their answers only when refused); the rest pass untouched.
 /// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
-/// reads the request body only as the route reads it, so the body limits hold as before.
+/// reads the request body only as the route reads it, so the body limits still hold.
 package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMiddleware {
-    let rehearsals: Rehearsals
+    let service: MarketService
+    let records: RequestRecords
+    let faults: FaultInjector
     let recorder = Recorder()
 
-    package init(rehearsals: Rehearsals) {
-        self.rehearsals = rehearsals
+    package init(service: MarketService, records: RequestRecords, faults: FaultInjector) {
+        (self.service, self.records, self.faults) = (service, records, faults)
     }
 
     package func handle(
@@ -24,10 +26,10 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         let route = request.uri.path.utf8.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != UInt8(ascii: "/") }
         guard !route.caselessEquals("inspector".utf8) else { return try await next(request, context) }
         // A store that cannot tell who this is must not fail the request: the route will say so.
-        let vendor = try? await request.identifier.asyncMap { try await rehearsals.vendor(identifiedBy: $0) } ?? nil
+        let vendor = try? await request.identifier.asyncMap { try await service.vendor(.identifier($0)) } ?? nil
         guard vendor != nil || AnonymousReads.isAPI(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
-        let staged = try? await vendor.asyncMap { try await rehearsals.nextStaging(for: $0.id) } ?? nil
+        let fault = try? await vendor.asyncMap { try await faults.nextFault(for: $0.id) } ?? nil
         let captured = BodyCapture()
         let notes = RequestNotes()
         var request = request
@@ -37,13 +39,13 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
                 captured.append(buffer)
                 return buffer
             })
-        if let staged { try await Task.sleep(for: staged.delay) }
+        if let fault { try await Task.sleep(for: fault.delay) }
         var record = Recording(
-            rehearsals: rehearsals, vendorID: vendor?.id, head: request.head, scheme: request.scheme,
-            started: started, fault: staged.flatMap(Self.describe), failedOnPurpose: staged?.failsOnPurpose ?? false,
+            records: records, vendorID: vendor?.id, head: request.head, scheme: request.scheme,
+            started: started, fault: fault.flatMap(Self.effects), failedOnPurpose: fault?.failsOnPurpose ?? false,
             logger: context.logger)
         var response: Response
-        switch staged?.outcome {
+        switch fault?.outcome {
         case .fail(let status)?:
             response = try JSONResponse.make(
                 RehearsedFailure(
@@ -59,16 +61,16 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         case .answer?, .broken?, nil:
             response = try await RequestNotes.$current.withValue(notes) { try await next(request, context) }
         }
-        if case .broken(let kinds)? = staged?.outcome,
-            let said = try await Self.breaking(&response, AnswerBreaker(kinds: kinds))
+        if case .broken(let kinds)? = fault?.outcome,
+            let said = try await Self.breaking(&response, ResponseBreaker(kinds: kinds))
         {
             record.broken = said
             record.failedOnPurpose = !(200..<300).contains(response.status.code)
         }
-        let answered = record.answered(response.status.code, recognised: notes.recognised)
+        let answered = record.answered(response.status.code, notes: notes)
         // The operator sees only why an anonymous request was refused, not every list it read.
         let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptBytes)
-        let trickle = staged?.bodyTrickle ?? .zero
+        let trickle = fault?.bodyTrickle ?? .zero
         if trickle == .zero, let length = response.body.contentLength, length <= BodyCapture.keptBytes {
             // A body of one buffer stays one, which Hummingbird writes with its head in one go.
             if answer.keeps {
@@ -90,7 +92,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
 
     /// Breaks the market's answer as the vendor rehearses; what was broken, or nil when no chosen
     /// kind fits it (and it leaves as it was).
-    static func breaking(_ response: inout Response, _ breaker: AnswerBreaker) async throws -> String? {
+    static func breaking(_ response: inout Response, _ breaker: ResponseBreaker) async throws -> BrokenSaid? {
         var body: [UInt8]?
         if breaker.needsBody(response) {
             let collected = try await BodyCollector.bytes(of: response)
@@ -107,18 +109,17 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         return broken.said
     }
 
-    static func describe(_ staged: StagedFault) -> String? {
-        var effects: [String] = []
-        if staged.delay > .zero { effects.append("held back \(Int(staged.delay / .milliseconds(1))) ms") }
-        switch staged.outcome {
-        case .fail(let status): effects.append("answered \(status) without reaching the market")
-        case .drop: effects.append("the connection was dropped without an answer")
+    /// What a fault does to its request; nil when it lets the request through untouched.
+    static func effects(of fault: InjectedFault) -> RehearsedEffects? {
+        var effects = RehearsedEffects()
+        if fault.delay > .zero { effects.heldBackMilliseconds = Int(fault.delay / .milliseconds(1)) }
+        switch fault.outcome {
+        case .fail(let status): effects.answered = status
+        case .drop: effects.dropped = true
         case .answer, .broken: break
         }
-        if staged.bodyTrickle > .zero {
-            effects.append("the answer trickled over \(Int(staged.bodyTrickle / .milliseconds(1))) ms")
-        }
-        return effects.isEmpty ? nil : "Rehearsed: " + effects.joined(separator: "; ")
+        if fault.bodyTrickle > .zero { effects.trickledMilliseconds = Int(fault.bodyTrickle / .milliseconds(1)) }
+        return effects == RehearsedEffects() ? nil : effects
     }
 }
 

@@ -7,15 +7,15 @@ import NIOCore
 
 /// Turns one finished request into the inspector's record and keeps it for its vendor.
 struct Recording: Sendable {
-    let rehearsals: Rehearsals
+    let records: RequestRecords
     /// Whose request this was; nil for one that named no vendor, kept for the operator.
     let vendorID: Int64?
     let head: HTTPRequest
     let scheme: String
     let started: ContinuousClock.Instant
-    let fault: String?
+    let fault: RehearsedEffects?
     /// How the answer was broken on purpose, when the vendor rehearses broken answers.
-    var broken: String?
+    var broken: BrokenSaid?
     /// The answer was the vendor's rehearsed failure, not the market's: nothing was refused.
     var failedOnPurpose: Bool
     let logger: Logger
@@ -24,12 +24,14 @@ struct Recording: Sendable {
     var milliseconds = 0.0
     /// What the route recognised in the request, which shaped its answer.
     var recognised: RecognisedShape?
+    /// Why the market refused it, as the API said it.
+    var refusal: (error: MarketError, field: String?)?
 
     init(
-        rehearsals: Rehearsals, vendorID: Int64?, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
-        fault: String?, failedOnPurpose: Bool = false, logger: Logger
+        records: RequestRecords, vendorID: Int64?, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
+        fault: RehearsedEffects?, failedOnPurpose: Bool = false, logger: Logger
     ) {
-        self.rehearsals = rehearsals
+        self.records = records
         self.vendorID = vendorID
         self.head = head
         self.scheme = scheme
@@ -39,18 +41,19 @@ struct Recording: Sendable {
         self.logger = logger
     }
 
-    /// This request, answered with `status` now.
-    func answered(_ status: Int, recognised: RecognisedShape? = nil) -> Recording {
+    /// This request, answered with `status` now, and what the route noted of it.
+    func answered(_ status: Int, notes: RequestNotes? = nil) -> Recording {
         var answered = self
         answered.status = status
-        answered.recognised = recognised
+        answered.recognised = notes?.recognised
+        answered.refusal = notes?.refusal
         answered.milliseconds = Double((ContinuousClock.now - started) / .microseconds(1)) / 1000
         return answered
     }
 
     /// Keeps a request that named no vendor for the operator, written out only when they look.
     func keepForOperator(request: BodyCapture, answer: BodyCapture) {
-        rehearsals.recordAnonymous {
+        records.recordAnonymous {
             (try? JSONEncoder().encode(inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)))
                 ?? Data()
         }
@@ -61,7 +64,7 @@ struct Recording: Sendable {
         guard let vendorID else { return keepForOperator(request: request, answer: answer) }
         let (body, bodyBytes, answer) = (request.bytes, request.count, answer.bytes)
         do {
-            try await rehearsals.record(
+            try await records.record(
                 try JSONEncoder().encode(inspected(body: body, bodyBytes: bodyBytes, answer: answer)),
                 vendorID: vendorID)
         } catch {
@@ -73,20 +76,34 @@ struct Recording: Sendable {
         let diagnosis = RequestDiagnosis(head: head, body: body)
         let path = (head.path ?? "/").maskingSecrets
         let text = RequestDiagnosis.maskingSecrets(in: String(decoding: answer.prefix(16 * 1024), as: UTF8.self))
-        var refusal: InspectedRequest.Refusal?
+        var refused: InspectedRequest.Refusal?
         if status >= 400, !failedOnPurpose {
-            let reply = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any]
-            refusal = InspectedRequest.Refusal(
-                rule: reply?["reason"] as? String ?? "the market answered \(status)", field: reply?["field"] as? String,
-                correctShape: CorrectShape.of(method: head.method, path: head.path ?? "/"))
+            let shape = RequestShape(method: head.method, path: head.path ?? "/")
+            refused =
+                if let refusal {
+                    InspectedRequest.Refusal(
+                        error: refusal.error, said: refusal.error.message(naming: { _ in refusal.field ?? "" }),
+                        field: refusal.field, shape: shape)
+                } else {
+                    // No refusal of the market's (an address nothing answers): the API's words as they went.
+                    InspectedRequest.Refusal(
+                        error: nil, said: Self.reason(in: answer) ?? "the market answered \(status)", field: nil,
+                        shape: shape)
+                }
         }
         return InspectedRequest(
             method: head.method.rawValue, path: path, status: status, milliseconds: milliseconds,
             headers: diagnosis.headers, bodyBytes: bodyBytes, parts: diagnosis.inspectedParts,
-            json: diagnosis.maskedJSON,
-            quirks: diagnosis.quirks, mistakes: diagnosis.mistakes.isEmpty ? nil : diagnosis.mistakes,
-            recognised: recognised, answer: text, refusal: refusal, fault: fault, broken: broken,
+            json: diagnosis.maskedJSON, quirks: diagnosis.quirks, mistakes: diagnosis.mistakes,
+            recognised: recognised, answer: text, refusal: refused, fault: fault, broken: broken,
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
+    }
+}
+
+extension Recording {
+    /// The `reason` of an API refusal's JSON, as sent.
+    static func reason(in answer: Data) -> String? {
+        ((try? JSONSerialization.jsonObject(with: answer)) as? [String: Any])?["reason"] as? String
     }
 }
 

@@ -8,12 +8,12 @@ import MarketHTTPShared
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
     static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
-    static let mask = InspectedRequest.mask
+    static let mask = secretMask
 
     package let head: HTTPRequest
     package let body: Data
-    private(set) var quirks: [String] = []
-    private(set) var mistakes: [String] = []
+    private(set) var quirks: [Quirk] = []
+    private(set) var mistakes: [Mistake] = []
     private(set) var parts: [MultipartForm.Part] = []
     private(set) var json: JSONValue?
 
@@ -23,7 +23,7 @@ package struct RequestDiagnosis {
         if let boundary = MultipartForm.boundary(in: head.headerFields[.contentType]) {
             readMultipart(boundary: boundary)
         } else if !body.isEmpty {
-            readJSON(body, part: "the body")
+            readJSON(body, part: nil)
         }
     }
 
@@ -38,8 +38,8 @@ package struct RequestDiagnosis {
     package var inspectedParts: [InspectedRequest.Part] {
         parts.map {
             InspectedRequest.Part(
-                name: $0.name, filename: $0.filename, declaredType: $0.declaredType,
-                sniffedType: Self.sniff($0.body), size: $0.body.count)
+                name: $0.name, filename: $0.filename, declaredType: $0.declaredType, sniffed: Sniffed($0.body),
+                size: $0.body.count)
         }
     }
 
@@ -61,33 +61,31 @@ package struct RequestDiagnosis {
             let before = body.prefix(first)
             quirks.append(
                 before.allSatisfy { $0 == 0x0D || $0 == 0x0A }
-                    ? "CRLF before the first boundary (ignored)"
-                    : "\(before.count) bytes before the first boundary (ignored)")
+                    ? .crlfBeforeBoundary : .bytesBeforeBoundary(before.count))
         }
         guard first != nil else { return noBoundaryFound(boundary) }
         if closed == nil {
-            quirks.append("no closing boundary (--\(boundary)--): the body simply ends")
+            quirks.append(.noClosingBoundary(boundary))
         }
         if lf != nil, crlf == nil {
-            quirks.append("lines end in LF alone, not CRLF")
+            quirks.append(.bareLineFeeds)
         }
         parts = (try? MultipartForm(body: body, boundary: boundary))?.parts ?? []
         findMistakes(delimiter: delimiter)
         let heads = parts.flatMap(\.head)
         if heads.contains(where: { $0.range(of: "Content-Disposition:form-data", options: .caseInsensitive) != nil }) {
-            quirks.append("no space after Content-Disposition:")
+            quirks.append(.noSpaceAfterDisposition)
         }
         if heads.contains(where: { $0.range(of: #"[; ]name=[^"\s]"#, options: .regularExpression) != nil }) {
-            quirks.append("a part's name is not in quotes")
+            quirks.append(.unquotedName)
         }
         for part in parts where part.isFile {
-            let sniffed = Self.sniff(part.body)
+            let sniffed = Sniffed(part.body)
             if part.declaredType == nil {
-                quirks.append("file part \(part.name) has no Content-Type; its bytes are \(sniffed)")
-            } else if let declared = part.declaredType, let expected = Self.imageTypes[declared.lowercased()],
-                expected != sniffed
+                quirks.append(.fileWithoutType(part: part.name, bytes: sniffed))
+            } else if let declared = part.declaredType, let expected = Sniffed(declared: declared), expected != sniffed
             {
-                quirks.append("file part \(part.name) declares \(declared) but its bytes are \(sniffed)")
+                quirks.append(.fileTypeDiffers(part: part.name, declared: declared, bytes: sniffed))
             }
         }
         if let params = parts.first(where: { $0.name == "params" }) { readJSON(params.body, part: "params") }
@@ -97,12 +95,9 @@ package struct RequestDiagnosis {
     private mutating func noBoundaryFound(_ boundary: String) {
         let text = String(decoding: body.prefix(512), as: UTF8.self).drop(while: \.isNewline)
         if text.hasPrefix("--"), let line = text.split(whereSeparator: \.isNewline).first, line.count > 2 {
-            mistakes.append(
-                "the body's parts begin with \(line), but Content-Type names boundary=\(boundary): "
-                    + "use one boundary in both places")
+            mistakes.append(.otherBoundary(seen: String(line), boundary: boundary))
         } else if !body.isEmpty {
-            mistakes.append(
-                "the body has no --\(boundary) line: each part begins with --\(boundary) and a CRLF")
+            mistakes.append(.noBoundary(boundary))
         }
     }
 
@@ -116,9 +111,7 @@ package struct RequestDiagnosis {
             // that only begins as declared) the market forgives. The first one says it.
             let seen = Self.excerpt(body[(body.startIndex + start)...])
             guard seen.contains(":") else { continue }
-            mistakes.append(
-                "after \(String(decoding: delimiter, as: UTF8.self)) came “\(seen)” where the line ends: "
-                    + "end each boundary line with a CRLF, then the part's head")
+            mistakes.append(.boundaryLineNotEnded(boundary: String(decoding: delimiter, as: UTF8.self), seen: seen))
             break
         }
         // A head line that is no header (no colon, or JSON) was the part's bytes, read as head.
@@ -128,9 +121,7 @@ package struct RequestDiagnosis {
             }
             // The part's own name, from its first head line: a later part's head may have been read as its own.
             let name = part.head.first.flatMap { HeaderParameters.value(of: "name", in: $0) } ?? part.name
-            mistakes.append(
-                "the head of part \(name) has no blank line after it, so “\(Self.excerpt(Data(line.utf8)))” "
-                    + "was read as more head: put an empty line (CRLF CRLF) between a part's head and its bytes")
+            mistakes.append(.headNotEnded(part: name, seen: Self.excerpt(Data(line.utf8))))
         }
     }
 
@@ -144,25 +135,24 @@ package struct RequestDiagnosis {
 
     // MARK: JSON
 
-    private mutating func readJSON(_ data: Data, part: String) {
+    /// `part` is nil for the body itself.
+    private mutating func readJSON(_ data: Data, part: String?) {
         guard let value = try? LenientJSONParser.parse(data) else { return }
         json = value
         if (try? JSONSerialization.jsonObject(with: data)) == nil {
-            quirks.append(
-                "\(part) is JSON a strict parser refuses (raw line breaks or quotes in text, an empty value or a trailing comma); it was read leniently"
-            )
+            quirks.append(.lenientJSON(part: part))
         }
         guard case .object(let fields) = value else { return }
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             let snake = Self.snakeCase(key)
-            if snake != key { quirks.append("camelCase key \(key) read as \(snake)") }
+            if snake != key { quirks.append(.camelCaseKey(key, read: snake)) }
             switch value {
             case .string(let text) where Self.amountKeys.contains(snake) && Int64(text) != nil:
-                quirks.append("\(key) sent as text \"\(text)\" and read as a number")
+                quirks.append(.numberAsText(key: key, text: text))
             case .number(let literal) where Self.amountKeys.contains(snake) && Int64(literal) == nil:
                 // Only a whole amount in range is read at all; anything else is refused, not forgiven.
                 if let whole = Double(literal).flatMap({ Int64(exactly: $0) }) {
-                    quirks.append("\(key) sent as \(literal) and read as the whole number \(whole)")
+                    quirks.append(.wholeNumber(key: key, sent: literal, read: whole))
                 }
             default:
                 break
@@ -235,27 +225,5 @@ package struct RequestDiagnosis {
     static func quoted(_ string: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes])) ?? Data()
         return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
-    }
-
-    // MARK: Sniffing
-
-    static let imageTypes = [
-        "image/jpeg": "a JPEG image", "image/jpg": "a JPEG image", "image/png": "a PNG image",
-        "image/webp": "a WebP image", "image/gif": "a GIF image", "image/heic": "a HEIC image",
-    ]
-
-    static func sniff(_ data: Data) -> String {
-        let head = [UInt8](data.prefix(12))
-        if data.isEmpty { return "empty" }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "a JPEG image" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG image" }
-        if head.starts(with: Array("GIF8".utf8)) { return "a GIF image" }
-        if head.starts(with: Array("RIFF".utf8)), head.count == 12, head[8..<12].elementsEqual("WEBP".utf8) {
-            return "a WebP image"
-        }
-        if head.count == 12, head[4..<8].elementsEqual("ftyp".utf8) { return "a HEIC or other ISO media file" }
-        if head.starts(with: Array("%PDF".utf8)) { return "a PDF document" }
-        if String(data: data.prefix(4096), encoding: .utf8) != nil { return "text" }
-        return "unrecognised bytes"
     }
 }

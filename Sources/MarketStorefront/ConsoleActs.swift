@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MarketCore
 import MarketModel
+import MarketPages
 
 /// What an operator's act came to, shown on the console page the act redirects to.
 struct ConsoleResult: Codable {
@@ -11,11 +12,11 @@ struct ConsoleResult: Codable {
     /// A vendor's new secret, shown this once.
     var secret: String?
 
-    var content: [String: TemplateValue] {
-        var content: [String: TemplateValue] = ["heading": .text(heading)]
-        content["identifier"] = identifier.map { .text($0) }
-        content["vendorID"] = vendorID.map { .number($0) }
-        content["secret"] = secret.map { .text($0) }
+    var content: PageContent {
+        var content: PageContent = ["heading": heading]
+        content["identifier"] = identifier.map { $0 }
+        content["vendorID"] = vendorID.map { $0 }
+        content["secret"] = secret.map { $0 }
         return content
     }
 }
@@ -35,57 +36,68 @@ struct Confirmation {
 extension Storefront {
     /// Runs an operator's form. An act that cannot be taken back is asked about first; once done,
     /// the console is shown again by a redirect (so a reload never repeats the act), with what came
-    /// of it; a refusal is shown at once, in words, beside the console.
+    /// of it; a refusal is shown at once, in the operator's language, beside the console.
     func operatorAct(
-        _ request: Request, _ context: StorefrontContext, action: String,
-        confirming ask: ((MarketOperator, FormSubmission, Words) async throws -> Confirmation)? = nil,
-        _ act: (MarketOperator, FormSubmission, Words) async throws -> ConsoleResult
+        _ request: Request, _ context: PageRequestContext, action: String,
+        confirming ask: ((MarketOperator, FormSubmission, Localization) async throws -> Confirmation)? = nil,
+        _ act: (MarketOperator, FormSubmission, Localization) async throws -> ConsoleResult
     ) async throws -> Response {
         var request = request
-        var visit = context.visit
-        let form = try await submission(&request, visit: visit)
-        guard let actor = visit.signedInOperator() else { return try await consolePage(visit) }
-        let words = visit.words
+        var browser = context.browser
+        let form = try await website.submission(&request, browser: browser)
+        guard let actor = browser.signedInOperator() else { return try await consolePage(browser) }
+        let strings = browser.strings
         do {
             if let ask {
-                let confirmation = try await ask(actor, form, words)
+                let confirmation = try await ask(actor, form, strings)
                 let typedRight = confirmation.typedWord.map { form["typed"].trimmingCharacters(in: .whitespaces) == $0 }
                 if form["confirmed"] != "yes" || typedRight == false {
                     return confirmationPage(
-                        confirmation, action: action, by: actor, visit: visit,
+                        confirmation, action: action, by: actor, browser: browser,
                         typedWrong: form["confirmed"] == "yes" && typedRight == false)
                 }
             }
-            visit.leave(consoleResult: try await act(actor, form, words))
-            return redirect(to: "/operator", visit: visit)
+            browser.leave(consoleResult: try await act(actor, form, strings))
+            return website.redirect(to: "/operator", browser: browser)
         } catch let error as MarketError where error.kind != .unavailable {
-            return try await consolePage(
-                visit,
-                failure: [
-                    "heading": .text(words("operator_notDone")), "error": .text(words.refusal(error)),
-                ], status: .unprocessableContent)
+            return try await notDone(strings.refusal(error), browser: browser)
+        } catch let refusal as ConsoleRefusal {
+            return try await notDone(strings(refusal.phrase, refusal.values), browser: browser)
         }
     }
 
+    private func notDone(_ why: String, browser: BrowserSession) async throws -> Response {
+        try await consolePage(
+            browser, failure: ["heading": browser.strings("operator_notDone"), "error": why],
+            status: .unprocessableContent)
+    }
+
     private func confirmationPage(
-        _ confirmation: Confirmation, action: String, by actor: MarketOperator, visit: Visit, typedWrong: Bool
+        _ confirmation: Confirmation, action: String, by actor: MarketOperator, browser: BrowserSession,
+        typedWrong: Bool
     ) -> Response {
-        let words = visit.words
-        var content: [String: TemplateValue] = [
-            "operator": .text(actor.name), "action": .text(action), "heading": .text(confirmation.heading),
-            "detail": .text(confirmation.detail),
-            "button": .text(confirmation.button),
-            "fields": .objects(confirmation.fields.map { ["name": .text($0.name), "value": .text($0.value)] }),
+        let strings = browser.strings
+        var content: PageContent = [
+            "operator": actor.name, "action": action, "heading": confirmation.heading,
+            "detail": confirmation.detail,
+            "button": confirmation.button,
+            "fields": confirmation.fields.map { ["name": $0.name, "value": $0.value] },
         ]
         if let word = confirmation.typedWord {
-            content["typed"] = .object(
+            content["typed"] =
                 [
-                    "prompt": .text(words("operator_typeToConfirm", ["word": word])),
-                    "typedError": typedWrong ? .text(words("operator_typedWrong", ["word": word])) : false,
-                ] as [String: TemplateValue])
+                    "prompt": strings("operator_typeToConfirm", ["word": word]),
+                    "typedError": typedWrong ? strings("operator_typedWrong", ["word": word]) : nil,
+                ] as PageContent
         }
-        return pages.page(
-            "operator-confirm", title: confirmation.heading, visit: visit,
+        return renderer.page(
+            "operator-confirm", title: confirmation.heading, browser: browser,
             status: typedWrong ? .unprocessableContent : .ok, content: content)
     }
+}
+
+/// What the console refuses of a form before the market sees it: a phrase's key.
+struct ConsoleRefusal: Error {
+    var phrase: String
+    var values: [String: String] = [:]
 }

@@ -4,43 +4,46 @@ import Hummingbird
 import MarketCore
 import MarketHTTPShared
 import MarketModel
+import MarketPages
 
 /// Editing and deleting: by the vendor signed in as the product's seller, or with the product's
 /// secret; the service checks either each time.
 extension Storefront {
-    @Sendable func editProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
-        let visit = context.visit
+    @Sendable func editProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
+        let browser = context.browser
         let product = try await service.product(id: try context.productID())
-        guard visit.owns(product) || visit.editPass(for: product.id) != nil else {
-            return unlockForm(product, visit: visit)
+        guard browser.owns(product) || browser.editPass(for: product.id) != nil else {
+            return unlockForm(product, browser: browser)
         }
         return productForm(
             ProductFormPage(
-                action: Visit.editPath(product.id), entry: ProductEntry(product), words: visit.words, editing: product),
-            visit: visit)
+                action: BrowserSession.editPath(product.id), entry: ProductEntry(product), strings: browser.strings,
+                editing: product),
+            browser: browser)
     }
 
-    @Sendable func unlockEditing(_ request: Request, context: StorefrontContext) async throws -> Response {
+    @Sendable func unlockEditing(_ request: Request, context: PageRequestContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
-        var visit = sender
+        var browser = sender
         do {
-            try await service.checkOwnership(
-                of: product.id, proof: OwnershipProof(secret: form["secret"], client: visit.client))
+            _ = try await service.product(
+                id: product.id, for: .owner(OwnershipProof(secret: form["secret"], client: browser.client)))
         } catch let error as MarketError where error.isWrongSecret {
-            return unlockForm(product, visit: visit, error: Self.wrongSecret(form["secret"], words: visit.words))
+            return unlockForm(
+                product, browser: browser, error: Self.wrongSecret(form["secret"], strings: browser.strings))
         }
-        visit.grant(
+        browser.grant(
             EditPass(
                 productID: product.id, secret: form["secret"], expires: Date().addingTimeInterval(EditPass.lifetime)))
-        return redirect(to: Visit.editPath(product.id), visit: visit)
+        return website.redirect(to: BrowserSession.editPath(product.id), browser: browser)
     }
 
-    @Sendable func saveProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
+    @Sendable func saveProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
-        var visit = sender
-        let words = visit.words
-        guard let proof = proof(for: product, visit: visit) else {
-            return unlockForm(product, visit: visit, error: words("editTimeRanOut"))
+        var browser = sender
+        let strings = browser.strings
+        guard let proof = proof(for: product, browser: browser) else {
+            return unlockForm(product, browser: browser, error: strings("editTimeRanOut"))
         }
         let original = ProductEntry(product)
         let entry = ProductEntry(form: form)
@@ -50,85 +53,87 @@ extension Storefront {
             _ = try await service.updateProduct(
                 id: product.id, entry.changes(from: original, draft: draft), images: images, proof: proof)
         } catch let error as MarketError where error == .sessionEnded {
-            return signInAgain(&visit, next: Visit.editPath(product.id))
+            return website.signInAgain(&browser, next: BrowserSession.editPath(product.id))
         } catch let error as MarketError where error.isWrongSecret {
-            visit.revokeEditPass(for: product.id)
-            return unlockForm(product, visit: visit, error: words("secretChanged"))
+            browser.revokeEditPass(for: product.id)
+            return unlockForm(product, browser: browser, error: strings("secretChanged"))
         } catch {
             return try refusedForm(
-                error, action: Visit.editPath(product.id), entry: entry, editing: product, visit: visit)
+                error, action: BrowserSession.editPath(product.id), entry: entry, editing: product, browser: browser)
         }
-        visit.revokeEditPass(for: product.id)
-        visit.leave(notice: words("changesSaved"))
-        return redirect(to: "/products/\(product.id)", visit: visit)
+        browser.revokeEditPass(for: product.id)
+        browser.leave(notice: strings("changesSaved"))
+        return website.redirect(to: "/products/\(product.id)", browser: browser)
     }
 
     /// What lets this visitor change `product`: being signed in as its vendor, else an edit pass
     /// holding the secret they typed; nil when they have neither.
-    private func proof(for product: Product, visit: Visit) -> OwnershipProof? {
-        sellersProof(for: product, visit: visit)
-            ?? visit.editPass(for: product.id).map { OwnershipProof(secret: $0.secret, client: visit.client) }
+    private func proof(for product: Product, browser: BrowserSession) -> OwnershipProof? {
+        sellersProof(for: product, browser: browser)
+            ?? browser.editPass(for: product.id).map { OwnershipProof(secret: $0.secret, client: browser.client) }
     }
 
     /// The sign-in of `product`'s seller, when that is who this visitor is.
-    private func sellersProof(for product: Product, visit: Visit) -> OwnershipProof? {
-        guard visit.owns(product), let session = visit.session else { return nil }
-        return OwnershipProof(signedInWith: session.token, client: visit.client)
+    private func sellersProof(for product: Product, browser: BrowserSession) -> OwnershipProof? {
+        guard browser.owns(product), let session = browser.session else { return nil }
+        return OwnershipProof(signedInWith: session.token, client: browser.client)
     }
 
     /// A form posted about one product: who sent it, the product as it is, and the form.
-    private func ownerForm(_ request: Request, _ context: StorefrontContext) async throws -> (
-        Visit, Product, FormSubmission
+    private func ownerForm(_ request: Request, _ context: PageRequestContext) async throws -> (
+        BrowserSession, Product, FormSubmission
     ) {
         var request = request
-        let visit = context.visit
+        let browser = context.browser
         let product = try await service.product(id: try context.productID())
-        return (visit, product, try await submission(&request, visit: visit))
+        return (browser, product, try await website.submission(&request, browser: browser))
     }
 
-    private func unlockForm(_ product: Product, visit: Visit, error: String? = nil) -> Response {
-        let heading = visit.words("editProduct", ["name": product.name])
-        return pages.page(
-            "unlock", title: heading, visit: visit, status: error == nil ? .ok : .forbidden,
+    private func unlockForm(_ product: Product, browser: BrowserSession, error: String? = nil) -> Response {
+        let heading = browser.strings("editProduct", ["name": product.name])
+        return renderer.page(
+            "unlock", title: heading, browser: browser, status: error == nil ? .ok : .forbidden,
             content: [
-                "product": .object(ProductSheet(product, words: visit.words)), "heading": .text(heading),
-                "error": error.map(TemplateValue.text) ?? false,
+                "product": ProductSheet(product, strings: browser.strings), "heading": heading,
+                "error": error,
             ])
     }
 
-    private static func wrongSecret(_ secret: String, words: Words) -> String {
-        secret.isEmpty ? words("enterSecret") : words("wrongSecret")
+    private static func wrongSecret(_ secret: String, strings: Localization) -> String {
+        secret.isEmpty ? strings("enterSecret") : strings("wrongSecret")
     }
 
     // MARK: Deleting
 
-    @Sendable func confirmDelete(_ request: Request, context: StorefrontContext) async throws -> Response {
+    @Sendable func confirmDelete(_ request: Request, context: PageRequestContext) async throws -> Response {
         let product = try await service.product(id: try context.productID())
-        return deleteForm(product, visit: context.visit)
+        return deleteForm(product, browser: context.browser)
     }
 
-    @Sendable func deleteProduct(_ request: Request, context: StorefrontContext) async throws -> Response {
+    @Sendable func deleteProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
         let (sender, product, form) = try await ownerForm(request, context)
-        var visit = sender
+        var browser = sender
         let proof =
-            sellersProof(for: product, visit: visit) ?? OwnershipProof(secret: form["secret"], client: visit.client)
+            sellersProof(for: product, browser: browser)
+            ?? OwnershipProof(secret: form["secret"], client: browser.client)
         do {
             _ = try await service.deleteProduct(id: product.id, proof: proof)
         } catch let error as MarketError where error == .sessionEnded {
-            return signInAgain(&visit, next: "/products/\(product.id)")
+            return website.signInAgain(&browser, next: "/products/\(product.id)")
         } catch let error as MarketError where error.isWrongSecret {
-            return deleteForm(product, visit: visit, error: Self.wrongSecret(form["secret"], words: visit.words))
+            return deleteForm(
+                product, browser: browser, error: Self.wrongSecret(form["secret"], strings: browser.strings))
         }
-        visit.leave(notice: visit.words("deleted", ["name": product.name]))
-        return redirect(to: "/", visit: visit)
+        browser.leave(notice: browser.strings("deleted", ["name": product.name]))
+        return website.redirect(to: "/", browser: browser)
     }
 
-    private func deleteForm(_ product: Product, visit: Visit, error: String? = nil) -> Response {
-        let sheet = ProductSheet(product, words: visit.words, isOwner: visit.owns(product))
-        return pages.page(
-            "delete", title: sheet.deleteQuestion, visit: visit, status: error == nil ? .ok : .forbidden,
+    private func deleteForm(_ product: Product, browser: BrowserSession, error: String? = nil) -> Response {
+        let sheet = ProductSheet(product, strings: browser.strings, isOwner: browser.owns(product))
+        return renderer.page(
+            "delete", title: sheet.deleteQuestion, browser: browser, status: error == nil ? .ok : .forbidden,
             content: [
-                "product": .object(sheet), "secretError": error.map(TemplateValue.text) ?? false, "standalone": true,
+                "product": sheet, "secretError": error, "standalone": true,
             ])
     }
 }
@@ -137,8 +142,9 @@ extension ProductEntry {
     /// The product as its form shows it, amounts with their thousands grouped.
     init(_ product: Product) {
         self.init(
-            name: product.name, description: product.description, price: Words.grouped(product.price),
-            discount: product.discount == 0 ? "" : Words.grouped(product.discount), stock: Words.grouped(product.stock),
+            name: product.name, description: product.description, price: Localization.grouped(product.price),
+            discount: product.discount == 0 ? "" : Localization.grouped(product.discount),
+            stock: Localization.grouped(product.stock),
             currency: product.currency)
     }
 }

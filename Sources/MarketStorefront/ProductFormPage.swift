@@ -1,5 +1,6 @@
 import MarketHTTPShared
 import MarketModel
+import MarketPages
 
 /// The register and edit forms: what was typed, what is wrong beside each field, and (when editing)
 /// which fields differ from the product as it is.
@@ -55,19 +56,19 @@ struct ProductFormPage {
 
     /// The form as typed; `product` is the one being edited, nil when registering.
     init(
-        action: String, entry: ProductEntry, words: Words, editing product: Product? = nil,
+        action: String, entry: ProductEntry, strings: Localization, editing product: Product? = nil,
         problems: [ProductEntry.Field: String] = [:], formError: String? = nil, sending: String = ""
     ) {
         self.action = action
         isEdit = product != nil
-        heading = product.map { words("editProduct", ["name": $0.name]) } ?? words("sellAProduct")
+        heading = product.map { strings("editProduct", ["name": $0.name]) } ?? strings("sellAProduct")
         cancel = product.map { "/products/\($0.id)" } ?? "/"
         let original = product.map(ProductEntry.init)
         let before = original ?? entry
         let changed = original.map { entry.changedFields(from: $0) } ?? []
         func field(_ key: ProductEntry.Field, _ value: String, _ original: String, required: Bool = true) -> Field {
             Field(
-                id: key.rawValue, label: words(key.rawValue), hint: Self.hints[key].map { words($0) },
+                id: key.rawValue, label: strings(key.rawValue), hint: Self.hints[key].map { strings($0) },
                 required: required, isNumber: [.price, .discount, .stock].contains(key), value: value,
                 original: original, error: problems[key], changed: changed.contains(key))
         }
@@ -84,13 +85,13 @@ struct ProductFormPage {
             entry.discount.trimmingCharacters(in: .whitespaces).isEmpty ? 0 : ProductEntry.amount(entry.discount)
         buyerPays =
             if let price, let discount, discount <= price {
-                words("buyerPays", ["amount": words.money(price - discount, entry.currency)])
+                strings("buyerPays", ["amount": strings.money(price - discount, entry.currency)])
             } else { "" }
         descriptionCount = entry.description.count
         currentPhotos = (product?.images ?? []).enumerated().map {
-            Thumbnail(url: "/images/\($1.thumbnailKey)", alt: words("currentPhoto", ["number": String($0 + 1)]))
+            Thumbnail(url: "/images/\($1.thumbnailKey)", alt: strings("currentPhoto", ["number": String($0 + 1)]))
         }
-        photosHint = words("photosHint", ["limit": String(imageLimit)])
+        photosHint = strings("photosHint", ["limit": String(imageLimit)])
         self.formError = formError
         self.sending = sending
     }

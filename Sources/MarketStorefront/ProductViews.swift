@@ -2,6 +2,7 @@ import Foundation
 import MarketCore
 import MarketHTTPShared
 import MarketModel
+import MarketPages
 
 /// Price and stock as every page shows them. The views the templates show are classes: a template
 /// value holds one by reference, where a struct this size would be copied into a box of its own at
@@ -14,11 +15,11 @@ final class PriceTag {
     let stock: String
     let soldOut: Bool
 
-    init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64, words: Words) {
-        self.price = words.money(price, currency)
-        self.salePrice = salePrice < price ? words.money(salePrice, currency) : nil
+    init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64, strings: Localization) {
+        self.price = strings.money(price, currency)
+        self.salePrice = salePrice < price ? strings.money(salePrice, currency) : nil
         soldOut = stock <= 0
-        self.stock = soldOut ? words("soldOut") : words("inStock", ["count": Words.grouped(stock)])
+        self.stock = soldOut ? strings("soldOut") : strings("inStock", ["count": Localization.grouped(stock)])
     }
 }
 
@@ -29,13 +30,13 @@ final class ProductCard {
     let thumbnail: String
     let tag: PriceTag
 
-    init(_ product: ProductSummary, words: Words) {
+    init(_ product: ProductSummary, strings: Localization) {
         id = product.id
         name = product.name
         thumbnail = "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)"
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
-            words: words)
+            strings: strings)
     }
 }
 
@@ -88,7 +89,7 @@ final class ProductSheet {
     let carouselLabel: String
     let deleteQuestion: String
 
-    init(_ product: Product, words: Words, isOwner: Bool = false) {
+    init(_ product: Product, strings: Localization, isOwner: Bool = false) {
         id = product.id
         name = product.name
         vendor = product.vendor.name
@@ -96,7 +97,7 @@ final class ProductSheet {
         self.description = description.isEmpty ? nil : description
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
-            words: words)
+            strings: strings)
         typealias Copy = (key: String, width: Int, format: ImageFormat)
         let images: [(url: String, width: Int, height: Int, copies: [Copy])] =
             product.images.isEmpty
@@ -116,13 +117,13 @@ final class ProductSheet {
                 srcset: own.isEmpty
                     ? nil : (candidates(own) + ["\(image.url) \(image.width)w"]).joined(separator: ", "),
                 webpSrcset: webp.isEmpty ? nil : candidates(webp).joined(separator: ", "),
-                alt: words("photoOf", values), position: words("photoPosition", values),
-                dotLabel: words("photoNumber", values))
+                alt: strings("photoOf", values), position: strings("photoPosition", values),
+                dotLabel: strings("photoNumber", values))
         }
         hasSeveralPhotos = photos.count > 1
         self.isOwner = isOwner
-        carouselLabel = words("photosOf", ["name": product.name])
-        deleteQuestion = words("deleteProduct", ["name": product.name])
+        carouselLabel = strings("photosOf", ["name": product.name])
+        deleteQuestion = strings("deleteProduct", ["name": product.name])
     }
 
     /// Without the spaces and line breaks at either end. Most descriptions have none there, and

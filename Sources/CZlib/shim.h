@@ -1,2 +1,0 @@
-// zlib (Debian's zlib1g-dev), for compressing the server's text answers.
-#include <zlib.h>

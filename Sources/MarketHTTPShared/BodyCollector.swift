@@ -1,0 +1,23 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Keeps what a response body writes.
+package final class BodyCollector: ResponseBodyWriter {
+    private(set) var buffer = ByteBuffer()
+
+    /// The whole body of `response`.
+    package static func bytes(of response: Response) async throws -> ByteBuffer {
+        let collector = BodyCollector()
+        try await response.body.write(collector)
+        return collector.buffer
+    }
+
+    package func write(_ buffer: ByteBuffer) async throws {
+        guard self.buffer.readableBytes > 0 else { return self.buffer = buffer }
+        var buffer = buffer
+        self.buffer.writeBuffer(&buffer)
+    }
+
+    package func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}

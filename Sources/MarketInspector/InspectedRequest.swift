@@ -1,0 +1,107 @@
+import Foundation
+import MarketCore
+import MarketHTTPShared
+
+/// One request as the inspector keeps it for the vendor who sent it: what arrived, what the market
+/// made of it, what it answered and why, each explanation as a value (`Explanations.swift`).
+/// Secrets, passwords and delete secrets are masked before it is made.
+package struct InspectedRequest: Codable, Sendable, Equatable {
+    package struct Header: Codable, Sendable, Equatable {
+        package var name: String
+        package var value: String
+    }
+
+    /// One part of a multipart body.
+    package struct Part: Codable, Sendable, Equatable {
+        package var name: String
+        package var filename: String?
+        package var declaredType: String?
+        /// What the bytes are, whatever the part says.
+        var sniffed: Sniffed
+        package var size: Int
+    }
+
+    /// Why a refused request was refused, and what a request the market accepts looks like.
+    package struct Refusal: Codable, Sendable, Equatable {
+        /// The market's reason; nil for a refusal that is none of the market's (an address nothing
+        /// answers), whose English `said` holds.
+        var error: MarketError?
+        /// The reason as the API said it.
+        var said: String
+        /// The field to blame, as the request's dialect spells it.
+        var field: String?
+        var shape: RequestShape
+    }
+
+    package var method: String
+    /// The path and query as sent, delete secrets masked.
+    package var path: String
+    package var status: Int
+    package var milliseconds: Double
+    package var headers: [Header]
+    package var bodyBytes: Int
+    package var parts: [Part]
+    /// The JSON the request carried (the body, or the `params` part), as read, secrets masked.
+    package var json: String?
+    var quirks: [Quirk]
+    var mistakes: [Mistake]
+    /// A shape that told the market which apps sent the request, and so how to answer.
+    package var recognised: RecognisedShape?
+    package var answer: String
+    var refusal: Refusal?
+    /// A rehearsed failure the vendor staged and this request met.
+    var fault: RehearsedEffects?
+    /// How the answer was broken on purpose, for a vendor who rehearses broken answers.
+    var broken: BrokenSaid?
+    /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
+    package var curl: String
+
+    /// The record as the inspector's JSON twin and the command give it: every explanation in English.
+    package var twin: Twin {
+        Twin(
+            method: method, path: path, status: status, milliseconds: milliseconds, headers: headers,
+            bodyBytes: bodyBytes,
+            parts: parts.map {
+                Twin.Part(
+                    name: $0.name, filename: $0.filename, declaredType: $0.declaredType,
+                    sniffedType: $0.sniffed.english, size: $0.size)
+            },
+            json: json, quirks: quirks.map(\.english), mistakes: mistakes.isEmpty ? nil : mistakes.map(\.english),
+            recognised: recognised, answer: answer,
+            refusal: refusal.map { Twin.Refusal(rule: $0.said, field: $0.field, correctShape: $0.shape.english) },
+            fault: fault?.english, broken: broken?.english, curl: curl)
+    }
+
+    package struct Twin: Codable, Sendable, Equatable {
+        package struct Part: Codable, Sendable, Equatable {
+            package var name: String
+            package var filename: String?
+            package var declaredType: String?
+            package var sniffedType: String
+            package var size: Int
+        }
+
+        package struct Refusal: Codable, Sendable, Equatable {
+            package var rule: String
+            package var field: String?
+            package var correctShape: String
+        }
+
+        package var method: String
+        package var path: String
+        package var status: Int
+        package var milliseconds: Double
+        package var headers: [Header]
+        package var bodyBytes: Int
+        package var parts: [Part]
+        package var json: String?
+        package var quirks: [String]
+        package var mistakes: [String]?
+        package var recognised: RecognisedShape?
+        package var answer: String
+        package var refusal: Refusal?
+        package var fault: String?
+        package var broken: String?
+        package var curl: String
+    }
+}

@@ -1,0 +1,82 @@
+import MarketCore
+import MarketModel
+import MarketPages
+
+/// The inspector's explanations in the page's language, each from its typed value. The request's
+/// and the answer's own bytes are never translated.
+extension Localization {
+    /// Why the market refused a request, naming the field as the request spelled it.
+    func explain(_ refusal: InspectedRequest.Refusal) -> String {
+        guard let error = refusal.error else { return refusal.said }
+        guard case .rule(let rule) = error.reason, let field = refusal.field else { return self.refusal(error) }
+        return said(rule, field: .sent(field))
+    }
+
+    func explain(_ quirk: Quirk) -> String {
+        switch quirk {
+        case .crlfBeforeBoundary: self("quirk.crlfBeforeBoundary")
+        case .bytesBeforeBoundary(let count): self("quirk.bytesBeforeBoundary", ["count": Self.grouped(Int64(count))])
+        case .noClosingBoundary(let boundary): self("quirk.noClosingBoundary", ["boundary": "--\(boundary)--"])
+        case .bareLineFeeds: self("quirk.bareLineFeeds")
+        case .noSpaceAfterDisposition: self("quirk.noSpaceAfterDisposition")
+        case .unquotedName: self("quirk.unquotedName")
+        case .fileWithoutType(let part, let bytes):
+            self("quirk.fileWithoutType", ["part": part, "bytes": explain(bytes)])
+        case .fileTypeDiffers(let part, let declared, let bytes):
+            self("quirk.fileTypeDiffers", ["part": part, "declared": declared, "bytes": explain(bytes)])
+        case .lenientJSON(let part): self("quirk.lenientJSON", ["part": part ?? self("inspector_theBody")])
+        case .camelCaseKey(let key, let read): self("quirk.camelCaseKey", ["key": key, "read": read])
+        case .numberAsText(let key, let text): self("quirk.numberAsText", ["key": key, "text": text])
+        case .wholeNumber(let key, let sent, let read):
+            self("quirk.wholeNumber", ["key": key, "sent": sent, "read": String(read)])
+        }
+    }
+
+    /// The rehearsed failure a request met: "Rehearsed: held back 800 ms; answered 503 …".
+    func explain(_ fault: RehearsedEffects) -> String {
+        var effects: [String] = []
+        if let held = fault.heldBackMilliseconds {
+            effects.append(self("fault.heldBack", ["milliseconds": Self.grouped(Int64(held))]))
+        }
+        if let status = fault.answered { effects.append(self("fault.answered", ["status": String(status)])) }
+        if fault.dropped { effects.append(self("fault.dropped")) }
+        if let trickled = fault.trickledMilliseconds {
+            effects.append(self("fault.trickled", ["milliseconds": Self.grouped(Int64(trickled))]))
+        }
+        return self("fault.rehearsed", ["effects": effects.joined(separator: "; ")])
+    }
+
+    /// How an answer was broken on purpose, and what that asks of the learner's app.
+    func explain(_ broken: BrokenSaid) -> String {
+        switch broken {
+        case .emptyBody: self("broken.emptyBody")
+        case .proxyPage: self("broken.proxyPage")
+        case .truncated(let kept, let total):
+            self("broken.truncated", ["kept": Self.grouped(Int64(kept)), "total": Self.grouped(Int64(total))])
+        case .missingKey(let key): self("broken.missingKey", ["key": key])
+        case .null(let key): self("broken.null", ["key": key])
+        case .numberAsText(let key, let text): self("broken.numberAsText", ["key": key, "text": text])
+        case .unknownCurrency(let currency): self("broken.unknownCurrency", ["currency": currency])
+        case .extraKey(let key): self("broken.extraKey", ["key": key])
+        case .otherDate(let key, let text): self("broken.otherDate", ["key": key, "text": text])
+        }
+    }
+
+    /// Where a body went wrong so that the market could not find a part.
+    func explain(_ mistake: Mistake) -> String {
+        switch mistake {
+        case .otherBoundary(let seen, let boundary):
+            self("mistake.otherBoundary", ["seen": seen, "boundary": boundary])
+        case .noBoundary(let boundary): self("mistake.noBoundary", ["boundary": boundary])
+        case .boundaryLineNotEnded(let boundary, let seen):
+            self("mistake.boundaryLineNotEnded", ["boundary": boundary, "seen": seen])
+        case .headNotEnded(let part, let seen): self("mistake.headNotEnded", ["part": part, "seen": seen])
+        }
+    }
+
+    /// What bytes were, as the inspector sniffed them: "a JPEG image", "text", …
+    func explain(_ bytes: Sniffed) -> String { self("bytes.\(bytes.rawValue)") }
+
+    /// What a request the market accepts looks like, for the thing the refused request tried.
+    func explain(_ shape: RequestShape) -> String { self("shape.\(shape.rawValue)") }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+import MarketPages
+
+/// The request inspector for a signed-in vendor: what their app sent lately and what the market
+/// made of it, the failures they rehearse, and a fresh start.
+package struct InspectorPages: Sendable {
+    let website: Website
+    let records: RequestRecords
+
+    package init(website: Website, records: RequestRecords) {
+        self.website = website
+        self.records = records
+    }
+
+    /// The folder of the inspector's templates and phrases, for the page renderer.
+    package static var resources: URL? { Bundle.module.resourceURL?.appendingPathComponent("inspector") }
+
+    package func addRoutes(to router: Router<MarketRequestContext>) {
+        let pages = website.pages(on: router)
+        pages.get("inspector", use: inspector)
+        pages.get("inspector/live", use: liveInspector)
+        pages.post("inspector/rehearsal", use: saveFaults)
+        pages.post("inspector/products/delete", use: deleteAllProducts)
+    }
+
+    /// The operator console's newest requests that named no vendor, each as the inspector lists it.
+    package func anonymousRequests(_ strings: Localization) -> [PageContent] {
+        records.anonymousRequests(limit: 50).compactMap { InspectedRow($0)?.context(strings) }
+    }
+
+    @Sendable func inspector(_ request: Request, context: PageRequestContext) async throws -> Response {
+        var browser = context.browser
+        guard let vendor = try await website.signedInVendor(browser) else {
+            return website.signInAgain(&browser, next: "/inspector")
+        }
+        return try await inspectorPage(request, browser: browser, vendor: vendor)
+    }
+
+    /// The page, with `typedFaults` (what was typed, with the mistake beside its field) instead of
+    /// the faults set, when a form was refused.
+    private func inspectorPage(
+        _ request: Request, browser: BrowserSession, vendor: Vendor, typedFaults: PageContent? = nil
+    ) async throws -> Response {
+        let stored = try await records.requests(of: vendor.id)
+        let kept = stored.compactMap(InspectedRow.init)
+        let choice = InspectorChoice(request.formQuery, routes: kept.map { InspectorChoice.route(of: $0.request) })
+        let shown = kept.filter { choice.shows($0.request) }
+        let page = choice.page(of: shown.count)
+        let records = shown[page.range]
+        let faults = try await website.faults.faults(of: vendor.id) ?? FaultSettings()
+        let strings = browser.strings
+        return website.renderer.page(
+            "inspector", title: strings("inspector_title"), browser: browser,
+            status: typedFaults == nil ? .ok : .unprocessableContent,
+            content: [
+                "vendor": vendor.name, "identifier": vendor.identifier,
+                "requests": records.map { $0.context(strings) }, "noRequests": records.isEmpty,
+                "choice":
+                    choice.context(page: page, shown: shown.count, newest: stored.first?.id, strings: strings),
+                "faults": typedFaults ?? FaultsForm(faults, strings: strings).context,
+                "faultsOn": !faults.isOff,
+                "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
+            ])
+    }
+
+    /// The inspector's newest requests as they come, each as the page lists it, for its script.
+    @Sendable func liveInspector(_ request: Request, context: PageRequestContext) async throws -> Response {
+        let browser = context.browser
+        guard let vendor = try await website.signedInVendor(browser) else { throw HTTPError(.unauthorized) }
+        let query = request.formQuery
+        let choice = InspectorChoice(query, routes: query["route"].map { [$0] } ?? [])
+        let (renderer, strings) = (website.renderer, browser.strings)
+        return try LiveEvents.response(to: request, records, vendorID: vendor.id) { stored in
+            guard let row = InspectedRow(stored), choice.shows(row.request) else { return nil }
+            let content = row.context(strings)
+            return renderer.render("inspected-request", in: strings.language, content: content)
+        }
+    }
+
+    @Sendable func saveFaults(_ request: Request, context: PageRequestContext) async throws -> Response {
+        var request = request
+        var browser = context.browser
+        let form = try await website.submission(&request, browser: browser)
+        guard let vendor = try await website.signedInVendor(browser) else {
+            return website.signInAgain(&browser, next: "/inspector")
+        }
+        if !form["clear"].isEmpty {
+            try await website.faults.setFaults(nil, vendorID: vendor.id)
+            browser.leave(notice: browser.strings("inspector_faultsOff"))
+        } else {
+            do {
+                try await website.faults.setFaults(try FaultsForm.faults(from: form), vendorID: vendor.id)
+                browser.leave(notice: browser.strings("inspector_faultsSaved"))
+            } catch let error as MarketError where error.kind == .invalid {
+                return try await inspectorPage(
+                    request, browser: browser, vendor: vendor,
+                    typedFaults: FaultsForm.typed(form, refused: error, strings: browser.strings))
+            }
+        }
+        return website.redirect(to: "/inspector", browser: browser)
+    }
+
+    @Sendable func deleteAllProducts(_ request: Request, context: PageRequestContext) async throws -> Response {
+        var request = request
+        var browser = context.browser
+        let form = try await website.submission(&request, browser: browser)
+        guard let vendor = try await website.signedInVendor(browser) else {
+            return website.signInAgain(&browser, next: "/inspector")
+        }
+        do {
+            let deleted = try await website.service.deleteAllProducts(
+                of: VendorCredentials(identifier: vendor.identifier, secret: form["secret"]), from: browser.client)
+            browser.leave(notice: browser.strings("inspector_deletedAll", ["count": browser.strings.products(deleted)]))
+        } catch let error as MarketError where error.kind == .unauthorized || error.kind == .invalid {
+            browser.leave(notice: browser.strings("inspector_notYourSecret"))
+        }
+        return website.redirect(to: "/inspector", browser: browser)
+    }
+}
+
+/// One recorded request as the page lists it.
+struct InspectedRow {
+    private let id: Int64
+    private let at: Date
+    let request: InspectedRequest
+
+    init?(_ stored: StoredRequestRecord) {
+        guard let request = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail) else { return nil }
+        (id, at, self.request) = (stored.id, stored.at, request)
+    }
+
+    /// The row, its explanations said in the page's language; the request's and the answer's own
+    /// bytes as they were.
+    func context(_ strings: Localization) -> PageContent {
+        var context: PageContent = [
+            "time": PageRenderer.time.string(from: at), "method": request.method, "path": request.path,
+            "status": request.status, "refused": request.refusal != nil,
+            "rehearsed":
+                request.refusal == nil
+                && (request.broken != nil || request.fault != nil && !(200..<400).contains(request.status)),
+            "milliseconds": String(format: "%.1f", request.milliseconds),
+            "headers": request.headers.map { ["name": $0.name, "value": $0.value] },
+            "bodyBytes": request.bodyBytes,
+            "bodyLine": strings("inspector_body", ["bytes": Localization.grouped(Int64(request.bodyBytes))]),
+            "quirks": request.quirks.map(strings.explain),
+            "answer": request.answer, "curl": request.curl,
+            "parts":
+                request.parts.map { part in
+                    [
+                        "name": part.name, "filename": part.filename ?? "",
+                        "declaredType": part.declaredType ?? "",
+                        "sniffedType": strings.explain(part.sniffed),
+                        "size": part.size,
+                    ]
+                },
+        ]
+        let replay = ReplayedRequest(request)
+        context["id"] = String(id)
+        context["replay"] = replay.map { $0.json }
+        context["needsSecret"] = replay?.needsSecret
+        context["hasParts"] = !request.parts.isEmpty
+        context["hasQuirks"] = !request.quirks.isEmpty
+        context["hasMistakes"] = !request.mistakes.isEmpty
+        context["mistakes"] = request.mistakes.map(strings.explain)
+        context["json"] = request.json
+        context["fault"] = request.fault.map(strings.explain)
+        context["broken"] = request.broken.map(strings.explain)
+        context["recognised"] = request.recognised.map { strings("inspector_recognised_\($0.rawValue)") }
+        if let refusal = request.refusal {
+            context["refusal"] =
+                [
+                    "rule": strings.explain(refusal), "field": refusal.field ?? "",
+                    "correctShape": strings.explain(refusal.shape),
+                ] as PageContent
+        }
+        return context
+    }
+
+}
+
+/// The faults form: the vendor's settings as fields, and fields back as settings.
+struct FaultsForm {
+    let context: PageContent
+
+    init(_ faults: FaultSettings, strings: Localization) {
+        var context: PageContent = [
+            "latency": faults.latencyMs, "jitter": faults.jitterMs,
+            "fail": faults.failPercent, "status": faults.status, "drop": faults.dropPercent,
+            "slow_body": faults.slowBodyMs, "broken": faults.brokenPercent,
+            "seed": faults.seed.map(String.init) ?? "",
+        ]
+        context["kinds"] = Self.kinds(strings) { faults.broken.contains($0) }
+        self.context = context
+    }
+
+    /// The form's fields, by name, with the market field each one fills.
+    static let fields: [(name: String, field: MarketField)] = [
+        ("latency", .latency), ("jitter", .jitter), ("fail", .failPercent), ("status", .failStatus),
+        ("drop", .dropPercent), ("slow_body", .slowBody), ("broken", .brokenPercent), ("seed", .sent("seed")),
+    ]
+
+    /// A box to tick for each kind of broken answer; none ticked means every kind.
+    static func kinds(_ strings: Localization, ticked: (BrokenAnswer) -> Bool) -> [[String: Any]] {
+        BrokenAnswer.allCases.map { kind in
+            [
+                "name": "broken_" + kind.rawValue, "label": strings("brokenKind.\(kind.rawValue)"),
+                "ticked": ticked(kind),
+            ]
+        }
+    }
+
+    /// The form as it was typed, with why it was refused beside the field to blame.
+    static func typed(_ form: FormSubmission, refused error: MarketError, strings: Localization) -> PageContent {
+        var context: PageContent = [:]
+        for (name, field) in fields {
+            context[name] = form[name]
+            if error.field == field { context[name + "Error"] = strings.refusal(error) }
+        }
+        if error.field == nil || !fields.contains(where: { $0.field == error.field }) {
+            context["latencyError"] = strings.refusal(error)
+        }
+        context["kinds"] = kinds(strings) { !form["broken_" + $0.rawValue].isEmpty }
+        return context
+    }
+
+    static func faults(from form: FormSubmission) throws(MarketError) -> FaultSettings {
+        func number(_ name: String, _ field: MarketField, default value: Int = 0) throws(MarketError) -> Int {
+            let text = form[name].trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { return value }
+            guard let number = Int(text) else {
+                throw MarketError(.invalid, field: field, rule: .wholeNumber)
+            }
+            return number
+        }
+        let seedText = form["seed"].trimmingCharacters(in: .whitespaces)
+        guard seedText.isEmpty || UInt64(seedText) != nil else {
+            throw MarketError(.invalid, field: .sent("seed"), rule: .wholeNumberFromZero)
+        }
+        return try FaultSettings(
+            latencyMs: number("latency", .latency), jitterMs: number("jitter", .jitter),
+            failPercent: number("fail", .failPercent), status: number("status", .failStatus, default: 503),
+            dropPercent: number("drop", .dropPercent), slowBodyMs: number("slow_body", .slowBody),
+            brokenPercent: number("broken", .brokenPercent),
+            broken: BrokenAnswer.allCases.filter { !form["broken_" + $0.rawValue].isEmpty }, seed: UInt64(seedText)
+        ).validated()
+    }
+}

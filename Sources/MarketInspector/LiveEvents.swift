@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import NIOCore
+import ServiceLifecycle
+
+/// A vendor's requests as server-sent events, each as soon as it is kept: what the live
+/// inspector page and `openmarket inspect` follow. An event's id is its record's, so a client
+/// that reconnects (as EventSource does by itself) carries on after the last one it saw.
+package enum LiveEvents {
+    /// How long the stream may stay silent: a comment then says it is still there, before a proxy
+    /// or the client gives up on it, and finds out when the client has gone.
+    static let heartbeat: Duration = .seconds(15)
+
+    /// Where to carry on from: the `Last-Event-ID` a reconnecting client sends, else `after`.
+    static func start(_ request: Request) -> Int64? {
+        request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+            ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
+    }
+
+    /// The stream of `vendorID`'s requests that `request` asks to follow, each written as `event`
+    /// says (nil leaves one out). Nginx is told not to hold the events back. It ends when the
+    /// client goes or the server shuts down.
+    package static func response(
+        to request: Request, _ records: RequestRecords, vendorID: Int64,
+        event: @escaping @Sendable (StoredRequestRecord) -> String?
+    ) throws -> Response {
+        try records.checkRoomToFollow(vendorID)
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        let after = start(request)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                do {
+                    // A client that hangs up is let go at once, not at the next heartbeat: until
+                    // then it would hold one of the vendor's places to follow.
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await withGracefulShutdownHandler {
+                            var spoke = ContinuousClock.now
+                            try await records.follow(vendorID, after: after) { records in
+                                var text = records.map { Self.text(of: $0, as: event) }.joined()
+                                if text.isEmpty {
+                                    guard ContinuousClock.now - spoke >= heartbeat else { return }
+                                    text = ": still here\n\n"
+                                }
+                                try await writer.write(ByteBuffer(string: text))
+                                spoke = .now
+                            }
+                        } onGracefulShutdown: {
+                            records.stopFollowing()
+                        }
+                    }
+                } catch is CancellationError {
+                    return
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// One record's event: its id, then each line of what `event` writes as a data line.
+    private static func text(of record: StoredRequestRecord, as event: (StoredRequestRecord) -> String?) -> String {
+        let lines = event(record)?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        return "id: \(record.id)\n" + lines.map { "data: \($0)\n" }.joined() + "\n"
+    }
+}

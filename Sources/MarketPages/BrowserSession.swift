@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+import MarketModel
+import NIOCore
+
+/// What the pages know about the person behind a request, from their cookies: their sign-in, their
+/// form token, the notice waiting for them and their language. Cookies it sets ride on the page.
+package struct BrowserSession {
+    package enum CookieName {
+        package static let session = "market_session"
+        package static let formToken = "market_form_token"
+        package static let notice = "market_notice"
+        package static let language = "market_lang"
+    }
+
+    package static let locationHeader = HTTPField.Name("Market-Location")!
+
+    package let cipher: CookieCipher
+    package let cookies: Cookies
+    /// The request came over HTTPS (directly or through a proxy): cookies then say Secure.
+    package let isSecure: Bool
+    package let formToken: String
+    /// The visitor came without a form token: `formToken` is new, and every answer hands it out.
+    package let madeFormToken: Bool
+    /// The storefront's script sent this request in the background and follows redirects itself.
+    package let isScripted: Bool
+    /// The sign-in this browser holds; the market still checks it before acting on it.
+    package let session: SessionCookie?
+    /// The language every page of this browser speaks: the one chosen on a page (`?lang=`, then
+    /// remembered), else the browser's preference.
+    package let strings: Localization
+    /// The request this browser is for: each language link repeats its address.
+    private let page: Request
+    private let peer: SocketAddress?
+    private(set) var cookiesToSet: [Cookie] = []
+
+    package init(
+        _ request: Request, peer: SocketAddress?, cipher: CookieCipher, localizations: [Language: Localization],
+        now: Date = Date()
+    ) {
+        self.cipher = cipher
+        cookies = request.cookies
+        isSecure = request.scheme == "https"
+        isScripted = request.headers[.requestedWith] == "fetch"
+        session = cipher.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
+            $0.expires > now ? $0 : nil
+        }
+        let chosen = request.uri.query == nil ? nil : request.formQuery["lang"].flatMap(Language.init(rawValue:))
+        let language =
+            chosen ?? cookies[CookieName.language].flatMap { Language(rawValue: $0.value) }
+            ?? Language.preferred(by: request.headers[.acceptLanguage])
+        strings = localizations[language] ?? localizations[.ko]!
+        page = request
+        self.peer = peer
+        if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
+            formToken = token
+            madeFormToken = false
+        } else {
+            formToken = Digest.hex(RandomBytes.shared.take(32))
+            madeFormToken = true
+        }
+        if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
+    }
+
+    package var language: Language { strings.language }
+
+    /// Where the visitor is, which the market counts wrong secrets by.
+    package var client: String? { page.clientAddress(peer: peer) }
+
+    /// This page again in each other language, for the switch every page shows.
+    package var otherLanguages: [LanguageLink] { LanguageLink.others(than: language, request: page) }
+
+    /// How long a page of this browser may be kept and given again: one that shows a sign-in, until
+    /// the sign-in ends; and not at all when it shows a form token made for this one response (a
+    /// signed-in visitor who came without one), which another response would hand out anew.
+    package var cachePolicy: CachePolicy {
+        CachePolicy(keep: !(madeFormToken && session != nil), expires: session?.expires)
+    }
+
+    /// A form's token matches this visitor's cookie: the form came from one of our pages, not from
+    /// another site posting in the visitor's name.
+    package func acceptsForm(token: String?) -> Bool {
+        guard let token, cookies[CookieName.formToken]?.value != nil else { return false }
+        let expected = Array(formToken.utf8)
+        let given = Array(token.utf8)
+        guard expected.count == given.count else { return false }
+        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Letters and digits of ASCII only: a cookie value may hold nothing else unescaped.
+    private static let cookieSafe = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+    package var notice: String? {
+        cookies[CookieName.notice]?.value.removingPercentEncoding
+    }
+
+    package mutating func leave(notice: String) {
+        set(CookieName.notice, notice.addingPercentEncoding(withAllowedCharacters: Self.cookieSafe) ?? "", maxAge: 60)
+    }
+
+    package mutating func clearNotice() {
+        if cookies[CookieName.notice] != nil { set(CookieName.notice, "", maxAge: 0) }
+    }
+
+    package mutating func signIn(_ session: VendorSession) {
+        set(CookieName.session, cipher.seal(SessionCookie(session)), maxAge: Int(VendorSession.lifetime))
+    }
+
+    package mutating func signOut() {
+        set(CookieName.session, "", maxAge: 0)
+    }
+
+    /// The visitor is signed in as the vendor of `product` (the market checks the sign-in again
+    /// before it changes anything).
+    package func owns(_ product: Product) -> Bool {
+        session?.vendorID == product.vendor.id
+    }
+
+    package mutating func set(_ name: String, _ value: String, maxAge: Int?, path: String = "/", httpOnly: Bool = true)
+    {
+        cookiesToSet.append(
+            Cookie(
+                name: name, value: value, maxAge: maxAge, path: path, secure: isSecure, httpOnly: httpOnly,
+                sameSite: .lax))
+    }
+
+    /// `response` with this browser's cookies set.
+    package func finish(_ response: Response) -> Response {
+        var response = response
+        for cookie in cookiesToSet { response.setCookie(cookie) }
+        return response
+    }
+
+    /// `response` with the form token this browser made, if it made one (32 random bytes in hex, the
+    /// proof that a form came from one of our pages). Set outside the pages themselves, so that a
+    /// page without forms is the same for every new visitor and can be kept. The header is written
+    /// out here: every response to a new visitor carries one, and building a `Cookie` cost more.
+    package func handOutFormToken(with response: Response) -> Response {
+        guard madeFormToken else { return response }
+        var response = response
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value:
+                    "\(CookieName.formToken)=\(formToken); Path=/; HttpOnly; SameSite=Lax\(isSecure ? "; Secure" : "")")
+        )
+        return response
+    }
+}
+
+/// A link to the page being shown, in another language.
+package struct LanguageLink {
+    package var language: String
+    package var name: String
+    package var url: String
+
+    /// Links for every language but `current`. A form's answer links to the catalogue instead: its
+    /// address only takes a post.
+    package static func others(than current: Language, request: Request) -> [LanguageLink] {
+        var components = URLComponents()
+        components.path = request.method == .get ? request.uri.path : "/"
+        let kept =
+            request.method == .get
+            ? request.formQuery.filter { $0.key != "lang" }.sorted { $0.key < $1.key }.map {
+                URLQueryItem(name: $0.key, value: $0.value)
+            } : []
+        return Language.allCases.filter { $0 != current }.map { language in
+            components.queryItems = kept + [URLQueryItem(name: "lang", value: language.rawValue)]
+            return LanguageLink(
+                language: language.rawValue, name: language.name,
+                url: components.string ?? "/?lang=\(language.rawValue)")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import MarketHTTPShared
+
+/// The languages the storefront speaks. Korean comes first: most of the people who shop here, and
+/// the apps this market serves, are Korean.
+package enum Language: String, CaseIterable, Sendable {
+    case ko
+    case en
+
+    /// The first of ours that an `Accept-Language` header prefers (by its q-values, then its order);
+    /// Korean when it names neither.
+    package static func preferred(by acceptLanguage: String?) -> Language {
+        var best: (language: Language, weight: Double)?
+        for (tag, weight) in weightedChoices(acceptLanguage) {
+            guard let language = Language(rawValue: String(tag.prefix { $0 != "-" })) else { continue }
+            if weight > 0, weight > best?.weight ?? 0 { best = (language, weight) }
+        }
+        return best?.language ?? .ko
+    }
+
+    /// The language's own name, as its link in the switch shows it.
+    var name: String {
+        switch self {
+        case .ko: "한국어"
+        case .en: "English"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import MarketModel
+import MarketPages
+import Mustache
+
+/// How a shopper arranged the catalogue, as the address keeps it (`sort`, `min`, `max`, `currency`,
+/// `in-stock`), so that Back and a shared link show the same list. Only choices that differ from
+/// the default are written back.
+struct CatalogueFilter {
+    var order: ProductArrangement.Order
+    /// As typed, for the form to show again.
+    var lowest: String
+    var highest: String
+    var currency: Currency
+    var inStockOnly: Bool
+    /// The price bounds as amounts; nil when one was not a number.
+    var prices: (lowest: Int64?, highest: Int64?)?
+    let searching: Bool
+
+    init(_ query: [String: String], searching: Bool) {
+        self.searching = searching
+        let chosen = query["sort"].flatMap(ProductArrangement.Order.init(rawValue:))
+        order = chosen.flatMap { $0 == .relevance && !searching ? nil : $0 } ?? Self.defaultOrder(searching: searching)
+        lowest = query["min"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        highest = query["max"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        currency = query["currency"].flatMap(Currency.init(code:)) ?? .krw
+        inStockOnly = query["in-stock"] == "1"
+        let (low, high) = (Self.amount(lowest), Self.amount(highest))
+        prices = low.isValid && high.isValid ? (low.amount, high.amount) : nil
+    }
+
+    /// 정확도순 while searching, as Korean market apps do; 최신순 otherwise.
+    static func defaultOrder(searching: Bool) -> ProductArrangement.Order { searching ? .relevance : .newest }
+
+    /// Whether a bound was typed that is not an amount.
+    var priceIsWrong: Bool { prices == nil }
+
+    var arrangement: ProductArrangement {
+        let range = prices.flatMap { $0.lowest == nil && $0.highest == nil ? nil : $0 }
+        return ProductArrangement(
+            order: order, prices: range.map { PriceRange(currency: currency, lowest: $0.lowest, highest: $0.highest) },
+            showsSoldOut: !inStockOnly)
+    }
+
+    /// The choices that differ from the default, for a link to keep them.
+    var queryItems: [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if order != Self.defaultOrder(searching: searching) {
+            items.append(URLQueryItem(name: "sort", value: order.rawValue))
+        }
+        if !lowest.isEmpty { items.append(URLQueryItem(name: "min", value: lowest)) }
+        if !highest.isEmpty { items.append(URLQueryItem(name: "max", value: highest)) }
+        if !lowest.isEmpty || !highest.isEmpty, currency != .krw {
+            items.append(URLQueryItem(name: "currency", value: currency.rawValue))
+        }
+        if inStockOnly { items.append(URLQueryItem(name: "in-stock", value: "1")) }
+        return items
+    }
+
+    /// The orders a shopper may choose here: 정확도순 only while searching.
+    var orders: [ProductArrangement.Order] {
+        ProductArrangement.Order.allCases.filter { $0 != .relevance || searching }
+    }
+
+    /// An amount as people type it ("12,000", "12000원", "$ 5"); empty is no bound.
+    private static func amount(_ text: String) -> (isValid: Bool, amount: Int64?) {
+        let digits = text.filter { !", ₩$원".contains($0) }
+        guard !digits.isEmpty else { return (true, nil) }
+        guard digits.allSatisfy(\.isASCII), let amount = Int64(digits), amount >= 0 else { return (false, nil) }
+        return (true, amount)
+    }
+}
+
+/// The catalogue's sort and filter form, filled with the shopper's choice.
+struct CatalogueFilterForm: MustacheParent {
+    let choice: CatalogueFilter
+    let strings: Localization
+
+    init(_ choice: CatalogueFilter, strings: Localization) {
+        self.choice = choice
+        self.strings = strings
+    }
+
+    /// A select's options: each value, named by its phrase, the chosen one selected.
+    private func options(_ values: [String], chosen: String, phrase: String) -> [[String: Any]] {
+        values.map { ["value": $0, "name": strings(phrase + $0), "selected": $0 == chosen] }
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "orders": options(choice.orders.map(\.rawValue), chosen: choice.order.rawValue, phrase: "order-")
+        case "currencies":
+            options(Currency.allCases.map(\.rawValue), chosen: choice.currency.rawValue, phrase: "currency-")
+        case "chosenOrder":
+            choice.order == CatalogueFilter.defaultOrder(searching: choice.searching) ? nil : choice.order.rawValue
+        case "lowest": choice.lowest.isEmpty ? nil : choice.lowest
+        case "highest": choice.highest.isEmpty ? nil : choice.highest
+        case "inStockOnly": choice.inStockOnly
+        case "priceError": choice.priceIsWrong ? strings("priceRangeWrong") : nil
+        case "priced": !choice.lowest.isEmpty || !choice.highest.isEmpty
+        case "filtered": !choice.lowest.isEmpty || !choice.highest.isEmpty || choice.inStockOnly
+        default: nil
+        }
+    }
+}
