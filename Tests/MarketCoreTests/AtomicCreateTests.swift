@@ -21,7 +21,9 @@ struct InterceptingStore: MarketStore {
         try await base.vendorCredentials(identifier: identifier)
     }
     func allVendors() async throws -> [Vendor] { try await base.allVendors() }
-    func product(id: Int64) async throws -> Product? { try await base.product(id: id) }
+    func product(id: Int64, includingHidden: Bool) async throws -> Product? {
+        try await base.product(id: id, includingHidden: includingHidden)
+    }
     func products(
         _ page: PageRequest, matching search: String?, arranged: ProductArrangement
     ) async throws -> Page<ProductSummary> {

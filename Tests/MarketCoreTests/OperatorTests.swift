@@ -31,7 +31,7 @@ import Testing
         let overview = try await service.vendorOverview(for: teacher)
         #expect(overview.map(\.vendor.name).contains("team 82"))
         #expect(overview.first { $0.vendor.name == "judy" }?.productCount == 0)
-        let log = try await service.operatorLog(for: teacher).map(\.action)
+        let log = try await service.operatorLog(for: teacher).map(\.act.english)
         #expect(
             log == [
                 "registered vendor team 82 (vendor_id 82)",
@@ -54,7 +54,7 @@ import Testing
         #expect(try await service.products(PageRequest(number: 1, itemsPerPage: 10)).totalCount == 0)
         _ = try await service.authenticate(
             VendorCredentials(identifier: TestMarket.papri.identifier, secret: TestMarket.papri.secret), from: nil)
-        #expect(try await service.operatorLog(for: teacher).first?.action == "emptied the market (2 products)")
+        #expect(try await service.operatorLog(for: teacher).first?.act == .emptiedMarket(products: 2))
         #expect(try await market.addProduct("First again").id == 1, "a new market's numbers")
     }
 }

@@ -5,63 +5,63 @@ import Testing
 
 /// Rehearsed faults as the market's own rules, without HTTP.
 @Suite struct RehearsalTests {
-    static func outcomes(_ rehearsals: Rehearsals, vendorID: Int64, count: Int) async throws -> [StagedFault.Outcome] {
-        var outcomes: [StagedFault.Outcome] = []
-        for _ in 0..<count { outcomes.append(try #require(try await rehearsals.nextStaging(for: vendorID)).outcome) }
+    static func outcomes(_ faults: FaultInjector, vendorID: Int64, count: Int) async throws -> [InjectedFault.Outcome] {
+        var outcomes: [InjectedFault.Outcome] = []
+        for _ in 0..<count { outcomes.append(try #require(try await faults.nextFault(for: vendorID)).outcome) }
         return outcomes
     }
 
     @Test func theOperatorSeesTheNewestAnonymousRequestsFirstAndNoMoreThanAreKept() async throws {
         let market = try await TestMarket()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        let rehearsals = market.market.rehearsals
-        let record = { (number: Int) in rehearsals.recordAnonymous { Data("request \(number)".utf8) } }
+        let records = market.market.records
+        let record = { (number: Int) in records.recordAnonymous { Data("request \(number)".utf8) } }
         let shown = { (limit: Int) in
-            rehearsals.anonymousRequests(limit: limit).map { String(decoding: $0.detail, as: UTF8.self) }
+            records.anonymousRequests(limit: limit).map { String(decoding: $0.detail, as: UTF8.self) }
         }
         for number in 1...3 { record(number) }
-        #expect(shown(Rehearsals.keptRequests) == ["request 3", "request 2", "request 1"])
+        #expect(shown(RequestRecords.keptRequests) == ["request 3", "request 2", "request 1"])
         #expect(shown(2) == ["request 3", "request 2"])
 
-        let kept = Rehearsals.keptRequests
+        let kept = RequestRecords.keptRequests
         for number in 4...(kept + 5) { record(number) }
         let all = shown(kept)
         #expect(all.count == kept)
         #expect(all.first == "request \(kept + 5)" && all.last == "request 6", "the oldest five are gone")
         #expect(shown(50) == Array(all.prefix(50)))
-        #expect(rehearsals.anonymousRequests(limit: kept).map(\.id) == Array((6...Int64(kept + 5)).reversed()))
+        #expect(records.anonymousRequests(limit: kept).map(\.id) == Array((6...Int64(kept + 5)).reversed()))
     }
 
     @Test func aSeedStagesTheSameFailuresEachTimeTheFaultsAreSetAndOnlyForTheirVendor() async throws {
         let market = try await TestMarket()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        let rehearsals = market.market.rehearsals
-        let papri = try #require(try await rehearsals.vendor(identifiedBy: TestMarket.papri.identifier))
-        let judy = try #require(try await rehearsals.vendor(identifiedBy: TestMarket.judy.identifier))
-        let faults = RehearsedFaults(
+        let faults = market.market.faults
+        let papri = try #require(try await market.service.vendor(.identifier(TestMarket.papri.identifier)))
+        let judy = try #require(try await market.service.vendor(.identifier(TestMarket.judy.identifier)))
+        let settings = FaultSettings(
             latencyMs: 800, jitterMs: 400, failPercent: 30, status: 500, dropPercent: 20, seed: 7)
-        try await rehearsals.setFaults(faults, vendorID: papri.id)
-        let first = try await Self.outcomes(rehearsals, vendorID: papri.id, count: 40)
+        try await faults.setFaults(settings, vendorID: papri.id)
+        let first = try await Self.outcomes(faults, vendorID: papri.id, count: 40)
         #expect(first.contains(.fail(status: 500)) && first.contains(.drop) && first.contains(.answer))
-        #expect(try await rehearsals.nextStaging(for: judy.id) == nil, "another vendor's requests are untouched")
-        try await rehearsals.setFaults(faults, vendorID: papri.id)
-        #expect(try await Self.outcomes(rehearsals, vendorID: papri.id, count: 40) == first, "the same again")
+        #expect(try await faults.nextFault(for: judy.id) == nil, "another vendor's requests are untouched")
+        try await faults.setFaults(settings, vendorID: papri.id)
+        #expect(try await Self.outcomes(faults, vendorID: papri.id, count: 40) == first, "the same again")
         for _ in 0..<20 {
-            let delay = try #require(try await rehearsals.nextStaging(for: papri.id)).delay
+            let delay = try #require(try await faults.nextFault(for: papri.id)).delay
             #expect(delay >= .milliseconds(400) && delay <= .milliseconds(1200))
         }
-        try await rehearsals.setFaults(nil, vendorID: papri.id)
-        #expect(try await rehearsals.nextStaging(for: papri.id) == nil)
+        try await faults.setFaults(nil, vendorID: papri.id)
+        #expect(try await faults.nextFault(for: papri.id) == nil)
     }
 
     @Test func brokenAnswersComeInTheirShareOfTheChosenKindsTheSameWayForTheSameSeed() async throws {
         let market = try await TestMarket()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        let rehearsals = market.market.rehearsals
-        let papri = try #require(try await rehearsals.vendor(identifiedBy: TestMarket.papri.identifier)).id
-        let faults = RehearsedFaults(brokenPercent: 50, broken: [.null, .numberAsText], seed: 11)
-        try await rehearsals.setFaults(faults, vendorID: papri)
-        let first = try await Self.outcomes(rehearsals, vendorID: papri, count: 100)
+        let faults = market.market.faults
+        let papri = try #require(try await market.service.vendor(.identifier(TestMarket.papri.identifier))).id
+        let settings = FaultSettings(brokenPercent: 50, broken: [.null, .numberAsText], seed: 11)
+        try await faults.setFaults(settings, vendorID: papri)
+        let first = try await Self.outcomes(faults, vendorID: papri, count: 100)
         let broken = first.compactMap { outcome -> [BrokenAnswer]? in
             guard case .broken(let kinds) = outcome else { return nil }
             return kinds
@@ -69,21 +69,21 @@ import Testing
         #expect((30...70).contains(broken.count), "about half of \(first.count)")
         #expect(broken.allSatisfy { Set($0) == [.null, .numberAsText] })
         #expect(Set(broken.map { $0[0] }) == [.null, .numberAsText], "each kind comes first now and then")
-        try await rehearsals.setFaults(faults, vendorID: papri)
-        #expect(try await Self.outcomes(rehearsals, vendorID: papri, count: 100) == first, "the same again")
+        try await faults.setFaults(settings, vendorID: papri)
+        #expect(try await Self.outcomes(faults, vendorID: papri, count: 100) == first, "the same again")
     }
 
-    /// Two servers' rehearsals on the same store, on a clock the test moves, and papri's id, who
-    /// rehearses nothing yet (as this server has just read).
+    /// Two servers' fault injectors on the same store, on a clock the test moves, and papri's id,
+    /// who rehearses nothing yet (as this server has just read).
     static func twoServers() async throws -> (
-        TestMarket, clock: TestClock, here: Rehearsals, elsewhere: Rehearsals, papri: Int64
+        TestMarket, clock: TestClock, here: FaultInjector, elsewhere: FaultInjector, papri: Int64
     ) {
         let market = try await TestMarket()
         let clock = TestClock()
-        let here = Rehearsals(store: market.store, now: { clock.now }, elapsed: { clock.elapsed })
-        let papri = try #require(try await here.vendor(identifiedBy: TestMarket.papri.identifier))
-        #expect(try await here.nextStaging(for: papri.id) == nil)
-        return (market, clock, here, Rehearsals(store: market.store), papri.id)
+        let here = FaultInjector(store: market.store, elapsed: { clock.elapsed })
+        let papri = try #require(try await market.service.vendor(.identifier(TestMarket.papri.identifier)))
+        #expect(try await here.nextFault(for: papri.id) == nil)
+        return (market, clock, here, FaultInjector(store: market.store), papri.id)
     }
 
     /// Another server, or `openmarket faults set`, changes the faults in the store; this server
@@ -91,17 +91,17 @@ import Testing
     @Test func faultsSetElsewhereTakeEffectWithinASecond() async throws {
         let (market, clock, here, elsewhere, papri) = try await Self.twoServers()
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        try await elsewhere.setFaults(RehearsedFaults(failPercent: 100, status: 502), vendorID: papri)
+        try await elsewhere.setFaults(FaultSettings(failPercent: 100, status: 502), vendorID: papri)
         clock.advance(by: 1.1)
-        #expect(try await here.nextStaging(for: papri)?.outcome == .fail(status: 502))
+        #expect(try await here.nextFault(for: papri)?.outcome == .fail(status: 502))
     }
 
     @Test(arguments: [
-        (RehearsedFaults(latencyMs: 40_000), "latency must be from 0 to 30000 ms"),
-        (RehearsedFaults(failPercent: 80, dropPercent: 30), "share of dropped connections must be from 0 to 20"),
-        (RehearsedFaults(failPercent: 5, status: 302), "failure status must be an error status, from 400 to 599"),
+        (FaultSettings(latencyMs: 40_000), "latency must be from 0 to 30000 ms"),
+        (FaultSettings(failPercent: 80, dropPercent: 30), "share of dropped connections must be from 0 to 20"),
+        (FaultSettings(failPercent: 5, status: 302), "failure status must be an error status, from 400 to 599"),
     ])
-    func impossibleFaultsAreRefused(faults: RehearsedFaults, message: String) {
+    func impossibleFaultsAreRefused(faults: FaultSettings, message: String) {
         #expect(throws: MarketError.self) { try faults.validated() }
         do { _ = try faults.validated() } catch { #expect(error.description == message) }
     }

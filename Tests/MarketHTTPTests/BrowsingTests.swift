@@ -5,7 +5,7 @@ import Testing
 @Suite struct BrowsingTests {
     @Test(arguments: ["/healthChecker", "//healthChecker", "/healthChecker?", "/healthchecker"])
     func healthCheckerAnswersAQuotedOK(path: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send("GET", path)
             #expect(response.status == 200)
             #expect(response.text == "\"OK\"")
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func listHasAllNineEnvelopeKeysAndNewestFirst() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             for number in 1...12 { try await market.addProduct("Product \(number)") }
             let response = try await market.send("GET", "/api/products?page_no=2&items_per_page=5")
             #expect(response.status == 200)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func pricesAreIntegersOnTheWire() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Whole", price: 2000)
             let text = try await market.send("GET", "/api/products").text
             #expect(text.contains(/"price":2000[,}]/))
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aPagePastTheEndIsEmptyNotAnError() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Only one")
             let page = try await market.send("GET", "/api/products?page_no=9&items_per_page=10").json
             #expect((page["pages"] as? [Any])?.isEmpty == true)
@@ -82,7 +82,7 @@ import Testing
         ("/api/products?search_value=&page_no=1&items_per_page=7", 1, 7),
     ])
     func listAcceptsTheQueriesClientsSend(path: String, page: Int, perPage: Int) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send("GET", path)
             #expect(response.status == 200)
             #expect(try response.json["page_no"] as? Int == page)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func searchMatchesNameOrDescriptionIgnoringCase() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Apple Pencil")
             try await market.addProduct("Keyboard", description: "Works with an APPLE iPad.")
             try await market.addProduct("팥빙수", description: "Shaved ice.")
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aListMayBeSortedAsTheStorefrontSortsItAndAnUnknownSortIsNamed() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Lamp", description: "A bag lamp.", price: 3000)
             try await market.addProduct("Bag strap", price: 5000, discount: 4000)
             try await market.addProduct("Handbag", price: 2000)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func aCursorPagesAfterTheProductItNamesAndIsCheckedLikePageNumbers() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             var ids: [Int64] = []
             for number in 1...6 { ids.append(try await market.addProduct("Cursor \(number)").id) }
             let page = try await market.send("GET", "/api/products?page_no=2&items_per_page=2&after=\(ids[4])").json
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func aMethodAnAddressDoesNotTakeIs405WithTheMethodsItTakes() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp")
             let put = try await market.send("PUT", "/api/products/\(product.id)")
             #expect(put.status == 405)
@@ -166,7 +166,7 @@ import Testing
     }
 
     @Test func everyKindOfAnswerTellsBrowsersNotToSniffItsType() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp")
             let paths = [
                 "/api/products", "/api/products/\(product.id)", "/api/products/999", "/item/\(product.id)",
@@ -187,7 +187,7 @@ import Testing
     /// asks no store (one cut text at the NUL, another refused it with a 500).
     @Test(arguments: ["/api/products?search_value=%00%00%00", "/api/products?search_value=app%00le", "/?q=a%00bc"])
     func aSearchWithAControlCharacterFindsNothing(path: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Apple Pencil", description: "abc")
             let response = try await market.send("GET", path, headers: ["Accept: text/html"])
             #expect(response.status == 200)
@@ -204,7 +204,7 @@ import Testing
         "/api/products?page_no=9223372036854775807&items_per_page=500", "/api/products?page_no=99999999999999999999",
     ])
     func listRefusesNonsensePagesWithAReason(path: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send("GET", path)
             #expect(response.status == 400)
             let body = try response.json
@@ -215,7 +215,7 @@ import Testing
     }
 
     @Test func getsAcceptAStrayContentTypeAndIdentifier() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send(
                 "GET", "/api/products?page_no=1&items_per_page=10",
                 headers: [
@@ -226,7 +226,7 @@ import Testing
     }
 
     @Test func detailHasImagesInOrderAndTheVendor() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Camera", description: "Line one.\nLine two.", imageCount: 3)
             for path in [
                 "/api/products/\(product.id)", "//api/products/\(product.id)",
@@ -250,7 +250,7 @@ import Testing
 
     @Test(arguments: ["/api/products/999", "/api/products/abc"])
     func anUnknownProductIsA404WithAReason(path: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send("GET", path)
             #expect(response.status == 404)
             #expect(try response.json["reason"] as? String != nil)
@@ -258,7 +258,7 @@ import Testing
     }
 
     @Test func anUnknownPathIsAJSON404() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send("GET", "/nothing/here")
             #expect(response.status == 404)
             #expect(try response.json["reason"] as? String == "nothing at GET /nothing/here")
@@ -287,7 +287,7 @@ import Testing
         "/images/nope.jpg", "/images/..%2F..%2Fmarket.sqlite", "/images/\(String(repeating: "a", count: 64)).gif",
     ])
     func unknownImagesAre404(path: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await market.send("GET", path)
             #expect(response.status == 404)
         }

@@ -7,7 +7,7 @@ import Testing
 /// plain answer; pictures and clients that do not ask are sent as before.
 @Suite struct CompressionTests {
     @Test func pagesStylesScriptsAndJSONAreCompressedForClientsThatAcceptIt() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             for index in 1...20 { try await market.addProduct("Lamp \(index)") }
             let page = try await market.send("GET", "/", headers: ["Accept-Language: en"])
             let script = try #require(page.text.firstMatch(of: #/src="(/assets/storefront\.js\?v=\w+)"/#)).1

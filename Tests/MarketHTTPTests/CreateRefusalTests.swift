@@ -46,21 +46,21 @@ import Testing
     }
 
     @Test func withoutParams() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await Self.expectRefused(
                 market, body: Self.form(params: nil, images: [try TestImages.jpeg()]), status: 400, field: "params")
         }
     }
 
     @Test func withoutImages() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: []), status: 400, field: "images")
         }
     }
 
     @Test func withSixImages() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let images = try (1...6).map { try TestImages.jpeg(dots: $0) }
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: images), status: 400, field: "images")
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func whenTheSecondImageIsNotAnImage() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let images = [try TestImages.jpeg(), Data("just some text".utf8), try TestImages.jpeg(dots: 3)]
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: images), status: 400, field: "images[1]")
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func whenAnImageIsTruncated() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let whole = try TestImages.jpeg(width: 800, height: 600)
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: [whole.prefix(whole.count / 2)]), status: 400,
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func whenAnImageIsOverTenMegabytes() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let huge = try TestImages.jpeg() + Data(count: 10 * 1024 * 1024)
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: [huge]), status: 413, field: "images[0]")
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func whenAnImageIsADecompressionBomb() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let bomb = try ImageSynthesizer.bomb(width: 12_000, height: 12_000)
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: [bomb]), status: 413, field: "images[0]")
@@ -118,14 +118,14 @@ import Testing
             (#"{"name":"No secret","descriptions":"d","price":1,"currency":"KRW"}"#, 400, "secret"),
         ] as [(String, Int, String)])
     func withBadParams(params: String, status: Int, field: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await Self.expectRefused(
                 market, body: Self.form(params: params, images: [try TestImages.jpeg()]), status: status, field: field)
         }
     }
 
     @Test func forAnUnknownIdentifier() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: [try TestImages.jpeg()]), status: 401,
                 field: "secret",
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func withoutAnIdentifier() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await Self.expectRefused(
                 market, body: Self.form(params: Self.params(), images: [try TestImages.jpeg()]), status: 400,
                 field: "identifier",
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func whenTheBodyIsNotMultipart() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await Self.expectRefused(
                 market, body: Data(Self.params().utf8), status: 400, field: nil,
                 headers: ["identifier: \(Self.papri.identifier)", "Content-Type: application/json"])
@@ -154,7 +154,7 @@ import Testing
     }
 
     @Test func whenTheBodyIsLargerThanFiveLargeImages() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let body = Self.form(params: Self.params(), images: [Data(count: 56 * 1024 * 1024)])
             try await Self.expectRefused(market, body: body, status: 413, field: nil)
         }

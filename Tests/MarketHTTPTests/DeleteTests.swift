@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func secretAnswersAPlainTextTokenThatDeletesTheProductAndTheSweepItsUnsharedFiles() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Doomed", imageCount: 2)
             // The same first picture: stored once, under its content hash, for both products.
             let kept = try await market.addProduct("Kept", imageCount: 1)
@@ -49,7 +49,7 @@ import Testing
         (#"{"secret": "80sgmjjk9v"}"#, ["Content-Type: application/x-www-form-urlencoded"]),
     ])
     func secretAcceptsABareStringAndAMissingContentType(body: String, headers: [String]) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Any body")
             let response = try await Self.productSecret(market, product.id, body: body, headers: headers)
             #expect(response.status == 200, "\(response.text)")
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func secretRefusesTheWrongVendorSecretAndOtherVendors() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Guarded")
             let wrong = try await Self.productSecret(market, product.id, body: #"{"secret":"guess"}"#)
             #expect(wrong.status == 401)
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func theVendorSecretOrAnotherProductsTokenDoesNotDelete() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Still here")
             let other = try await market.addProduct("Other")
             let otherToken = try await Self.productSecret(market, other.id).text
@@ -91,7 +91,7 @@ import Testing
     /// The delete secret was only handed to someone who proved the right to change the product, so
     /// it is the proof: a 2021 item's password gets one for an app with an identifier of its own.
     @Test func theDeleteSecretAloneIsTheProof() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let first = try await market.addProduct("First")
             let second = try await market.addProduct("Second")
             let firstToken = try await Self.productSecret(market, first.id).text
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aCafelaDeleteWithAJSONStringBody() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("String body")
             let token = try await Self.productSecret(market, product.id).text
             let response = try await market.send(
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func aDeletedProductIsGoneForItsTokenToo() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Once")
             let token = try await Self.productSecret(market, product.id).text
             let path = "/api/products/\(product.id)/\(token)"
@@ -133,7 +133,7 @@ import Testing
 /// hoBahk reuses one URL-components object, so every request carries the list's query string.
 @Suite struct StrayQueryTests {
     @Test func writesIgnoreAStrayListQuery() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let papri = TestMarket.papri
             let product = try await market.addProduct("Queried")
             let query = "?page_no=1&items_per_page=20"

@@ -14,8 +14,8 @@ import Testing
     }
 
     @Test func aSignedOutVisitorIsAskedToSignInFirst() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             let page = try await visitor.get("/inspector")
             #expect(page.status == 303)
             #expect(page.header("Location") == "/sign-in?next=/inspector")
@@ -29,7 +29,7 @@ import Testing
                 try await peer.create("Mine", by: TestMarket.papri, price: -1, images: [try TestImages.jpeg()]).status
                     == 400)
             #expect(try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()]).status == 201)
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn(TestMarket.papri)
             let page = try await Self.inspector(&visitor, showing: "Why it was refused")
             #expect(page.status == 200)
@@ -74,7 +74,7 @@ import Testing
                     body: body)
                 #expect(refused.status == 400)
             }
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn(TestMarket.papri)
             let page = try await Self.inspector(&visitor, showing: "the body&#39;s parts begin with").text
             #expect(page.contains("Where the body went wrong"))
@@ -92,7 +92,7 @@ import Testing
                 ))
             #expect(!page.contains("no closing boundary (--learner-boundary--)"), "not forgiven: it was never there")
             #expect(!page.contains(TestMarket.papri.secret))
-            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            var korean = StorefrontVisitor(market, language: "ko")
             _ = try await korean.signIn(TestMarket.papri)
             let said = try await korean.get("/inspector").text
             #expect(said.contains("본문에서 잘못된 곳"))
@@ -102,14 +102,14 @@ import Testing
     }
 
     @Test func aKoreanPageExplainsInKoreanAndShowsTheBytesAsTheyWere() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let quirky = try InspectorTests.quirkyCreate(price: "-5")
             let refused = try await market.send(
                 "POST", "/api/products",
                 headers: ["identifier: \(TestMarket.nala.identifier)", "Content-Type: \(quirky.contentType)"],
                 body: quirky.body)
             #expect(try refused.json["reason"] as? String == "price must be 0 or more", "the API speaks English")
-            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            var visitor = StorefrontVisitor(market, language: "ko")
             _ = try await visitor.signIn(TestMarket.nala)
             let page = try await Self.inspector(&visitor, showing: "거절된 이유").text
             #expect(page.contains("price: 0 이상이어야 합니다"))
@@ -135,7 +135,7 @@ import Testing
                     by: TestMarket.papri)
                 #expect((200..<300).contains(patch.status))
             }
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn(TestMarket.papri)
             let first = try await Self.inspector(&visitor, showing: "1–50 of 56")
             #expect(first.text.contains("1–50 of 56"))
@@ -154,7 +154,7 @@ import Testing
 
     @Test func faultsSavedOnThePageFailTheVendorsRequestsUntilSwitchedOff() async throws {
         try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn(TestMarket.papri)
             _ = try await visitor.get("/inspector")
             let refused = try await visitor.post("/inspector/rehearsal", ["fail": "120", "status": "503"])
@@ -179,9 +179,9 @@ import Testing
     }
 
     @Test func brokenAnswersAreChosenOnThePageAndExplainedInKorean() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp", by: TestMarket.papri)
-            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            var visitor = StorefrontVisitor(market, language: "ko")
             _ = try await visitor.signIn(TestMarket.papri)
             let form = try await visitor.get("/inspector").text
             #expect(form.contains(#"<input type="checkbox" name="broken_null" value="1"> 값 대신 null (name)"#))
@@ -214,7 +214,7 @@ import Testing
                 Int(product.id), #"{"price":900,"secret":"guessed-wrong"}"#, by: TestMarket.papri)
             #expect(wrong.status == 401)
             _ = try await peer.create("Pictured", by: TestMarket.papri, price: -1, images: [try TestImages.jpeg()])
-            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            var visitor = StorefrontVisitor(market, language: "ko")
             _ = try await visitor.signIn(TestMarket.papri)
             let page = try await Self.inspector(&visitor, showing: "PATCH /api/products/\(product.id)").text
             let replay = try #require(page.firstMatch(of: #/<form class="replay" data-replay="([^"]*)" hidden>/#)?.1)
@@ -241,7 +241,7 @@ import Testing
             #expect(
                 try await peer.create("Papri's", by: TestMarket.papri, images: [try TestImages.jpeg()]).status == 201)
             #expect(try await peer.create("Judy's", by: TestMarket.judy, images: [try TestImages.jpeg()]).status == 201)
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn(TestMarket.papri)
             _ = try await visitor.get("/inspector")
             _ = try await visitor.post("/inspector/products/delete", ["secret": "wrong-secret"])

@@ -115,7 +115,7 @@ import Testing
     }()
 
     @Test func aSecretNeverShowsInARecordWhateverShapeTheRequestHad() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             for shape in Self.refusedShapes {
                 let refused = try await market.send(
                     "POST", "/api/products",
@@ -137,7 +137,7 @@ import Testing
     /// What a fuzzer sends must never bring the inspector down: amounts far beyond any integer,
     /// fractions, and text where numbers belong are refused by the API and recorded as they came.
     @Test func outlandishAmountsAreRecordedNotTrappedOn() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp", by: TestMarket.papri)
             for body in [
                 #"{"stock":-2.4619157292809174e+33,"price":2000.0,"secret":"x"}"#,
@@ -239,7 +239,7 @@ import Testing
         ),
     ])
     func faultsThatCannotBeAreRefusedInWords(body: String, reason: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let refused = try await Self.setFaults(body, market)
             #expect(refused.status == 400)
             #expect(try refused.json["reason"] as? String == reason)

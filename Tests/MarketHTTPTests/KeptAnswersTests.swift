@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func everyReadCarriesAnETagAndARevalidationOfTheSameBytesIsA304WithoutThem() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Revalidated lamp")
             for path in Self.reads(of: product.id) {
                 let first = try await market.send("GET", path)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aChangeIsSeenByTheNextReadAndItsOldTagNoLongerMatches() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let kept = try await market.addProduct("Kept chair")
             var tags: [String: String] = [:]
             for path in Self.reads(of: kept.id) { tags[path] = try await market.send("GET", path).header("ETag") }
@@ -73,7 +73,7 @@ import Testing
     /// Another process on the same file: a change it writes is seen within a tenth of a second
     /// (`SQLiteMarketStore.othersSeenWithin`), by kept answers too.
     @Test func aChangeWrittenByAnotherProcessToTheSameFileIsSoonSeen() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp before")
             #expect(try await market.send("GET", "/api/products/\(product.id)").text.contains("Lamp before"))
             #expect(try await market.send("GET", "/").text.contains("Lamp before"))
@@ -91,9 +91,9 @@ import Testing
     }
 
     @Test func aKeptPageIsNeverShownToAnotherVisitorAndEveryNewVisitorGetsATokenOfTheirOwn() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Seller's own vase")
-            var seller = StorefrontVisitor(port: market.port)
+            var seller = StorefrontVisitor(market)
             #expect(try await seller.signIn().status == 303)
             for _ in 0..<2 {
                 let page = try await seller.get("/products/\(product.id)")

@@ -1,11 +1,11 @@
 import Testing
 
-@testable import MarketStorefront
+@testable import MarketPages
 
 /// Korean phrases choose each particle for the word before it, as a Korean person writes it, never
 /// "을(를)": by a Hangul syllable's final consonant, by how a number or a Latin letter is read.
 @Suite struct KoreanParticleTests {
-    let words = Words(
+    let words = Localization(
         language: .ko,
         phrases: [
             "deleted": "“{name}”{name~을} 삭제했습니다.", "signedIn": "{name}{name~으로} 로그인했습니다.",

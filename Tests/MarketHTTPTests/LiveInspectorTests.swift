@@ -99,7 +99,7 @@ import Testing
 
     @Test func theInspectorPageFollowsOnItsFirstPageWithRowsInItsLanguage() async throws {
         try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port, language: "ko")
+            var visitor = StorefrontVisitor(market, language: "ko")
             _ = try await visitor.signIn(TestMarket.papri)
             let page = try await visitor.get("/inspector").text
             #expect(page.contains(#"<p class="live" role="status" data-live="/inspector/live?after=0" hidden></p>"#))
@@ -119,7 +119,7 @@ import Testing
             #expect(stream.contains("data: <li>"))
             #expect(stream.contains("data:     <h2>거절된 이유</h2>"), "each line of the row as its own data line")
 
-            var stranger = StorefrontVisitor(port: market.port)
+            var stranger = StorefrontVisitor(market)
             #expect(try await stranger.get("/inspector/live").status == 401)
         }
     }

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func damagedCreatesAndPatchesNeverFailTheServer() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let papri = TestMarket.papri
             let product = try await market.addProduct("Target")
             let b = "MUTATION"

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func theDocumentNamesEveryRouteOfTheAPIWithItsMethods() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let served = try await market.send("GET", "/openapi.json")
             #expect(served.status == 200)
             #expect(served.header("Content-Type")?.hasPrefix("application/json") == true)
@@ -33,9 +33,10 @@ import Testing
                 paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(Self.shape(path))" } })
 
             let router = try MarketServer.router(
-                service: market.service, rehearsals: market.market.rehearsals, sessionKey: market.market.sessionKey,
+                service: market.service, records: market.market.records, faults: market.market.faults,
+                sessionKey: market.market.sessionKey,
                 limits: market.market.limits,
-                metrics: MarketMetrics.registry, restock: { 0 })
+                metrics: MarketMetrics.registry, fillWithDemo: { 0 })
             let routed = Set(
                 router.routes.map { "\($0.method) \(Self.shape($0.path.description))" }.filter { route in
                     let path = String(route.split(separator: " ")[1])

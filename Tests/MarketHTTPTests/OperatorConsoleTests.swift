@@ -6,10 +6,10 @@ import Testing
 /// The operator's console in the storefront, as a teacher uses it.
 @Suite struct OperatorConsoleTests {
     @Test func anOperatorSignsInSeesVendorsRegistersOneAndTakesAProductOffTheMarket() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let secret = try await market.service.registerOperator(name: "teacher")
             let product = try await market.addProduct("Off-topic", by: TestMarket.judy)
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             #expect(try await visitor.get("/operator").text.contains(#"action="/operator/sign-in""#))
             let wrong = try await visitor.post("/operator/sign-in", ["name": "teacher", "secret": "guessing"])
             #expect(wrong.status == 401)
@@ -48,7 +48,7 @@ import Testing
             #expect(log.contains("teacher removed product \(product.id) “Off-topic” of judy"))
             #expect(log.contains("teacher registered vendor team 82 (vendor_id 82)"))
 
-            var stranger = StorefrontVisitor(port: market.port)
+            var stranger = StorefrontVisitor(market)
             _ = try await stranger.get("/operator")
             let refused = try await stranger.post("/operator/products/remove", ["product_id": "1"])
             #expect(refused.text.contains(#"action="/operator/sign-in""#), "no operator, no removal")
@@ -56,9 +56,9 @@ import Testing
     }
 
     @Test func aRefusedActIsSaidInKoreanOnAKoreanConsole() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let secret = try await market.service.registerOperator(name: "teacher")
-            var teacher = StorefrontVisitor(port: market.port, language: "ko")
+            var teacher = StorefrontVisitor(market, language: "ko")
             _ = try await teacher.get("/operator")
             _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
             #expect(try await teacher.post("/operator/vendors", ["name": "team 7", "vendor_id": "7"]).status == 303)
@@ -75,7 +75,7 @@ import Testing
         try await TestMarket.withServer { market in
             let secret = try await market.service.registerOperator(name: "teacher")
             let product = try await market.addProduct("Questionable", by: TestMarket.papri)
-            var teacher = StorefrontVisitor(port: market.port)
+            var teacher = StorefrontVisitor(market)
             _ = try await teacher.get("/operator")
             _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
             let asked = try await teacher.post("/operator/products/hide", ["product_id": String(product.id)])
@@ -91,7 +91,7 @@ import Testing
             #expect(try await market.send("GET", "/api/products/\(product.id)").status == 404)
             #expect(try await market.send("GET", "/item/\(product.id)").status == 404)
             #expect(!(try await market.send("GET", "/items/1").text.contains("Questionable")))
-            var shopper = StorefrontVisitor(port: market.port)
+            var shopper = StorefrontVisitor(market)
             #expect(!(try await shopper.get("/").text.contains("Questionable")))
             #expect(try await shopper.get("/products/\(product.id)").status == 404)
             let patch = try await MarketPeer(port: market.port).patch(
@@ -104,7 +104,7 @@ import Testing
             let stranger = try await MarketPeer(port: market.port).patch(
                 Int(product.id), #"{"price":1,"secret":"\#(TestMarket.judy.secret)"}"#, by: TestMarket.judy)
             #expect(try stranger.json["reason"] as? String == "no product has the id \(product.id)", "nobody else is")
-            var seller = StorefrontVisitor(port: market.port, language: "ko")
+            var seller = StorefrontVisitor(market, language: "ko")
             _ = try await seller.get("/sign-in")
             _ = try await seller.post(
                 "/sign-in", ["identifier": TestMarket.papri.identifier, "secret": TestMarket.papri.secret])
@@ -122,10 +122,10 @@ import Testing
     }
 
     @Test func aResetAsksForItsWordFirstAndTheLogSpeaksThePagesLanguage() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let secret = try await market.service.registerOperator(name: "teacher")
             for number in 1...3 { try await market.addProduct("Class work \(number)", by: TestMarket.judy) }
-            var teacher = StorefrontVisitor(port: market.port, language: "ko")
+            var teacher = StorefrontVisitor(market, language: "ko")
             _ = try await teacher.get("/operator")
             _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
             let asked = try await teacher.post("/operator/reset", [:])
@@ -171,7 +171,7 @@ import Testing
 
     /// The console names the dialect it recognised in a request, as the market answered it.
     @Test func aJanuary2021DeleteIsNamedAsSuch() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let secret = try await market.service.registerOperator(name: "teacher")
             let id = try #require(
                 try await V1Tests.post(market, V1Tests.appleWatch, images: [try TestImages.jpeg()]).json["id"] as? Int)
@@ -193,7 +193,7 @@ import Testing
     static func console(
         showing line: String, market: TestMarket, secret: String, language: String = "en"
     ) async throws -> String {
-        var teacher = StorefrontVisitor(port: market.port, language: language)
+        var teacher = StorefrontVisitor(market, language: language)
         _ = try await teacher.get("/operator")
         _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
         let deadline = ContinuousClock.now + .seconds(10)

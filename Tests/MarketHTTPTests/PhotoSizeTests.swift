@@ -16,7 +16,7 @@ import Testing
             let original = try #require(product.images.first)
             #expect(original.width == 1000)
             let stem = original.originalKey.prefix(64)
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             let page = try await visitor.get("/products/\(product.id)").text
             #expect(
                 page.contains(

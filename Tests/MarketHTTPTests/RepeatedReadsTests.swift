@@ -126,7 +126,7 @@ import Testing
             let list = "/api/products?page_no=1&items_per_page=7"
             for _ in 0..<3 { #expect(try await market.send("GET", list).status == 200) }
             let anonymous = try await Self.records(count: 3) {
-                market.market.rehearsals.anonymousRequests().filter {
+                market.market.records.anonymousRequests().filter {
                     String(decoding: $0.detail, as: UTF8.self).contains("items_per_page=7")
                 }
             }
@@ -136,9 +136,9 @@ import Testing
             let identifier = "identifier: \(TestMarket.papri.identifier)"
             for _ in 0..<3 { #expect(try await market.send("GET", named, headers: [identifier]).status == 200) }
             let papri = try #require(
-                try await market.market.rehearsals.vendor(identifiedBy: TestMarket.papri.identifier))
+                try await market.service.vendor(.identifier(TestMarket.papri.identifier)))
             let recorded = try await Self.records(count: 3) {
-                try await market.market.rehearsals.requests(of: papri.id).filter {
+                try await market.market.records.requests(of: papri.id).filter {
                     String(decoding: $0.detail, as: UTF8.self).contains("items_per_page=8")
                 }
             }
@@ -185,7 +185,7 @@ extension RepeatedReadsTests {
     @Test func aSignedInSellersPagesAreGivenAgainButNeverPastTheFaultsTheyRehearse() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Seller's own lamp")
-            var seller = StorefrontVisitor(port: market.port)
+            var seller = StorefrontVisitor(market)
             _ = try await seller.signIn(TestMarket.papri)
             _ = try await seller.get("/")  // takes the sign-in's notice, which is shown once
             let cookies = "Cookie: " + seller.cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
@@ -261,7 +261,7 @@ extension RepeatedReadsTests {
     /// the page shows that very token: its forms (sign-out here) work, kept page or not.
     @Test func aSignedInPageShowsTheTokenItHandsOut() async throws {
         try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn()
             _ = try await visitor.get("/")  // takes the sign-in's notice, which is shown once
             let session = try #require(visitor.cookies["market_session"])

@@ -14,7 +14,7 @@ import Testing
     static func replay(
         _ cookies: [String: String], on market: TestMarket
     ) async throws -> (form: RawResponse, sale: RawResponse) {
-        var replay = StorefrontVisitor(port: market.port)
+        var replay = StorefrontVisitor(market)
         replay.cookies = cookies
         let form = try await replay.get("/products/new")
         replay.cookies = cookies
@@ -24,7 +24,7 @@ import Testing
 
     @Test func aReplayedCookieAfterSignOutNeitherOpensTheSellFormNorSells() async throws {
         try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn()
             let kept = visitor.cookies
             let before = try await market.productCount()
@@ -45,9 +45,9 @@ import Testing
 
     @Test func aNewSecretEndsEverySessionOfThatVendorAndNoOther() async throws {
         try await TestMarket.withServer { market in
-            var papri = StorefrontVisitor(port: market.port)
-            var papriOnPhone = StorefrontVisitor(port: market.port)
-            var judy = StorefrontVisitor(port: market.port)
+            var papri = StorefrontVisitor(market)
+            var papriOnPhone = StorefrontVisitor(market)
+            var judy = StorefrontVisitor(market)
             _ = try await papri.signIn()
             _ = try await papriOnPhone.signIn()
             _ = try await judy.signIn(TestMarket.judy)
@@ -65,7 +65,7 @@ import Testing
             #expect(sold.status == 303)
             #expect(sold.header("Location")?.hasPrefix("/products/") == true)
 
-            var again = StorefrontVisitor(port: market.port)
+            var again = StorefrontVisitor(market)
             _ = try await again.get("/sign-in")
             let old = try await again.post(
                 "/sign-in", ["identifier": TestMarket.papri.identifier, "secret": TestMarket.papri.secret])

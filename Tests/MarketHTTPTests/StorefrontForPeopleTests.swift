@@ -8,15 +8,15 @@ import Testing
 /// into its box, amounts typed as people write them, and only their own products to change.
 @Suite struct StorefrontForPeopleTests {
     @Test func koreanFirstEnglishOnRequestAndAChoiceIsRemembered() async throws {
-        try await TestMarket.withServer { market in
-            var korean = StorefrontVisitor(port: market.port, language: nil)
+        try await TestMarket.inProcess { market in
+            var korean = StorefrontVisitor(market, language: nil)
             let first = try await korean.get("/")
             #expect(first.text.contains(#"<html lang="ko""#))
             #expect(first.text.contains("판매하기"))
             #expect(first.text.contains(#"href="/?lang=en""#), "every page links to itself in English")
-            var browser = StorefrontVisitor(port: market.port, language: "en-GB,en;q=0.9,ko;q=0.8")
+            var browser = StorefrontVisitor(market, language: "en-GB,en;q=0.9,ko;q=0.8")
             #expect(try await browser.get("/").text.contains(#"<html lang="en""#))
-            var prefersKorean = StorefrontVisitor(port: market.port, language: "en;q=0.5, ko-KR")
+            var prefersKorean = StorefrontVisitor(market, language: "en;q=0.5, ko-KR")
             #expect(try await prefersKorean.get("/").text.contains(#"<html lang="ko""#))
 
             let switched = try await korean.get("/?lang=en&q=lamp")
@@ -30,23 +30,23 @@ import Testing
     }
 
     @Test func pricesAndCountsReadAsPeopleWriteThem() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Lamp", price: 1_234_000, discount: 34000)
-            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            var korean = StorefrontVisitor(market, language: "ko")
             let page = try await korean.get("/").text
             #expect(page.contains("1,234,000원"))
             #expect(page.contains("1,200,000원"))
             #expect(page.contains("재고 5개"))
-            var english = StorefrontVisitor(port: market.port)
+            var english = StorefrontVisitor(market)
             #expect(try await english.get("/").text.contains("₩1,200,000"))
         }
     }
 
     @Test func aSearchTypedIntoTheBoxFindsWordsWithSpacesAroundThem() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Old film camera")
             try await market.addProduct("Camera bag")
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             for query in ["film+camera", "film%20camera", "+film+camera+", "%20film%20camera%20"] {
                 let page = try await visitor.get("/?q=\(query)").text
                 #expect(page.contains("1 product match “film camera”"), "\(query)")
@@ -61,10 +61,10 @@ import Testing
     }
 
     @Test func aPriceRangeThatIsNoNumberIsA400ThatSaysSoAndNamesAreOfferedAsJSON() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("팥빙수", price: 9000)
             try await market.addProduct("팥빙수 세트", price: 15000)
-            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            var korean = StorefrontVisitor(market, language: "ko")
             let refused = try await korean.get("/?min=%EB%A7%8C%EC%9B%90&sort=lowest-price")
             #expect(refused.status == 400)
             #expect(refused.text.contains("가격은 12,000처럼 숫자로 적어 주세요."))
@@ -79,9 +79,9 @@ import Testing
     }
 
     @Test func aPageBeyondTheLastSaysSoAndLeadsBack() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             for number in 1...3 { try await market.addProduct("Cup \(number)") }
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             let page = try await visitor.get("/?page=99").text
             #expect(page.contains("There is no page 99: the last page is 1."))
             #expect(page.contains("Page 1 of 1"))
@@ -99,7 +99,7 @@ import Testing
         try await TestMarket.withServer { market in
             let product = try await market.addProduct(
                 "필름 카메라", description: "35mm 레인지파인더.\n필름 한 롤로 테스트했어요.", price: 240_000)
-            var korean = StorefrontVisitor(port: market.port, language: "ko")
+            var korean = StorefrontVisitor(market, language: "ko")
             let catalogue = try await korean.get("/?q=%EC%B9%B4%EB%A9%94%EB%9D%BC").text
             #expect(catalogue.contains("<title>“카메라” 검색 결과 · 오픈마켓</title>"))
             #expect(catalogue.contains(#"<meta property="og:title" content="“카메라” 검색 결과">"#))
@@ -126,8 +126,8 @@ import Testing
     }
 
     @Test func amountsTypedWithSeparatorsAreTakenAndABlankStockIsRefused() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn()
             let form = try await visitor.get("/products/new").text
             #expect(form.contains(#"name="stock" value="1""#), "a new product starts with one in stock")
@@ -154,8 +154,8 @@ import Testing
     }
 
     @Test func theSameFormSentTwiceRegistersOneProduct() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn()
             let form = try await visitor.get("/products/new").text
             let sending = try #require(form.firstMatch(of: #/name="sending" value="([0-9a-f-]+)"/#)).1
@@ -174,19 +174,19 @@ import Testing
     }
 
     @Test func onlyTheSignedInOwnerSeesEditAndDeleteAndNeedsNoSecret() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp", price: 3000)
             let path = "/products/\(product.id)"
-            var stranger = StorefrontVisitor(port: market.port)
+            var stranger = StorefrontVisitor(market)
             #expect(!(try await stranger.get(path)).text.contains("\(path)/edit"))
-            var judy = StorefrontVisitor(port: market.port)
+            var judy = StorefrontVisitor(market)
             _ = try await judy.signIn(TestMarket.judy)
             #expect(!(try await judy.get(path)).text.contains("\(path)/edit"))
             let refused = try await judy.post("\(path)/delete", [:])
             #expect(refused.status == 403)
             #expect(try await market.productCount() == 1)
 
-            var papri = StorefrontVisitor(port: market.port)
+            var papri = StorefrontVisitor(market)
             _ = try await papri.signIn()
             let own = try await papri.get(path).text
             #expect(own.contains(#"href="\#(path)/edit""#))
@@ -208,14 +208,14 @@ import Testing
     }
 
     @Test func aSignedInVendorSeesTheirOwnProducts() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             try await market.addProduct("Cup of Papri")
             try await market.addProduct("Lamp of Judy", by: TestMarket.judy)
-            var stranger = StorefrontVisitor(port: market.port)
+            var stranger = StorefrontVisitor(market)
             let refused = try await stranger.get("/?mine=1")
             #expect(refused.status == 303)
             #expect(refused.header("Location") == "/sign-in?next=/?mine=1")
-            var judy = StorefrontVisitor(port: market.port)
+            var judy = StorefrontVisitor(market)
             _ = try await judy.signIn(TestMarket.judy)
             let page = try await judy.get("/?mine=1").text
             #expect(page.contains("<h1>Your products</h1>"))
@@ -227,7 +227,7 @@ import Testing
     }
 
     @Test func aProductListedWithoutADescriptionShowsNoEmptyBox() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             // Stored before descriptions were required: the store takes it as it was.
             let vendor = try #require(try await market.store.allVendors().first)
             let product = try await market.store.insertProduct(
@@ -236,7 +236,7 @@ import Testing
                     draft: ProductDraft(
                         name: "Old lamp", description: "", currency: .krw, price: 1000, discount: 0, stock: 1),
                     images: [], createdAt: Date()))
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             let page = try await visitor.get("/products/\(product.id)").text
             #expect(page.contains("<h1>Old lamp</h1>"))
             #expect(!page.contains(#"class="description""#))
@@ -244,8 +244,8 @@ import Testing
     }
 
     @Test func theInspectorAndTheConsoleSpeakKoreanToo() async throws {
-        try await TestMarket.withServer { market in
-            var korean = StorefrontVisitor(port: market.port, language: "ko")
+        try await TestMarket.inProcess { market in
+            var korean = StorefrontVisitor(market, language: "ko")
             _ = try await korean.signIn()
             let inspector = try await korean.get("/inspector").text
             #expect(inspector.contains("<h1>내 앱이 보낸 요청</h1>"))
@@ -258,7 +258,7 @@ import Testing
     @Test func aProductPageCarriesALinkPreviewAndACardReadsItsNameOnce() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("Lamp", price: 3000)
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             let page = try await visitor.get("/products/\(product.id)").text
             #expect(page.contains(#"<meta property="og:title" content="Lamp">"#))
             #expect(page.contains(#"<meta property="og:description" content="₩3,000 · Stock: 5 · A test product.">"#))

@@ -7,10 +7,10 @@ import Testing
 /// a refused form leaves the store as it was.
 @Suite struct StorefrontTests {
     @Test func pagesShowWhatVendorsTypedAsTextNeverAsMarkup() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct(
                 "<script>alert(1)</script>", description: "Line one\n<b>bold?</b>")
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             for path in ["/", "/products/\(product.id)"] {
                 let page = try await visitor.get(path)
                 #expect(page.status == 200)
@@ -31,8 +31,8 @@ import Testing
 
     /// The same page has the same bytes on every server: a phrase book's order is not the process's.
     @Test func theScriptsPhrasesComeInAFixedOrder() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             let page = try await visitor.get("/?lang=en")
             let words = try #require(page.text.firstMatch(of: #/id="market-words">(\{[^<]*\})</#)?.1)
             let keys = words.matches(of: #/"(\w+)":"/#).map { String($0.1) }
@@ -44,7 +44,7 @@ import Testing
     @Test func aFormWithoutTheVisitorsTokenOrFromAnotherSiteIsRefusedAndChangesNothing() async throws {
         try await TestMarket.withServer { market in
             let product = try await market.addProduct("한글 의자 – Guarded")
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.get("/products/\(product.id)")
             let path = "/products/\(product.id)/delete"
             let secret = ["secret": TestMarket.papri.secret]
@@ -80,8 +80,8 @@ import Testing
     }
 
     @Test func signingInSetsASealedHttpOnlySameSiteCookieThatAForgeryCannotReplace() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             let signedIn = try await visitor.signIn()
             #expect(signedIn.status == 303)
             #expect(signedIn.header("Location") == "/products/new")
@@ -99,7 +99,7 @@ import Testing
             let refused = try await forger.get("/products/new")
             #expect(refused.status == 303)
             #expect(refused.header("Location") == "/sign-in?next=/products/new")
-            var wrong = StorefrontVisitor(port: market.port)
+            var wrong = StorefrontVisitor(market)
             _ = try await wrong.get("/sign-in")
             let denied = try await wrong.post(
                 "/sign-in", ["identifier": TestMarket.papri.identifier, "secret": "nope", "next": "//evil.example"])
@@ -110,10 +110,10 @@ import Testing
     }
 
     @Test func theNextPageLinkContinuesAfterTheLastCardWhateverChangedAbove() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             var ids: [Int64] = []
             for number in 1...25 { ids.append(try await market.addProduct("Card \(number)").id) }
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             let first = try await visitor.get("/")
             let next = try #require(first.text.firstMatch(of: /href="(\/\?page=2&amp;after=(\d+))" rel="next"/))
             #expect(Int64(next.2) == ids[5], "after the 20th card, the oldest shown")
@@ -127,8 +127,8 @@ import Testing
     }
 
     @Test func aRefusedRegistrationKeepsWhatWasTypedAndStoresNothing() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn()
             let (products, files) = (try await market.productCount(), try await market.imageFileCount())
             let refused = try await visitor.postMultipart(
@@ -148,8 +148,8 @@ import Testing
     }
 
     @Test func anUploadBeyondWhatTheMarketTakesGetsAPageThatSaysSo() async throws {
-        try await TestMarket.withServer { market in
-            var visitor = StorefrontVisitor(port: market.port)
+        try await TestMarket.inProcess { market in
+            var visitor = StorefrontVisitor(market)
             _ = try await visitor.signIn()
             let huge = Data(repeating: 0x41, count: 56 * 1024 * 1024)
             let refused = try await visitor.send(
@@ -161,9 +161,9 @@ import Testing
     }
 
     @Test func editingNeedsTheProductsSecretAndAWrongOneChangesNothing() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Lamp", price: 3000)
-            var visitor = StorefrontVisitor(port: market.port)
+            var visitor = StorefrontVisitor(market)
             let prompt = try await visitor.get("/products/\(product.id)/edit")
             #expect(prompt.status == 200)
             #expect(prompt.text.contains("Enter the product’s secret"))
@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test func browsersGetAPageForUnknownAddressesAndAppsKeepTheirJSON() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let page = try await market.send(
                 "GET", "/no/such/page", headers: ["Accept: text/html,*/*", "Accept-Language: en-US,en;q=0.9"])
             #expect(page.status == 404)

@@ -74,7 +74,7 @@ import Testing
 
     @Test func oneClientGuessingAcrossManyIdentifiersIsThrottledAndOthersAreNot() async throws {
         try await TestMarket.withServer { market in
-            var guesser = StorefrontVisitor(port: market.port)
+            var guesser = StorefrontVisitor(market)
             _ = try await guesser.get("/sign-in")
             func signIn(_ visitor: inout StorefrontVisitor, _ identifier: String, _ secret: String, from client: String)
                 async throws -> RawResponse
@@ -92,7 +92,7 @@ import Testing
             #expect(throttled.text.contains("Too many wrong secrets"))
             #expect(guesser.cookies["market_session"] == nil)
 
-            var someoneElse = StorefrontVisitor(port: market.port)
+            var someoneElse = StorefrontVisitor(market)
             _ = try await someoneElse.get("/sign-in")
             let welcome = try await signIn(&someoneElse, Self.papri.identifier, Self.papri.secret, from: "192.0.2.44")
             #expect(welcome.status == 303)
@@ -103,7 +103,7 @@ import Testing
         try await TestMarket.withServer(configure: {
             $0.secretThrottle = SecretThrottle(perAddress: 40, firstWait: .seconds(30))
         }) { market in
-            var classroom = StorefrontVisitor(port: market.port)
+            var classroom = StorefrontVisitor(market)
             _ = try await classroom.get("/sign-in")
             for _ in 0..<30 {
                 let mistyped = try await classroom.post(
@@ -112,7 +112,7 @@ import Testing
                 #expect(mistyped.status == 401, "thirty of forty")
             }
             let secret = try await market.service.registerOperator(name: "teacher")
-            var teacher = StorefrontVisitor(port: market.port, language: "ko")
+            var teacher = StorefrontVisitor(market, language: "ko")
             _ = try await teacher.get("/operator")
             _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
             let console = try await teacher.get("/operator").text

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func tianaPatchWithoutContentTypeIsAccepted() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Old name", price: 1000, discount: 100)
             let response = try await Self.patch(
                 market, product.id,
@@ -37,7 +37,7 @@ import Testing
         "Content-Type: application/x-www-form-urlencoded", "Content-Type: application/json", "Content-Type: text/plain",
     ])
     func theBodyIsJSONWhateverTheDeclaredType(contentType: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Typed")
             let response = try await Self.patch(
                 market, product.id, #"{"secret":"\#(Self.papri.secret)","discounted_price":10}"#,
@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: [#""thumbnail_id":"%@""#, #""thumbnail_id":%@"#, #""thumbnailId":%@"#, #""thumbnailID":%@"#])
     func thumbnailIDPicksTheCoverInAnySpelling(spelling: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Covers", imageCount: 3)
             let third = product.images[2]
             let key = spelling.replacingOccurrences(of: "%@", with: String(third.id))
@@ -66,7 +66,7 @@ import Testing
     /// Nala Market's update code sends the change as the `params` part of a multipart form, with
     /// camelCase keys, as it does for a create.
     @Test func nalaPatchAsAMultipartParamsPartIsReadLikeJSON() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Old name", price: 1000, discount: 100)
             let b = "NalaMarketBoundary-\(UUID().uuidString)"
             let params =
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func aSecretOnlyPatchChangesNothingAndAnswersTheProduct() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Unchanged")
             let response = try await Self.patch(market, product.id, #"{"secret":"\#(Self.papri.secret)"}"#)
             #expect(response.status == 202)
@@ -109,7 +109,7 @@ import Testing
             (#"{"secret":"80sgmjjk9v","x":"# + String(repeating: "{\"a\":", count: 50_000), 400, "body"),
         ] as [(String, Int, String)])
     func refusedChangesChangeNothing(json: String, status: Int, field: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Kept", price: 1000, discount: 100)
             let before = try await market.send("GET", "/api/products/\(product.id)").json as NSDictionary
             let response = try await Self.patch(market, product.id, json)
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func anotherVendorCannotChangeAProduct() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let product = try await market.addProduct("Papri's")
             let judy = TestMarket.judy
             let response = try await Self.patch(
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func patchingAnUnknownProductIs404() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await Self.patch(market, 4242, #"{"name":"Ghost","secret":"\#(Self.papri.secret)"}"#)
             #expect(response.status == 404)
         }

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func listsAreTwentyOldestFirstAndEmptyPastTheEnd() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             for number in 1...21 {
                 try await market.addProduct("Item \(number)", price: 100, discount: number == 1 ? 10 : 0)
             }
@@ -84,7 +84,7 @@ import Testing
 
     /// The market names fields by what they are; the 2021 API spells them its own way.
     @Test func aPictureThatIsNoneIsNamedByItsPlaceInTheForm() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let refused = try await Self.post(
                 market, Self.appleWatch, images: [try TestImages.jpeg(), Data(repeating: 0xFF, count: 64)])
             #expect(refused.status == 400)
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func aPasswordOnlyPatchChangesNothingAndAWrongPasswordIs404() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let id = try #require(
                 try await Self.post(market, Self.appleWatch, images: [try TestImages.jpeg()]).json["id"] as? Int)
             let check = Self.ryanForm(["password": "RyanMarket"], images: [])
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func aPriceChangeKeepsTheSalePriceAndImagesReplaceTheOldOnes() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let id = try #require(
                 try await Self.post(market, Self.appleWatch, images: [try TestImages.jpeg(dots: 1)]).json["id"] as? Int)
             let filesBefore = try await market.imageFileCount()
@@ -136,7 +136,7 @@ import Testing
     /// beside the photos themselves (`[]` when it has none): that part is no picture.
     @Test(arguments: [("[<UIImage: 0x600003a1c000>, size {640, 480}]", 1), ("[]", 0)])
     func aTextPartNamedImagesIsNoPicture(description: String, pictures: Int) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let fields = Self.appleWatch.merging(["images": description]) { $1 }
             let response = try await Self.post(
                 market, fields, images: try (0..<pictures).map { _ in try TestImages.jpeg() })
@@ -149,7 +149,7 @@ import Testing
 
     /// Form fields arrive trimmed and JSON as typed; a password is checked by one rule either way.
     @Test func aPasswordWithSpacesAroundItDeletesTheItemItCreated() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let fields = Self.appleWatch.merging(["password": "pw word "]) { $1 }
             let id = try #require(
                 try await Self.post(market, fields, images: [try TestImages.jpeg()]).json["id"] as? Int)
@@ -162,7 +162,7 @@ import Testing
 
     @Test(arguments: [#"{"password":"RyanMarket"}"#, #"{"id": %@, "password": "RyanMarket"}"#])
     func deleteTakesAJSONPassword(body: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let id = try #require(
                 try await Self.post(market, Self.appleWatch, images: [try TestImages.jpeg()]).json["id"] as? Int)
             let wrong = try await market.send(
@@ -221,7 +221,7 @@ import Testing
     }
 
     @Test func anItemWithoutPicturesShowsAPlaceholderEverywhere() async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let created = try await Self.post(market, Self.appleWatch, images: [])
             #expect(created.status == 200)
             let id = try #require(try created.json["id"] as? Int)
@@ -267,7 +267,7 @@ import Testing
         (["password": ""], "password"), (["stock": "many"], "stock"),
     ])
     func refusedItemsNameTheFieldInV1Terms(overrides: [String: String], field: String) async throws {
-        try await TestMarket.withServer { market in
+        try await TestMarket.inProcess { market in
             let response = try await Self.post(
                 market, Self.appleWatch.merging(overrides) { $1 }, images: [try TestImages.jpeg()])
             #expect(response.status == 400, "\(response.text)")

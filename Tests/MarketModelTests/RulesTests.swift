@@ -49,7 +49,7 @@ import Testing
             images: [ProductImage(id: 7, originalKey: "a", thumbnailKey: "b", width: 1, height: 1, createdAt: .now)],
             coverImageID: 7, createdAt: .now, updatedAt: .now)
         #expect(try ProductChanges(price: 2000).applied(to: product).discount == 300)
-        #expect(throws: ValidationError(field: .discount, rule: "must not be more than the price (200)")) {
+        #expect(throws: ValidationError(field: .discount, rule: .notAbovePrice(200))) {
             try ProductChanges(price: 200).applied(to: product)
         }
         #expect(throws: ValidationError.self) { try ProductChanges(coverImageID: 8).applied(to: product) }
@@ -99,7 +99,7 @@ import Testing
         #expect(
             try MarketRules.validDescription("Line one\r\nLine two\twith a tab") == "Line one\r\nLine two\twith a tab")
         let nul = #expect(throws: ValidationError.self) { try MarketRules.validDescription("cut\u{0}here") }
-        #expect(nul?.rule == "must not contain the control character U+0000")
+        #expect(nul?.rule == .noControlCharacter("U+0000"))
         #expect(throws: ValidationError.self) { try MarketRules.validName("tab\tbed") }
         #expect(throws: ValidationError.self) { try MarketRules.validName("next\u{85}line") }
         #expect(try MarketRules.validName("  Film camera  ") == "Film camera")

@@ -32,7 +32,7 @@ import Testing
             #expect(try await tool.setProductHidden(true, id: product.id) == "Lamp")
             let afterHide = try await tool.catalogueVersion()
             #expect(afterHide > afterCreate)
-            #expect(try await server.product(id: product.id) == nil)
+            #expect(try await server.product(id: product.id, includingHidden: false) == nil)
             #expect(try await server.products(PageRequest(number: 1, itemsPerPage: 20), matching: nil).totalCount == 0)
             try await waitUntil("the server's version is the one the other store committed", limit: .seconds(10)) {
                 try await server.catalogueVersion() == afterHide
@@ -56,7 +56,7 @@ import Testing
             let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for round in 0..<100 {
                     let product = products[round % products.count]
-                    group.addTask { try await store.product(id: product.id) == product }
+                    group.addTask { try await store.product(id: product.id, includingHidden: false) == product }
                     group.addTask {
                         try await store.products(PageRequest(number: 2, itemsPerPage: 10), matching: "cup").items
                             .count == 10

@@ -127,8 +127,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(product.images.map(\.originalKey) == ["Lamp-0.jpg", "Lamp-1.jpg", "Lamp-2.jpg"])
             #expect(product.coverImageID == product.images[0].id)
             #expect(abs(product.createdAt.timeIntervalSince(Self.now)) < 0.001)
-            #expect(try await store.product(id: product.id) == product)
-            #expect(try await store.product(id: product.id + 100) == nil)
+            #expect(try await store.product(id: product.id, includingHidden: false) == product)
+            #expect(try await store.product(id: product.id + 100, includingHidden: false) == nil)
         }
     }
 
@@ -200,11 +200,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             }
             #expect(try await store.operatorSecretHash(name: "teacher") == "hash")
             #expect(try await store.operatorSecretHash(name: "nobody") == nil)
-            for action in ["one", "two"] {
+            for products in [1, 2] {
                 try await store.recordOperatorAction(
-                    OperatorAction(operatorName: "teacher", action: action, at: Self.now))
+                    OperatorAction(operatorName: "teacher", act: .filledMarket(products: products), at: Self.now))
             }
-            #expect(try await store.operatorActions(limit: 10).map(\.action) == ["two", "one"])
+            #expect(
+                try await store.operatorActions(limit: 10).map(\.act) == [
+                    .filledMarket(products: 2), .filledMarket(products: 1),
+                ])
         }
     }
 
@@ -225,7 +228,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(try await listed() == (1, ["Lamp"]))
             #expect(try await listed("poster") == (0, []), "through the trigram index")
             #expect(try await listed("po") == (0, []), "and by scanning, for short terms")
-            #expect(try await store.product(id: hidden.id) == nil)
+            #expect(try await store.product(id: hidden.id, includingHidden: false) == nil)
             #expect(try await store.ownership(of: hidden.id)?.hidden == true, "the service tells only its owner")
             #expect(
                 try await store.hiddenProducts() == [ProductLabel(id: hidden.id, name: "Poster", vendorName: "vendor")]
@@ -233,7 +236,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(try await store.setProductHidden(false, id: hidden.id) == "Poster")
             #expect(try await listed() == (2, ["Poster", "Lamp"]))
             #expect(try await listed("poster") == (1, ["Poster"]))
-            #expect(try await store.product(id: hidden.id)?.name == "Poster")
+            #expect(try await store.product(id: hidden.id, includingHidden: false)?.name == "Poster")
             _ = try await store.setProductHidden(true, id: hidden.id)
             #expect(try await store.deleteProduct(id: hidden.id, { _ in }) != nil)
             #expect(try await listed() == (1, ["Lamp"]))
@@ -394,7 +397,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
                     replacingImages: [NewProductImage(originalKey: "x", thumbnailKey: "y", width: 1, height: 1)]
                 ) { _ in throw Refusal() }
             }
-            #expect(try await store.product(id: product.id) == updated)
+            #expect(try await store.product(id: product.id, includingHidden: false) == updated)
             #expect(try await store.updateProduct(id: 999, replacingImages: nil) { $0 } == nil)
         }
     }
@@ -467,11 +470,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             await #expect(throws: Refusal.self) {
                 try await store.deleteProduct(id: product.id) { _ in throw Refusal() }
             }
-            #expect(try await store.product(id: product.id) != nil)
+            #expect(try await store.product(id: product.id, includingHidden: false) != nil)
             #expect(try await store.deleteProduct(id: product.id) { _ in } == product)
             #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount == 0)
             #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: "gone").totalCount == 0)
-            #expect(try await store.product(id: product.id) == nil)
+            #expect(try await store.product(id: product.id, includingHidden: false) == nil)
             #expect(try await store.productID(forDeleteToken: "digest") == nil)
             #expect(try await store.referencedImageKeys(among: ["Gone-0.jpg", "Gone-0-thumb.jpg"]).isEmpty)
         }

@@ -9,9 +9,18 @@ public struct StorefrontVisitor {
     /// What the visitor's browser asks for in `Accept-Language`; nil sends no such header.
     public var language: String?
 
+    /// The market in process, when the visitor was made for one (`TestMarket.inProcess`).
+    private var market: TestMarket?
+
     public init(port: Int, language: String? = "en") {
         self.port = port
         self.language = language
+    }
+
+    /// A visitor of `market`, through its port or, inside `TestMarket.inProcess`, its router.
+    public init(_ market: TestMarket, language: String? = "en") {
+        self.init(port: market.port, language: language)
+        self.market = market
     }
 
     public mutating func get(_ path: String, headers: [String] = []) async throws -> RawResponse {
@@ -55,10 +64,16 @@ public struct StorefrontVisitor {
         _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
     ) async throws -> RawResponse {
         let cookie = cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.count)\r\n"
         let asked = language.map { ["Accept-Language: \($0)"] } ?? []
-        for header in asked + headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"]) { head += header + "\r\n" }
-        let response = try await RawHTTP.send(wire("\(head)\r\n", WirePiece(body)), port: port)
+        let sent = asked + headers + (cookie.isEmpty ? [] : ["Cookie: \(cookie)"])
+        let response: RawResponse
+        if let market, let client = market.client {
+            response = try await market.answerInProcess(client, method, path, headers: sent, body: body)
+        } else {
+            var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.count)\r\n"
+            for header in sent { head += header + "\r\n" }
+            response = try await RawHTTP.send(wire("\(head)\r\n", WirePiece(body)), port: port)
+        }
         for (name, value) in response.headers where name.lowercased() == "set-cookie" {
             let pair = value.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1)
             let cookieName = String(pair[0])

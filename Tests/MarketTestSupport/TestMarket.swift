@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import Logging
 import MarketApp
 import MarketCore
@@ -17,6 +18,8 @@ public struct TestMarket: Sendable {
     public let directory: URL
     public let market: Market
     public var port = 0
+    /// Set inside `inProcess`: requests go to the router in process instead of the port.
+    var client: (any TestClientProtocol)?
 
     public var service: MarketService { market.service }
     public var store: any MarketStore { market.store }
@@ -88,7 +91,8 @@ public struct TestMarket: Sendable {
     public func send(
         _ method: String, _ path: String, headers: [String] = [], body: Data = Data()
     ) async throws -> RawResponse {
-        try await MarketPeer(port: port).send(method, path, headers: headers, body: body)
+        if let client { return try await answerInProcess(client, method, path, headers: headers, body: body) }
+        return try await MarketPeer(port: port).send(method, path, headers: headers, body: body)
     }
 
     // MARK: What the store holds
