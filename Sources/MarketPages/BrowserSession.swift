@@ -4,6 +4,7 @@ import Hummingbird
 import MarketCore
 import MarketHTTPShared
 import MarketModel
+import Mustache
 import NIOCore
 
 /// What the pages know about the person behind a request, from their cookies: their sign-in, their
@@ -173,6 +174,17 @@ package struct LanguageLink {
             return LanguageLink(
                 language: language.rawValue, name: language.name,
                 url: components.string ?? "/?lang=\(language.rawValue)")
+        }
+    }
+}
+
+extension LanguageLink: MustacheParent {
+    package func child(named name: String) -> Any? {
+        switch name {
+        case "language": language
+        case "name": self.name
+        case "url": url
+        default: nil
         }
     }
 }

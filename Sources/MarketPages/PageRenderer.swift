@@ -175,6 +175,9 @@ struct PageHTML: MustacheContentType {
 extension String {
     /// HTML's special characters escaped, each Unicode scalar on its own.
     var htmlEscaped: String {
+        guard utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else {
+            return self
+        }
         var escaped = ""
         escaped.reserveCapacity(utf8.count)
         for character in unicodeScalars {
