@@ -81,11 +81,18 @@ package struct InspectorPages: Sendable {
         }
     }
 
+    /// A form the signed-in vendor posted from the inspector; nil when no vendor is signed in.
+    private func vendorForm(
+        _ request: inout Request, _ browser: BrowserSession
+    ) async throws -> (Vendor, FormSubmission)? {
+        let form = try await website.submission(&request, browser: browser)
+        return try await website.signedInVendor(browser).map { ($0, form) }
+    }
+
     @Sendable func saveFaults(_ request: Request, context: PageRequestContext) async throws -> Response {
         var request = request
         var browser = context.browser
-        let form = try await website.submission(&request, browser: browser)
-        guard let vendor = try await website.signedInVendor(browser) else {
+        guard let (vendor, form) = try await vendorForm(&request, browser) else {
             return website.signInAgain(&browser, next: "/inspector")
         }
         if !form["clear"].isEmpty {
@@ -107,8 +114,7 @@ package struct InspectorPages: Sendable {
     @Sendable func deleteAllProducts(_ request: Request, context: PageRequestContext) async throws -> Response {
         var request = request
         var browser = context.browser
-        let form = try await website.submission(&request, browser: browser)
-        guard let vendor = try await website.signedInVendor(browser) else {
+        guard let (vendor, form) = try await vendorForm(&request, browser) else {
             return website.signInAgain(&browser, next: "/inspector")
         }
         do {

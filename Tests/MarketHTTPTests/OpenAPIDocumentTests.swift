@@ -1,6 +1,5 @@
 import Foundation
 import MarketApp
-import MarketHTTP
 import MarketTestSupport
 import Testing
 
@@ -32,11 +31,7 @@ import Testing
             let documented = Set(
                 paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(Self.shape(path))" } })
 
-            let router = try MarketServer.router(
-                service: market.service, records: market.market.records, faults: market.market.faults,
-                sessionKey: market.market.sessionKey,
-                limits: market.market.limits,
-                metrics: MarketMetrics.registry, fillWithDemo: { 0 })
+            let router = try market.market.router()
             let routed = Set(
                 router.routes.map { "\($0.method) \(Self.shape($0.path.description))" }.filter { route in
                     let path = String(route.split(separator: " ")[1])
