@@ -21,7 +21,7 @@ import Testing
                 #expect(packed.header("Content-Length") == String(packed.body.count), "\(path)")
                 #expect(
                     packed.body.count * 2 < plain.body.count, "\(path): \(packed.body.count) of \(plain.body.count)")
-                let unpacked = try gunzip(packed.body)
+                let unpacked = try await gunzip(packed.body)
                 #expect(unpacked.count == plain.body.count, "\(path)")
                 if path.hasPrefix("/api") {
                     let json = try JSONSerialization.jsonObject(with: unpacked) as? NSDictionary
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    private func gunzip(_ data: Data) throws -> Data {
+    private func gunzip(_ data: Data) async throws -> Data {
         let input = Pipe()
         let output = Pipe()
         let process = try ChildProcess(
@@ -46,10 +46,10 @@ import Testing
             output: output.fileHandleForWriting.fileDescriptor)
         try input.fileHandleForReading.close()
         try output.fileHandleForWriting.close()
+        async let result = output.readToEnd()
         input.fileHandleForWriting.write(data)
         try input.fileHandleForWriting.close()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        #expect(process.waitForExit() == 0)
-        return result
+        #expect(await process.exitStatus() == 0)
+        return await result
     }
 }

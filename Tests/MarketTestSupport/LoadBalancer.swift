@@ -61,9 +61,9 @@ public final class LoadBalancer: @unchecked Sendable {
         return balancer
     }
 
-    public func stop() {
+    public func stop() async {
         process.signal(SIGTERM)
-        process.waitForExit()
+        _ = await process.exitStatus()
         try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -121,19 +121,20 @@ public final class RunningServer: @unchecked Sendable {
 }
 
 extension Thread {
-    /// Reads two pipes to their ends on threads of their own, so neither can fill up and block.
+    /// Reads two pipes to their ends at once, so neither can fill up and block.
     static func reading(_ first: Pipe, _ second: Pipe) async -> (String, String) {
-        async let a = read(first)
-        async let b = read(second)
-        return await (a, b)
+        async let a = first.readToEnd()
+        async let b = second.readToEnd()
+        return await (String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
     }
+}
 
-    private static func read(_ pipe: Pipe) async -> String {
+extension Pipe {
+    /// Everything written to the pipe until its writers close it, read on a thread of its own: a
+    /// blocking read on one of the few threads Swift's tasks share would stall every test meanwhile.
+    public func readToEnd() async -> Data {
         await withCheckedContinuation { continuation in
-            Thread {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }.start()
+            Thread { continuation.resume(returning: self.fileHandleForReading.readDataToEndOfFile()) }.start()
         }
     }
 }

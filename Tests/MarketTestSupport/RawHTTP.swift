@@ -35,10 +35,15 @@ public struct RawHTTPError: Error, CustomStringConvertible {
 /// Sends exact bytes to a server on 127.0.0.1 and reads the answer: the only way to reproduce what
 /// each app really put on the wire, sloppy slashes and malformed multipart included.
 public enum RawHTTP {
+    /// Connects, sends and reads on one thread: no wait for a free task thread comes between
+    /// opening the connection and sending on it, however busy the test process is, so the server's
+    /// idle timeout never closes a connection the test has not yet had the chance to use.
     public static func send(_ request: Data, port: Int) async throws -> RawResponse {
-        let connection = try await RawConnection(port: port)
-        try await connection.send(request)
-        return try await connection.response()
+        return try await RawConnection.onThread {
+            let connection = try RawConnection(connectingTo: port)
+            try connection.write(request)
+            return try connection.readResponse()
+        }
     }
 }
 
@@ -47,22 +52,32 @@ public enum RawHTTP {
 public final class RawConnection: Sendable {
     private let socket: Int32
 
-    public init(port: Int) async throws {
-        socket = try await Self.onThread { try Self.connect(port: port) }
+    public convenience init(port: Int) async throws {
+        let socket = try await Self.onThread { try Self.connect(port: port) }
+        self.init(socket: socket)
+    }
+
+    fileprivate convenience init(connectingTo port: Int) throws {
+        self.init(socket: try Self.connect(port: port))
+    }
+
+    private init(socket: Int32) {
+        self.socket = socket
     }
 
     deinit { close(socket) }
 
     public func send(_ bytes: Data) async throws {
-        let socket = socket
-        try await Self.onThread {
-            try bytes.withUnsafeBytes { buffer in
-                var sent = 0
-                while sent < buffer.count {
-                    let count = Glibc.send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
-                    guard count > 0 else { throw RawHTTPError("send() failed after \(sent) bytes") }
-                    sent += count
-                }
+        try await Self.onThread { try self.write(bytes) }
+    }
+
+    fileprivate func write(_ bytes: Data) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var sent = 0
+            while sent < buffer.count {
+                let count = Glibc.send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
+                guard count > 0 else { throw RawHTTPError("send() failed after \(sent) bytes") }
+                sent += count
             }
         }
     }
@@ -114,7 +129,11 @@ public final class RawConnection: Sendable {
     /// Reads until one whole response has arrived; a server that sends nothing for a minute fails
     /// the read instead of hanging the test.
     public func response() async throws -> RawResponse {
-        try await receiving { received, closed in
+        try await Self.onThread { try self.readResponse() }
+    }
+
+    fileprivate func readResponse() throws -> RawResponse {
+        try receive { received, closed in
             let response = try RawHTTP.parse(received, closed: closed)
             if closed, response == nil {
                 throw RawHTTPError("the connection closed before a whole response arrived")
@@ -126,34 +145,31 @@ public final class RawConnection: Sendable {
     /// Reads what arrives, as text, until it holds `text` (for an answer that streams, such as
     /// server-sent events); a minute without it fails the read.
     public func read(until text: String) async throws -> String {
-        try await receiving { received, closed in
-            let read = String(decoding: received, as: UTF8.self)
-            if read.contains(text) { return read }
-            if closed { throw RawHTTPError("the connection ended before \(text) arrived: \(read)") }
-            return nil
+        try await Self.onThread {
+            try self.receive { received, closed in
+                let read = String(decoding: received, as: UTF8.self)
+                if read.contains(text) { return read }
+                if closed { throw RawHTTPError("the connection ended before \(text) arrived: \(read)") }
+                return nil
+            }
         }
     }
 
     /// Reads until `enough` makes something of what has arrived (and is told when nothing more
     /// will); a minute in which nothing arrives fails the read.
-    private func receiving<T: Sendable>(_ enough: @escaping @Sendable (Data, _ closed: Bool) throws -> T?) async throws
-        -> T
-    {
-        let socket = socket
-        return try await Self.onThread {
-            var timeout = timeval(tv_sec: 60, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var received = Data()
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                if let made = try enough(received, false) { return made }
-                let count = recv(socket, &buffer, buffer.count, 0)
-                guard count > 0 else {
-                    guard let made = try enough(received, true) else { throw RawHTTPError("nothing more arrived") }
-                    return made
-                }
-                received.append(contentsOf: buffer[0..<count])
+    private func receive<T>(_ enough: (Data, _ closed: Bool) throws -> T?) throws -> T {
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let made = try enough(received, false) { return made }
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else {
+                guard let made = try enough(received, true) else { throw RawHTTPError("nothing more arrived") }
+                return made
             }
+            received.append(contentsOf: buffer[0..<count])
         }
     }
 
@@ -200,7 +216,7 @@ public final class RawConnection: Sendable {
         return socket
     }
 
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    fileprivate static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }

@@ -73,7 +73,7 @@ public final class ServerGroup: @unchecked Sendable {
 
     /// Stops everything and drops the database.
     func stop() async {
-        balancer.stop()
+        await balancer.stop()
         await Self.release(servers, database)
     }
 

@@ -81,7 +81,7 @@ import Testing
             "/bin/bash", ["-euo", "pipefail", "-c", "cd \"$0\"\n" + script, folder.path], environment: environment,
             output: output.fileHandleForWriting.fileDescriptor, errors: output.fileHandleForWriting.fileDescriptor)
         try output.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: await output.readToEnd(), as: UTF8.self)
         #expect(await process.exitStatus() == 0, "\(document):\n\(printed)")
         #expect(try await server.terminate() == 0)
         if let database { try await TestStorage.dropDatabase(database) }
