@@ -1,17 +1,17 @@
 import Foundation
 import MarketModel
+import Synchronization
 
 /// Stages the failures each vendor asks for on their own requests (`FaultSettings`). Settings live
 /// in the store, so they hold across servers; those set elsewhere (another server, the command)
 /// take effect here within `freshness`.
-public final class FaultInjector: @unchecked Sendable {
+public final class FaultInjector: Sendable {
     public static let freshness: Duration = .seconds(1)
 
     let store: any MarketStore
     /// Time as it passes (never set back), for how long what was read is trusted.
     let elapsed: @Sendable () -> ContinuousClock.Instant
-    private let lock = NSLock()
-    private var faults: [Int64: CachedFaults] = [:]
+    private let known = Mutex<[Int64: CachedFaults]>([:])
 
     public init(store: any MarketStore, elapsed: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.store = store
@@ -26,21 +26,22 @@ public final class FaultInjector: @unchecked Sendable {
     public func setFaults(_ faults: FaultSettings?, vendorID: Int64) async throws {
         let faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
         try await store.setFaults(try faults.map { try JSONEncoder().encode($0) }, vendorID: vendorID)
-        lock.withLock { self.faults[vendorID] = CachedFaults(faults: faults, readAt: elapsed(), served: 0) }
+        let readAt = elapsed()
+        known.withLock { $0[vendorID] = CachedFaults(faults: faults, readAt: readAt, served: 0) }
     }
 
     /// The fault for a vendor's next request, or nil when they have none set. Requests are counted
     /// from when the faults were set (or last changed), so a seed replays the same sequence.
     public func nextFault(for vendorID: Int64) async throws -> InjectedFault? {
         let start = elapsed()
-        if lock.withLock({ faults[vendorID].map { start - $0.readAt > Self.freshness } ?? true }) {
+        if known.withLock({ $0[vendorID].map { start - $0.readAt > Self.freshness } ?? true }) {
             remember(try await faults(of: vendorID), of: vendorID, readAt: start)
         }
-        return lock.withLock {
-            guard var cached = faults[vendorID], let setting = cached.faults else { return nil }
+        return known.withLock { known in
+            guard var cached = known[vendorID], let setting = cached.faults else { return nil }
             defer {
                 cached.served += 1
-                faults[vendorID] = cached
+                known[vendorID] = cached
             }
             return setting.fault(forRequest: cached.served)
         }
@@ -49,14 +50,14 @@ public final class FaultInjector: @unchecked Sendable {
     /// Faults read from the store, as of when the read began, unless what is known is newer (set
     /// here meanwhile); the requests counted go on counting while they are unchanged.
     private func remember(_ read: FaultSettings?, of vendorID: Int64, readAt: ContinuousClock.Instant) {
-        lock.withLock {
-            if let known = faults[vendorID], known.readAt > readAt { return }
-            let served = faults[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0
-            faults[vendorID] = CachedFaults(faults: read, readAt: readAt, served: served)
+        known.withLock { known in
+            if let cached = known[vendorID], cached.readAt > readAt { return }
+            let served = known[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0
+            known[vendorID] = CachedFaults(faults: read, readAt: readAt, served: served)
         }
     }
 
-    private struct CachedFaults {
+    private struct CachedFaults: Sendable {
         var faults: FaultSettings?
         var readAt: ContinuousClock.Instant
         /// Requests given a fault since these settings were read unchanged.

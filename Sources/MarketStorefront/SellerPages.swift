@@ -67,7 +67,7 @@ extension Storefront {
 
     @Sendable func newProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
         var browser = context.browser
-        guard let session = browser.session, try await service.vendor(.session(token: session.token)) != nil else {
+        guard try await website.signedInVendor(browser) != nil else {
             return website.signInAgain(&browser, next: "/products/new")
         }
         return productForm(
@@ -80,7 +80,7 @@ extension Storefront {
     @Sendable func createProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
         var request = request
         var browser = context.browser
-        guard let session = browser.session, try await service.vendor(.session(token: session.token)) != nil else {
+        guard let session = browser.session, try await website.signedInVendor(browser) != nil else {
             return website.signInAgain(&browser, next: "/products/new")
         }
         let form = try await website.submission(&request, browser: browser)
