@@ -1,10 +1,11 @@
 import Foundation
 import MarketModel
+import Synchronization
 
 /// Each vendor's recent requests as the inspector recorded them, kept in the store so that every
 /// server shows them, and followed live. API requests that name no vendor (2021 items, plain
 /// reads) are kept for the operator, in this server's memory only: the newest `keptRequests`.
-public final class RequestRecords: @unchecked Sendable {
+public final class RequestRecords: Sendable {
     /// How many requests the inspector keeps per vendor.
     public static let keptRequests = 300
     /// How soon a live inspector sees a request another server kept.
@@ -13,13 +14,20 @@ public final class RequestRecords: @unchecked Sendable {
 
     let store: any MarketStore
     let now: @Sendable () -> Date
-    private let lock = NSLock()
-    /// Written out only when the operator looks: most are never read, and a read path must not pay
-    /// for them. A ring: request number n is in slot n % `keptRequests` until number n + `keptRequests`.
-    private var anonymous: [AnonymousRequest?] = Array(repeating: nil, count: keptRequests)
-    private var anonymousCount: Int64 = 0
-    /// Live inspectors, by vendor: each is woken when this server keeps one of that vendor's requests.
-    private var followers: [Int64: [UUID: AsyncStream<Void>.Continuation]] = [:]
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Written out only when the operator looks: most are never read, and a read path must not
+        /// pay for them. A ring: request number n is in slot n % `keptRequests` until number n + `keptRequests`.
+        var anonymous: [AnonymousRequest?] = Array(repeating: nil, count: keptRequests)
+        var anonymousCount: Int64 = 0
+        /// Live inspectors, by vendor: each is woken when this server keeps one of that vendor's requests.
+        var followers: [Int64: [UUID: AsyncStream<Void>.Continuation]] = [:]
+
+        func hasRoom(_ vendorID: Int64) -> Bool {
+            followers[vendorID, default: [:]].count < RequestRecords.followersPerVendor
+        }
+    }
 
     public init(store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
@@ -28,7 +36,7 @@ public final class RequestRecords: @unchecked Sendable {
 
     public func record(_ detail: Data, vendorID: Int64) async throws {
         try await store.appendRequestRecord(vendorID: vendorID, at: now(), detail: detail, keeping: Self.keptRequests)
-        lock.withLock { followers[vendorID]?.values.forEach { $0.yield() } }
+        state.withLock { $0.followers[vendorID]?.values.forEach { $0.yield() } }
     }
 
     public func requests(
@@ -40,17 +48,12 @@ public final class RequestRecords: @unchecked Sendable {
     /// Throws when as many follow the vendor as may: checked before a live answer begins, so that
     /// the client is told why (`follow` checks again, for one that began at the same moment).
     public func checkRoomToFollow(_ vendorID: Int64) throws {
-        guard lock.withLock({ hasRoom(vendorID) }) else { throw Self.tooManyFollowers }
-    }
-
-    /// Fewer than `followersPerVendor` follow the vendor; asked under the lock.
-    private func hasRoom(_ vendorID: Int64) -> Bool {
-        followers[vendorID, default: [:]].count < Self.followersPerVendor
+        guard state.withLock({ $0.hasRoom(vendorID) }) else { throw Self.tooManyFollowers }
     }
 
     /// Ends every live inspector's following, as the server shuts down.
     public func stopFollowing() {
-        lock.withLock { followers.values.forEach { $0.values.forEach { $0.finish() } } }
+        state.withLock { $0.followers.values.forEach { $0.values.forEach { $0.finish() } } }
     }
 
     static let tooManyFollowers = MarketError(.throttled, .tooManyFollowers(followersPerVendor))
@@ -65,13 +68,13 @@ public final class RequestRecords: @unchecked Sendable {
     ) async throws {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let follower = UUID()
-        let room = lock.withLock {
-            guard hasRoom(vendorID) else { return false }
-            followers[vendorID, default: [:]][follower] = signal
+        let room = state.withLock { state in
+            guard state.hasRoom(vendorID) else { return false }
+            state.followers[vendorID, default: [:]][follower] = signal
             return true
         }
         guard room else { throw Self.tooManyFollowers }
-        defer { lock.withLock { _ = followers[vendorID]?.removeValue(forKey: follower) } }
+        defer { state.withLock { _ = $0.followers[vendorID]?.removeValue(forKey: follower) } }
         let ticker = Task {
             while !Task.isCancelled {
                 signal.yield()
@@ -91,28 +94,28 @@ public final class RequestRecords: @unchecked Sendable {
     public func recordAnonymous(_ detail: @escaping @Sendable () -> Data) {
         let at = now()
         // The request it replaces is handed out of the lock and freed there, not while others wait.
-        _ = lock.withLock {
-            anonymousCount += 1
-            let slot = Int(anonymousCount % Int64(Self.keptRequests))
-            let replaced = anonymous[slot]
-            anonymous[slot] = AnonymousRequest(id: anonymousCount, at: at, detail: detail)
+        _ = state.withLock { state in
+            state.anonymousCount += 1
+            let slot = Int(state.anonymousCount % Int64(Self.keptRequests))
+            let replaced = state.anonymous[slot]
+            state.anonymous[slot] = AnonymousRequest(id: state.anonymousCount, at: at, detail: detail)
             return replaced
         }
     }
 
     /// The requests that named no vendor, newest first, as this server received them.
     public func anonymousRequests(limit: Int = keptRequests) -> [StoredRequestRecord] {
-        lock.withLock {
-            let count = min(Int64(min(limit, Self.keptRequests)), anonymousCount)
-            return stride(from: anonymousCount, to: anonymousCount - count, by: -1).compactMap {
-                anonymous[Int($0 % Int64(Self.keptRequests))]
+        state.withLock { state in
+            let count = min(Int64(min(limit, Self.keptRequests)), state.anonymousCount)
+            return stride(from: state.anonymousCount, to: state.anonymousCount - count, by: -1).compactMap {
+                state.anonymous[Int($0 % Int64(Self.keptRequests))]
             }
         }.map { StoredRequestRecord(id: $0.id, at: $0.at, detail: $0.detail()) }
     }
 }
 
 /// A request that named no vendor, as `RequestRecords` keeps it.
-private struct AnonymousRequest {
+private struct AnonymousRequest: Sendable {
     var id: Int64
     var at: Date
     var detail: @Sendable () -> Data
