@@ -44,7 +44,9 @@ public enum MarketSnapshot {
         let source = try await Market.open(configuration)
         let copy = try await open(folder)
         try await source.run { try await MarketMigration.copyMarket(from: source, into: copy) { _ in } }
-        try source.sessionKey.bytes.write(to: folder.appendingPathComponent("session.key"))
+        let key = folder.appendingPathComponent("session.key")
+        try FileManager.default.removeItem(at: key)
+        try OwnerOnlyFile.create(atPath: key.path, contents: source.sessionKey.bytes)
         return try await save(from: folder, to: file)
     }
 
@@ -59,9 +61,7 @@ public enum MarketSnapshot {
         do {
             try snapshot.writeDatabase(to: database.path)
             if let key = try snapshot.sessionKey() {
-                try key.write(to: folder.appendingPathComponent("session.key"))
-                try FileManager.default.setAttributes(
-                    [.posixPermissions: 0o600], ofItemAtPath: folder.appendingPathComponent("session.key").path)
+                try OwnerOnlyFile.create(atPath: folder.appendingPathComponent("session.key").path, contents: key)
             }
             let market = try await open(folder)
             for key in try snapshot.imageKeys() {

@@ -36,7 +36,7 @@ public struct SessionKey: Sendable {
             return
         }
         self = Self.random()
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        try bytes.write(to: file)
+        try? FileManager.default.removeItem(at: file)
+        try OwnerOnlyFile.create(atPath: file.path, contents: bytes)
     }
 }

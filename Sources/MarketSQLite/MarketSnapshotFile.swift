@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarketCore
 
 /// A whole market in one file: a consistent copy of its SQLite database, with two tables more for
 /// what lives beside it, the picture bytes and the session key. Being SQLite, it is checked on
@@ -7,8 +8,10 @@ import GRDB
 public struct MarketSnapshotFile: Sendable {
     let queue: DatabaseQueue
 
-    /// Writes `store`'s database, consistently even while it serves, into a new file at `path`.
+    /// Writes `store`'s database, consistently even while it serves, into a new file at `path` that
+    /// only its owner may read: it holds every secret's hash and the session key.
     public static func create(at path: String, from store: SQLiteMarketStore) throws -> MarketSnapshotFile {
+        try OwnerOnlyFile.create(atPath: path)
         try store.pool.vacuum(into: path)
         let file = try MarketSnapshotFile(path: path)
         try file.queue.write { db in

@@ -19,6 +19,8 @@ import Testing
         let save = try await OpenMarketBinary.run(["snapshot", "save", "--data-dir", saved, file])
         #expect(save.status == 0, "\(save.errors)")
         #expect(save.output.contains("saved 65 products and"))
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "a snapshot holds every secret's hash and the session key: its owner's alone")
         let again = try await OpenMarketBinary.run(["snapshot", "save", "--data-dir", saved, file])
         #expect(again.status != 0 && again.errors.contains("exists already"))
 
@@ -37,6 +39,7 @@ import Testing
         ])
         #expect(saveDatabase.status == 0, "\(saveDatabase.errors)")
         #expect(saveDatabase.output.contains("saved 65 products and"))
+        #expect(try FileManager.default.attributesOfItem(atPath: savedFromDatabase)[.posixPermissions] as? Int == 0o600)
         let restoreAgain = try await OpenMarketBinary.run([
             "snapshot", "restore", "--data-dir", restoredAgain, savedFromDatabase,
         ])
