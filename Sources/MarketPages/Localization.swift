@@ -84,18 +84,23 @@ package struct Localization: Sendable {
 
     private enum FinalConsonant { case rieul, other }
 
-    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a digit or a
-    /// Latin letter as Koreans say it (1 일, 3 삼, 6 육, 7 칠, 8 팔, 0 영; L, M, N), anything else by
-    /// the last character before it that says something.
+    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a number as
+    /// Koreans say it (13 십삼, 10 십; 1 일, 7 칠, 8 팔), but one digit right after a Latin letter
+    /// in English, as in a model name (M3 엠쓰리, A7 에이세븐, PS5 피에스파이브), a Latin letter by its
+    /// Korean name (L 엘, M 엠, N 엔), anything else by the last character before it that says something.
     private static func finalConsonant(of value: String) -> FinalConsonant? {
-        for scalar in value.unicodeScalars.reversed() {
+        let scalars = Array(value.unicodeScalars)
+        for (index, scalar) in scalars.enumerated().reversed() {
             switch scalar.value {
             case 0xAC00...0xD7A3:
                 let final = (scalar.value - 0xAC00) % 28
                 return final == 0 ? nil : final == 8 ? .rieul : .other
             case 0x30...0x39:
-                return ["1", "7", "8"].contains(Character(scalar))
-                    ? .rieul : ["0", "3", "6"].contains(Character(scalar)) ? .other : nil
+                let digit = Character(scalar)
+                if index > 0, isLatinLetter(scalars[index - 1]) {
+                    return ["1", "7", "8", "9"].contains(digit) ? .other : nil
+                }
+                return ["1", "7", "8"].contains(digit) ? .rieul : ["0", "3", "6"].contains(digit) ? .other : nil
             case 0x41...0x5A, 0x61...0x7A:
                 let letter = Character(scalar).lowercased()
                 return letter == "l" ? .rieul : ["m", "n"].contains(letter) ? .other : nil
@@ -104,6 +109,10 @@ package struct Localization: Sendable {
             }
         }
         return nil
+    }
+
+    private static func isLatinLetter(_ scalar: Unicode.Scalar) -> Bool {
+        (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value)
     }
 
     /// Every phrase's key.

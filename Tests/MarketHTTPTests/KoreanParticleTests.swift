@@ -3,7 +3,8 @@ import Testing
 @testable import MarketPages
 
 /// Korean phrases choose each particle for the word before it, as a Korean person writes it, never
-/// "을(를)": by a Hangul syllable's final consonant, by how a number or a Latin letter is read.
+/// "을(를)": by a Hangul syllable's final consonant, by how a number or a Latin letter is read
+/// (a model name's one digit in English: M3 엠쓰리를, A7 에이세븐을).
 @Suite struct KoreanParticleTests {
     let words = Localization(
         language: .ko,
@@ -15,7 +16,11 @@ import Testing
     @Test(arguments: [
         ("카메라", "“카메라”를 삭제했습니다."), ("가방", "“가방”을 삭제했습니다."), ("Film camera", "“Film camera”를 삭제했습니다."),
         ("Apple Pencil", "“Apple Pencil”을 삭제했습니다."), ("아이폰 13", "“아이폰 13”을 삭제했습니다."),
-        ("의자 2개", "“의자 2개”를 삭제했습니다."),
+        ("의자 2개", "“의자 2개”를 삭제했습니다."), ("맥북 M3", "“맥북 M3”를 삭제했습니다."),
+        ("맥북 M1", "“맥북 M1”을 삭제했습니다."), ("소니 A7", "“소니 A7”을 삭제했습니다."), ("PS5", "“PS5”를 삭제했습니다."),
+        ("iPhone 15", "“iPhone 15”를 삭제했습니다."), ("USB-C", "“USB-C”를 삭제했습니다."), ("4K", "“4K”를 삭제했습니다."),
+        ("갤럭시 S24 Ultra", "“갤럭시 S24 Ultra”를 삭제했습니다."), ("갤럭시 S23", "“갤럭시 S23”을 삭제했습니다."),
+        ("모니터 10", "“모니터 10”을 삭제했습니다."),
     ])
     func theObjectParticleFollowsTheWord(name: String, said: String) {
         #expect(words("deleted", ["name": name]) == said)
