@@ -197,12 +197,16 @@ public struct OperatorAction: Sendable, Equatable {
 
 public struct VendorOverview: Sendable, Equatable {
     public var vendor: Vendor
+    /// The vendor's products buyers see.
     public var productCount: Int
+    /// The vendor's products the operator hid.
+    public var hiddenCount: Int
     public var lastRequestAt: Date?
 
-    public init(vendor: Vendor, productCount: Int, lastRequestAt: Date?) {
+    public init(vendor: Vendor, productCount: Int, hiddenCount: Int = 0, lastRequestAt: Date?) {
         self.vendor = vendor
         self.productCount = productCount
+        self.hiddenCount = hiddenCount
         self.lastRequestAt = lastRequestAt
     }
 }

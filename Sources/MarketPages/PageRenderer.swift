@@ -116,10 +116,12 @@ package struct PageRenderer: Sendable {
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
-    /// When something happened, as the inspector and the console list it.
+    /// When something happened, as the inspector and the console list it: in the market's time
+    /// zone, which it names by its offset (`2026-11-28 12:40:05 UTC+09:00`), since a learner's or a
+    /// teacher's own zone may be another.
     package static let time: DateFormatter = {
         let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'xxx"
         formatter.locale = Locale(identifier: "en_US_POSIX")
         return formatter
     }()

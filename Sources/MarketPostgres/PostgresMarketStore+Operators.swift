@@ -48,18 +48,19 @@ extension PostgresMarketStore {
     public func vendorOverview() async throws -> [VendorOverview] {
         try await database.read { session in
             var overview: [VendorOverview] = []
-            for try await (id, identifier, name, createdAt, count, last) in try await session.query(
+            for try await (id, identifier, name, createdAt, count, hidden, last) in try await session.query(
                 """
                 SELECT v.id, v.identifier, v.name, v.created_at,
-                    (SELECT count(*) FROM product p WHERE p.vendor_id = v.id),
+                    (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND NOT p.hidden),
+                    (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND p.hidden),
                     (SELECT max(at) FROM request_record r WHERE r.vendor_id = v.id)
                 FROM vendor v ORDER BY v.id
                 """
-            ).decode((Int64, String, String, Date, Int, Date?).self) {
+            ).decode((Int64, String, String, Date, Int, Int, Date?).self) {
                 overview.append(
                     VendorOverview(
                         vendor: Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt),
-                        productCount: count, lastRequestAt: last))
+                        productCount: count, hiddenCount: hidden, lastRequestAt: last))
             }
             return overview
         }

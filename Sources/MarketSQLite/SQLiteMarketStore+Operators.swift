@@ -44,13 +44,16 @@ extension SQLiteMarketStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT v.*, (SELECT count(*) FROM product p WHERE p.vendorId = v.id) AS productCount,
+                    SELECT v.*,
+                        (SELECT count(*) FROM product p WHERE p.vendorId = v.id AND p.hidden = 0) AS productCount,
+                        (SELECT count(*) FROM product p WHERE p.vendorId = v.id AND p.hidden = 1) AS hiddenCount,
                         (SELECT max(at) FROM requestRecord r WHERE r.vendorId = v.id) AS lastRequestAt
                     FROM vendor v ORDER BY v.id
                     """
             ).map {
                 VendorOverview(
-                    vendor: Self.vendor(from: $0), productCount: $0["productCount"], lastRequestAt: $0["lastRequestAt"])
+                    vendor: Self.vendor(from: $0), productCount: $0["productCount"], hiddenCount: $0["hiddenCount"],
+                    lastRequestAt: $0["lastRequestAt"])
             }
         }
     }

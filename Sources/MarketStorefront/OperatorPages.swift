@@ -69,10 +69,16 @@ extension Storefront {
                     })
                 else { throw ConsoleRefusal(phrase: "operator_noSuchVendor", values: ["identifier": identifier]) }
                 let vendor = row.vendor.name
+                let detail =
+                    switch row.productCount + row.hiddenCount {
+                    case 0: "operator_confirmRekeyDetailNone"
+                    case 1: "operator_confirmRekeyDetailOne"
+                    default: "operator_confirmRekeyDetail"
+                    }
                 return Confirmation(
                     heading: strings("operator_confirmRekey", ["vendor": vendor]),
                     detail: strings(
-                        "operator_confirmRekeyDetail", ["vendor": vendor, "count": strings.products(row.productCount)]),
+                        detail, ["vendor": vendor, "count": strings.products(row.productCount + row.hiddenCount)]),
                     button: strings("operator_newSecret"), fields: [("identifier", identifier)])
             }
         ) { actor, form, strings in
@@ -140,7 +146,7 @@ extension Storefront {
             request, context, action: "/operator/reset",
             confirming: { actor, _, strings in
                 let vendors = try await service.vendorOverview(for: actor)
-                let count = vendors.reduce(0) { $0 + $1.productCount }
+                let count = vendors.reduce(0) { $0 + $1.productCount + $1.hiddenCount }
                 return Confirmation(
                     heading: strings("operator_confirmReset"),
                     detail: strings(
@@ -170,7 +176,11 @@ extension Storefront {
             [
                 "id": row.vendor.id, "name": row.vendor.name,
                 "identifier": row.vendor.identifier,
-                "products": row.productCount,
+                "products": row.hiddenCount == 0
+                    ? String(row.productCount)
+                    : strings(
+                        "operator_productsWithHidden",
+                        ["count": String(row.productCount), "hidden": String(row.hiddenCount)]),
                 "lastRequest":
                     row.lastRequestAt.map { PageRenderer.time.string(from: $0) } ?? strings("operator_never"),
             ]

@@ -47,6 +47,8 @@ import Testing
             let log = try await visitor.get("/operator").text
             #expect(log.contains("teacher removed product \(product.id) “Off-topic” of judy"))
             #expect(log.contains("teacher registered vendor team 82 (vendor_id 82)"))
+            #expect(
+                log.firstMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC[+-]\d\d:\d\d/) != nil, "times name their zone")
 
             var stranger = StorefrontVisitor(market)
             _ = try await stranger.get("/operator")
@@ -71,6 +73,36 @@ import Testing
         }
     }
 
+    /// A Korean console says the new-secret warning as a person would for none, one and many
+    /// products, says "비밀번호" rather than "secret", and says "signed in" once.
+    @Test func aNewSecretIsAskedAboutInKoreanForNoneOneAndManyProducts() async throws {
+        try await TestMarket.inProcess { market in
+            let secret = try await market.service.registerOperator(name: "teacher")
+            var teacher = StorefrontVisitor(market, language: "ko")
+            _ = try await teacher.get("/operator")
+            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            let console = try await teacher.get("/operator").text
+            #expect(console.components(separatedBy: "로그인했습니다").count == 2, "said once: \(console)")
+
+            _ = try await market.addProduct("Lamp", by: TestMarket.judy)
+            for index in 1...3 { _ = try await market.addProduct("Chair \(index)", by: TestMarket.papri) }
+            let said = [
+                (TestMarket.nala, "아직 올린 상품은 없고"), (TestMarket.judy, "상품 1개는 그대로 남지만"),
+                (TestMarket.papri, "상품 3개는 모두 그대로 남지만"),
+            ]
+            for (vendor, words) in said {
+                let asked = try await teacher.post("/operator/vendors/secret", ["identifier": vendor.identifier])
+                #expect(asked.text.contains(words), "\(vendor.identifier)")
+                #expect(!asked.text.contains("0개"))
+            }
+            let confirmed = ["identifier": TestMarket.judy.identifier, "confirmed": "yes"]
+            #expect(try await teacher.post("/operator/vendors/secret", confirmed).status == 303)
+            let rekeyed = try await teacher.get("/operator").text
+            #expect(rekeyed.firstMatch(of: /비밀번호 <code>[A-Za-z0-9]{16}<\/code>/) != nil)
+            #expect(!rekeyed.contains("secret <code>"))
+        }
+    }
+
     @Test func aHiddenProductDisappearsFromEveryDialectAndPageUntilShownAgain() async throws {
         try await TestMarket.withServer { market in
             let secret = try await market.service.registerOperator(name: "teacher")
@@ -85,6 +117,10 @@ import Testing
             let hidden = try await teacher.get("/operator")
             #expect(hidden.text.contains("Product \(product.id) “Questionable” is hidden"))
             #expect(hidden.text.contains("Show again"))
+            #expect(
+                hidden.text.contains(
+                    "<td>papri</td><td><code>\(TestMarket.papri.identifier)</code></td><td>0 (1 hidden)</td>"),
+                "what buyers see, and the hidden apart")
 
             let list = try await market.send("GET", "/api/products?page_no=1&items_per_page=10").json
             #expect(list["total_count"] as? Int == 0)
