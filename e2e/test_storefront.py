@@ -242,7 +242,12 @@ class SellingTest(StorefrontTest):
         page.wait(lambda: len(page.find_all("[data-previews] li")) == 3)
         self.assertEqual(page.find("[data-photo-count]").text, "Photos chosen: 3")
         self.assertRegex(page.find("[data-previews]").text, r"\d+ KB", "sizes in KB or MB, not bytes")
-        page.button("Remove photo 3").click()
+        more = self.picture_files(*(picture(120, 90, seed=10 + n) for n in range(3)))
+        page.find("#images").send_keys("\n".join(more))
+        page.wait(lambda: "At most 5 photos: one was left out, picture-3.png." in page.error_beside("images"))
+        self.assertEqual(page.find("[data-photo-count]").text, "Photos chosen: 5", "the sixth, and only it, stays out")
+        for number in (5, 4, 3):
+            page.button(f"Remove photo {number}").click()
         page.wait(lambda: len(page.find_all("[data-previews] li")) == 2)
         sizes = [int(s.get_attribute("data-size")) for s in page.find_all("[data-previews] [data-size]")]
         self.assertTrue(all(size <= 300 * 1024 for size in sizes), f"each photo is shrunk to 300 KB: {sizes}")

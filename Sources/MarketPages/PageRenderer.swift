@@ -101,7 +101,8 @@ package struct PageRenderer: Sendable {
 
     /// The phrases the script says itself.
     static let scriptPhrases = [
-        "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "atMostPhotos", "notAPicture",
+        "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "onePhotoLeftOut", "photosLeftOut",
+        "notAPicture",
         "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
         "discountOverPrice", "liveOn", "liveArrived", "liveLost", "replayStatus", "replayFailed",
     ]

@@ -560,10 +560,11 @@ function setUpPhotoPicker(form) {
     const files = [...input.files];
     input.value = "";
     const problems = [];
+    const leftOut = [];
     for (const file of files) {
       if (photos.length >= limit) {
-        problems.push(say("atMostPhotos", { limit, name: file.name }));
-        break;
+        leftOut.push(file.name);
+        continue;
       }
       if (!(await isPicture(file))) {
         problems.push(say("notAPicture", { name: file.name }));
@@ -572,6 +573,10 @@ function setUpPhotoPicker(form) {
       const blob = await shrink(file).catch(() => file);
       photos.push({ blob, name: file.name, url: URL.createObjectURL(blob) });
       render();
+    }
+    if (leftOut.length === 1) problems.push(say("onePhotoLeftOut", { limit, name: leftOut[0] }));
+    if (leftOut.length > 1) {
+      problems.push(say("photosLeftOut", { limit, count: leftOut.length, names: leftOut.join(", ") }));
     }
     keep();
     tell(problems.join(" "));
