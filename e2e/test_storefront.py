@@ -229,9 +229,10 @@ class SellingTest(StorefrontTest):
         page.fill("#discount", "20,000")
         page.wait(lambda: "The discount is more than the price (₩12,000)" in page.find("[data-buyer-pays]").text)
         page.find("#discount").clear()
-        page.fill("#discount", "2,000")
+        page.fill("#discount", "2천")
         page.fill("#stock", "3")
         self.assertEqual(page.find("#price").get_attribute("value"), "12,000", "digits are grouped once typed")
+        self.assertEqual(page.find("#discount").get_attribute("value"), "2,000", "and 2천 read as Koreans write it")
         page.wait(lambda: page.find("[data-buyer-pays]").text == "A buyer pays ₩10,000.")
         page.fill("#description", "Hand-made.\nSecond line.")
         self.assertEqual(page.find("[data-count]").text, "23")
@@ -724,11 +725,11 @@ class ShelfTest(StorefrontTest):
 
     def test_a_price_that_is_not_a_number_is_explained_beside_the_field(self):
         page = self.page
-        page.open("/?min=만원")
-        self.assertEqual(page.find("#price-error").text, "가격은 12,000처럼 숫자로 적어 주세요.")
+        page.open("/?min=싸게")
+        self.assertEqual(page.find("#price-error").text, "가격은 12,000이나 5만원처럼 적어 주세요.")
         self.assertEqual(page.find(".filters input[name=min]").get_attribute("aria-describedby"), "price-error")
         self.assertTrue(page.find(".filters").get_attribute("open"))
-        self.assertEqual(page.find(".filters input[name=min]").get_attribute("value"), "만원")
+        self.assertEqual(page.find(".filters input[name=min]").get_attribute("value"), "싸게")
 
     def test_names_are_offered_while_typing_with_one_request_at_a_time(self):
         page = self.page

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A product as a person types it into a form (an app's editor, the storefront's page), amounts as
 /// text. Checking it applies every rule of `MarketRules` at once and says, field by field, what is
 /// wrong in words a person can act on.
@@ -113,8 +115,9 @@ public struct ProductEntry: Sendable, Equatable {
             name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
     }
 
-    /// An amount as people type it: `12000`, `12,000`, `12,000원`, `₩12,000`, `US$4` or `$4`; nil for
-    /// anything else (a fraction, digits grouped wrongly). A minus stays, for the rules to refuse.
+    /// An amount as people type it: `12000`, `12,000`, `12,000원`, `₩12,000`, `US$4` or `$4`, and
+    /// with Korean units: `5만`, `5만원`, `1.5만`, `3천`, `1억 2천만`, `2만 5천원`. Nil for anything else
+    /// (a fraction of a won, digits grouped wrongly). A minus stays, for the rules to refuse.
     public static func amount(_ text: String) -> Int64? {
         var text = text.trimmingCharacters(in: .whitespaces)
         let negative = text.hasPrefix("-")
@@ -125,15 +128,38 @@ public struct ProductEntry: Sendable, Equatable {
         }
         if text.hasSuffix("원") { text = String(text.dropLast()) }
         text = text.trimmingCharacters(in: .whitespaces)
-        let groups = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard let value = koreanAmount(text), value <= Decimal(Int64.max) else { return nil }
+        let whole = NSDecimalNumber(decimal: value).int64Value
+        guard Decimal(whole) == value else { return nil }
+        return negative ? -whole : whole
+    }
+
+    /// `1억 2천만 5천` as 120,005,000: numbers before 억 and 만 count those, and within each, numbers
+    /// before 천, 백 and 십 count those; a number alone is a plain one (`12,000`, `1.5`).
+    private static func koreanAmount(_ text: String) -> Decimal? {
+        let units: [(Character, Decimal)] = [("억", 100_000_000), ("만", 10_000), ("천", 1_000), ("백", 100), ("십", 10)]
+        guard let (unit, scale) = units.first(where: { text.contains($0.0) }) else { return plainNumber(text) }
+        let parts = text.split(separator: unit, maxSplits: 1, omittingEmptySubsequences: false)
+        let before = parts[0].trimmingCharacters(in: .whitespaces)
+        let after = parts[1].trimmingCharacters(in: .whitespaces)
+        // 만 alone is one 만; a number before a unit is never negative or empty of digits.
+        guard let count = before.isEmpty ? 1 : koreanAmount(before),
+            let rest = after.isEmpty ? 0 : koreanAmount(after), rest < scale
+        else { return nil }
+        return count * scale + rest
+    }
+
+    /// Digits, grouped by commas in threes or not at all, with at most one decimal point.
+    private static func plainNumber(_ text: String) -> Decimal? {
+        let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count <= 2, pieces.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let groups = pieces[0].split(separator: ",", omittingEmptySubsequences: false)
         let grouped =
             groups.count > 1 && (1...3).contains(groups[0].count) && groups.dropFirst().allSatisfy { $0.count == 3 }
         guard groups.count == 1 || grouped else { return nil }
-        let digits = groups.joined()
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits) else {
-            return nil
-        }
-        return negative ? -value : value
+        let digits = groups.joined() + (pieces.count == 2 ? "." + pieces[1] : "")
+        guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+        return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// The fields that differ from `original`.

@@ -62,11 +62,10 @@ struct CatalogueFilter {
         ProductArrangement.Order.allCases.filter { $0 != .relevance || searching }
     }
 
-    /// An amount as people type it ("12,000", "12000원", "$ 5"); empty is no bound.
+    /// An amount as people type it ("12,000", "12000원", "5만원"); empty is no bound.
     private static func amount(_ text: String) -> (isValid: Bool, amount: Int64?) {
-        let digits = text.filter { !", ₩$원".contains($0) }
-        guard !digits.isEmpty else { return (true, nil) }
-        guard digits.allSatisfy(\.isASCII), let amount = Int64(digits), amount >= 0 else { return (false, nil) }
+        guard !text.isEmpty else { return (true, nil) }
+        guard let amount = ProductEntry.amount(text), amount >= 0 else { return (false, nil) }
         return (true, amount)
     }
 }

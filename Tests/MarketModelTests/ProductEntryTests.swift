@@ -28,9 +28,15 @@ import Testing
         for text in ["12000", "12,000", "12,000원", " ₩12,000 ", "12000 원", "US$12,000", "$12000"] {
             #expect(ProductEntry.amount(text) == 12000, "\(text)")
         }
-        for text in ["12.5", "1,2,3", "12,00", ",000", "--12", "12 000", "원", "twelve", "１２"] {
+        for text in ["12.5", "1,2,3", "12,00", ",000", "--12", "12 000", "원", "twelve", "１２", "1.23456만", "만만", "천천"]
+        {
             #expect(ProductEntry.amount(text) == nil, "\(text)")
         }
+        let korean: [(String, Int64)] = [
+            ("5만", 50000), ("5만원", 50000), ("1.5만", 15000), ("만원", 10000), ("3천", 3000), ("2만 5천원", 25000),
+            ("1억 2천만", 120_000_000), ("천만원", 10_000_000), ("3천5백", 3500), ("50,000원", 50000),
+        ]
+        for (text, value) in korean { #expect(ProductEntry.amount(text) == value, "\(text)") }
         let entry = ProductEntry(
             name: "Lamp", description: "Warm", price: "1,234,000원", discount: "34,000", stock: "1,000")
         #expect(try entry.draft(imageCount: 1).price == 1_234_000)

@@ -339,10 +339,27 @@ function characterCount(text) {
   return [...text].length;
 }
 
-// An amount as typed ("12,000", "12,000원", "₩12,000"), or null; the server reads the same.
+// An amount as typed ("12,000", "12,000원", "₩12,000", "5만원", "1.5만", "1억 2천만"), or null; the
+// server reads the same (ProductEntry.amount).
 function amount(text) {
-  const match = text.trim().replace(/^(US\$|₩|\$)/, "").replace(/원$/, "").trim().match(/^(\d{1,3}(,\d{3})+|\d+)$/);
-  return match ? Number(match[0].replaceAll(",", "")) : null;
+  const units = [["억", 1e8], ["만", 1e4], ["천", 1e3], ["백", 100], ["십", 10]];
+  const counted = (text) => {
+    const found = units.find(([unit]) => text.includes(unit));
+    if (!found) {
+      const match = text.match(/^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/);
+      return match ? Number(match[0].replaceAll(",", "")) : null;
+    }
+    const [unit, scale] = found;
+    const at = text.indexOf(unit);
+    const [before, after] = [text.slice(0, at).trim(), text.slice(at + 1).trim()];
+    const count = before === "" ? 1 : counted(before);
+    const rest = after === "" ? 0 : counted(after);
+    return count === null || rest === null || rest >= scale ? null : count * scale + rest;
+  };
+  const value = counted(text.trim().replace(/^(US\$|₩|\$)/, "").replace(/원$/, "").trim());
+  if (value === null) return null;
+  const whole = Math.round(value);
+  return Math.abs(value - whole) < 1e-6 ? whole : null;
 }
 
 function money(value, currency) {
