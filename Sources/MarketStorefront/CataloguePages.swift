@@ -17,7 +17,11 @@ extension Storefront {
             browser.remember(view: chosen)
         }
         let number = min(max(Int(query["page"] ?? "") ?? 1, 1), PageRequest.maximumPageNumber)
-        let search = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let typed = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // A term longer than the box takes (pasted, or typed into the address) is cut to it and
+        // said so, rather than searched for and echoed in full.
+        let searchTooLong = typed.count > Self.searchLimit
+        let search = String(typed.prefix(Self.searchLimit))
         // The next page continues after the last card shown, so that endless scrolling through a
         // market that changes meanwhile neither skips nor repeats a product.
         let after = query["after"].flatMap { Int64($0) }
@@ -62,11 +66,13 @@ extension Storefront {
             "otherView": other.rawValue,
             "otherViewName": strings(other == .grid ? "showAsGrid" : "showAsList"),
             "search": search,
+            "searchLimit": Self.searchLimit,
+            "searchError": searchTooLong ? strings("searchTooLong", ["limit": String(Self.searchLimit)]) : nil,
             "summary":
                 mine
                 ? (page.totalCount == 0
                     ? strings("youSellNothing") : strings("forSale", ["count": strings.products(page.totalCount)]))
-                : Self.summary(total: page.totalCount, search: search, strings: strings),
+                : Self.summary(total: page.totalCount, search: Self.echo(search), strings: strings),
             "beyondLast": beyondLast
                 ? strings(
                     "noSuchPage",
@@ -95,7 +101,7 @@ extension Storefront {
         let title =
             mine
             ? strings("yourProducts")
-            : search.isEmpty ? strings("productsForSale") : strings("searchTitle", ["search": search])
+            : search.isEmpty ? strings("productsForSale") : strings("searchTitle", ["search": Self.echo(search)])
         if !mine {
             // What a messenger shows for a shared link to this list.
             let thumbnail = page.items.first.map(\.thumbnailKey).flatMap { $0.isEmpty ? nil : "/images/\($0)" }
@@ -108,7 +114,15 @@ extension Storefront {
         }
         return renderer.page(
             "catalogue", title: title, browser: browser,
-            status: filter.priceIsWrong && !mine ? .badRequest : .ok, content: content)
+            status: (filter.priceIsWrong || searchTooLong) && !mine ? .badRequest : .ok, content: content)
+    }
+
+    /// The most characters the search box takes.
+    static let searchLimit = 100
+
+    /// A search term as a title or a summary repeats it: a long one is cut, with an ellipsis.
+    private static func echo(_ search: String) -> String {
+        search.count > 30 ? search.prefix(30) + "…" : search
     }
 
     /// The names a search box offers for what a person has typed so far (`q`), as a JSON array.

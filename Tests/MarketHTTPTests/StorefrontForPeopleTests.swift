@@ -60,6 +60,24 @@ import Testing
         }
     }
 
+    /// A search longer than the box takes is cut to it and said so, and a long term is not echoed
+    /// in full across the page.
+    @Test func anOverLongSearchIsCutAndSaidSoInTheVisitorsLanguage() async throws {
+        try await TestMarket.inProcess { market in
+            try await market.addProduct("가방")
+            var korean = StorefrontVisitor(market, language: "ko")
+            let long = String(repeating: "가방", count: 500)
+            let page = try await korean.get("/?q=" + long.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            #expect(page.status == 400)
+            #expect(page.text.contains("검색어는 100자까지 넣을 수 있어서 앞의 100자로 찾았습니다."))
+            #expect(page.text.contains(#"maxlength="100""#))
+            #expect(page.text.contains("<title>“\(String(long.prefix(30)))…” 검색 결과"))
+            #expect(!page.text.contains(String(long.prefix(101))), "never echoed beyond what the box takes")
+            let short = try await korean.get("/?q=%EA%B0%80%EB%B0%A9")
+            #expect(short.status == 200 && !short.text.contains("search-error"))
+        }
+    }
+
     @Test func aPriceRangeThatIsNoNumberIsA400ThatSaysSoAndNamesAreOfferedAsJSON() async throws {
         try await TestMarket.inProcess { market in
             try await market.addProduct("팥빙수", price: 9000)

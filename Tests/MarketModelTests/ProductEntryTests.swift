@@ -28,8 +28,7 @@ import Testing
         for text in ["12000", "12,000", "12,000원", " ₩12,000 ", "12000 원", "US$12,000", "$12000"] {
             #expect(ProductEntry.amount(text) == 12000, "\(text)")
         }
-        for text in ["12.5", "1,2,3", "12,00", ",000", "--12", "12 000", "원", "twelve", "１２", "1.23456만", "만만", "천천"]
-        {
+        for text in ["12.5", "1,2,3", "12,00", ",000", "--12", "12 000", "원", "twelve", "１２", "1.23456만", "만만", "천천"] {
             #expect(ProductEntry.amount(text) == nil, "\(text)")
         }
         let korean: [(String, Int64)] = [
