@@ -112,6 +112,9 @@ import Testing
             #expect(page["total_count"] as? Int == 64, "run \(run)")
             let items = try #require(page["pages"] as? [[String: Any]])
             #expect(Set(items.compactMap { $0["vendor_id"] as? Int }).count == 3)
+            let camera = try await RawHTTP.send(
+                wire("GET /api/products?search_value=camera HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"), port: port)
+            #expect(try camera.json["total_count"] as? Int == 3, "the film cameras, found in English too")
             for item in items.prefix(8) {
                 let detail = try await RawHTTP.send(
                     wire("GET /api/products/\(item["id"] as? Int ?? 0) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"),
