@@ -96,6 +96,10 @@ struct CatalogueFilterForm: MustacheParent {
         case "highest": choice.highest.isEmpty ? nil : choice.highest
         case "inStockOnly": choice.inStockOnly
         case "priceError": choice.priceIsWrong ? strings("priceRangeWrong") : nil
+        // Won and dollars are never compared: the page says how a list of both is ordered.
+        case "currencyOrder":
+            [.lowestPrice, .highestPrice].contains(choice.order) && choice.arrangement.prices == nil
+                ? strings("currencyOrder") : nil
         case "priced": !choice.lowest.isEmpty || !choice.highest.isEmpty
         case "filtered": !choice.lowest.isEmpty || !choice.highest.isEmpty || choice.inStockOnly
         default: nil

@@ -78,6 +78,19 @@ import Testing
         }
     }
 
+    /// Won and dollars are never compared; a list ordered by price says how it orders the two.
+    @Test func aListByPriceSaysWonComeBeforeDollars() async throws {
+        try await TestMarket.inProcess { market in
+            try await market.addProduct("팥빙수", price: 9000)
+            var korean = StorefrontVisitor(market, language: "ko")
+            let said = "원화 상품을 먼저 가격순으로 보여 드리고, 달러 상품은 그 뒤에 따로 가격순으로 이어집니다."
+            #expect(try await korean.get("/?sort=lowest-price").text.contains(said))
+            #expect(try await korean.get("/?sort=highest-price").text.contains(said))
+            #expect(!(try await korean.get("/?sort=newest").text.contains(said)))
+            #expect(!(try await korean.get("/?sort=lowest-price&min=1000").text.contains(said)), "one currency only")
+        }
+    }
+
     @Test func aPriceRangeThatIsNoNumberIsA400ThatSaysSoAndNamesAreOfferedAsJSON() async throws {
         try await TestMarket.inProcess { market in
             try await market.addProduct("팥빙수", price: 9000)
