@@ -300,6 +300,24 @@ const shownAt = Date.now();
 document.addEventListener("submit", (event) => {
   if (event.target.method === "post") sessionStorage.setItem("market-changed", String(Date.now()));
 }, true);
+// Work that takes a while (a reset refills the demo) shows that it goes on, and for how long,
+// so that nobody sends it again or reloads; the page that follows says when it is done.
+document.querySelectorAll("form[data-long-work]").forEach((form) => {
+  form.addEventListener("submit", () => {
+    form.querySelector("button[type=submit]").disabled = true;
+    const working = form.querySelector("[data-working]");
+    const elapsed = working.querySelector("[data-elapsed]");
+    const started = Date.now();
+    const tick = () => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      elapsed.textContent = language === "ko" ? `(${seconds}초)` : `(${seconds} s)`;
+    };
+    tick();
+    working.hidden = false;
+    setInterval(tick, 1000);
+  });
+});
+
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   // A sort chosen on the way out shows what this page's address says again.
