@@ -544,11 +544,12 @@ function setUpPhotoPicker(form) {
         const image = document.createElement("img");
         image.src = photo.url;
         image.alt = say("chosenPhoto", { number: index + 1, name: photo.name });
-        // A browser that cannot show a HEIC photo shows its name instead; the market still takes it.
+        // A browser that cannot show a HEIC photo shows its name instead, and says what becomes of
+        // it: the market takes it and stores it as JPEG.
         image.addEventListener("error", () => {
           const name = document.createElement("span");
           name.className = "preview-name";
-          name.textContent = photo.name;
+          name.textContent = say("storedAsJPEG", { name: photo.name });
           image.replaceWith(name);
         });
         const label = document.createElement("span");
