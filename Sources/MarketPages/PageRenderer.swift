@@ -101,7 +101,8 @@ package struct PageRenderer: Sendable {
 
     /// The phrases the script says itself.
     static let scriptPhrases = [
-        "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "onePhotoLeftOut", "photosLeftOut", "storedAsJPEG",
+        "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "onePhotoLeftOut", "photosLeftOut",
+        "storedAsJPEG",
         "notAPicture",
         "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
         "discountOverPrice", "liveOn", "liveArrived", "liveLost", "replayStatus", "replayFailed",
