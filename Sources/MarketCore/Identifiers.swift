@@ -54,8 +54,7 @@ public enum ImageKey {
     }
 
     public static func isValid(_ key: String) -> Bool {
-        guard let format = format(of: key) else { return false }
-        return isHash(name(of: key)) ? format != .webp : variant(key) != nil
+        format(of: key) != nil && (isHash(name(of: key)) || variant(key) != nil)
     }
 
     /// The name without its format: the bytes' hash (for a copy, with its width).
@@ -74,16 +73,20 @@ public enum ImageKey {
     /// The widths pages ask for: a phone's screen, twice that, and a large screen's half.
     public static let variantWidths = [400, 800, 1600]
 
-    /// The key of `key`'s copy `width` pixels wide in `format`: `<hash>-w800.webp`.
-    public static func variant(of key: String, width: Int, format: ImageFormat) -> String {
-        "\(name(of: key))-w\(width).\(format.fileExtension)"
+    /// The key of `key`'s copy `width` pixels wide in `format`: `<hash>-w800.webp`; with no width,
+    /// a copy as wide as the image itself (only ever in WebP, since originals are JPEG or PNG):
+    /// `<hash>.webp`.
+    public static func variant(of key: String, width: Int?, format: ImageFormat) -> String {
+        "\(name(of: key))\(width.map { "-w\($0)" } ?? "").\(format.fileExtension)"
     }
 
-    /// What a copy's key names: the hash of the image it is made from, its width and its format.
-    public static func variant(_ key: String) -> (hash: String, width: Int, format: ImageFormat)? {
+    /// What a copy's key names: the hash of the image it is made from, its width (nil for the
+    /// image's own) and its format.
+    public static func variant(_ key: String) -> (hash: String, width: Int?, format: ImageFormat)? {
         // Read by hand: pages name several copies per photo, and a regex is compiled on every use.
         let parts = key.split(separator: ".")
         guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[1])) else { return nil }
+        if isHash(parts[0]) { return format == .webp ? (String(parts[0]), nil, format) : nil }
         let name = parts[0].split(separator: "-")
         guard name.count == 2, isHash(name[0]), name[1].first == "w" else { return nil }
         let digits = name[1].dropFirst()

@@ -106,13 +106,18 @@ public struct MarketService: Sendable {
         return try await madeVariant(key)
     }
 
-    /// The smaller copies a page may ask for of `image`: each width below its own, in its own format
-    /// and in WebP.
+    /// The copies a page may ask for of `image`: each width below its own, in its own format and in
+    /// WebP, and a WebP copy as wide as the image, so that a browser taking WebP is never offered
+    /// less than the original's width.
     public static func variants(of image: ProductImage) -> [(key: String, width: Int, format: ImageFormat)] {
         guard let format = ImageKey.format(of: image.originalKey) else { return [] }
-        return ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
+        let smaller = ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
             [format, .webp].map { (ImageKey.variant(of: image.originalKey, width: width, format: $0), width, $0) }
         }
+        let whole =
+            format == .webp
+            ? [] : [(ImageKey.variant(of: image.originalKey, width: nil, format: .webp), image.width, ImageFormat.webp)]
+        return smaller + whole
     }
 
     /// A smaller copy of a stored image, made the first time a page asks for it and kept: pages ask
@@ -124,7 +129,9 @@ public struct MarketService: Sendable {
         for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
             guard case .bytes(let source)? = try await images.content(forKey: sourceKey) else { continue }
             let copy = try await imageWork.admitting(1) { steps in
-                try await imageProcessor.resize(source, toWidth: width, as: format, in: steps)
+                // Never made larger: a width beyond any original's leaves it as wide as it is.
+                try await imageProcessor.resize(
+                    source, toWidth: width ?? 2 * MarketRules.originalLongEdge, as: format, in: steps)
             }
             try await images.put(copy.data, key: key)
             return .bytes(copy.data)

@@ -20,8 +20,8 @@ import Testing
             let page = try await visitor.get("/products/\(product.id)").text
             #expect(
                 page.contains(
-                    #"<source type="image/webp" srcset="/images/\#(stem)-w400.webp 400w, /images/\#(stem)-w800.webp 800w""#
-                ))
+                    #"<source type="image/webp" srcset="/images/\#(stem)-w400.webp 400w, /images/\#(stem)-w800.webp 800w, /images/\#(stem).webp 1000w""#
+                ), "and in WebP as wide as the photo, for a phone's 2x and 3x screens")
             #expect(
                 page.contains(
                     #"srcset="/images/\#(stem)-w400.jpg 400w, /images/\#(stem)-w800.jpg 800w, /images/\#(original.originalKey) 1000w""#
@@ -43,12 +43,17 @@ import Testing
                 try await market.send("GET", "/images/\(stem)-w500.webp").status == 404, "only the widths pages ask for"
             )
 
-            // Original, thumbnail and the two copies asked for, each made once.
-            #expect(try await market.imageFileCount() == 4)
+            let whole = try await market.send("GET", "/images/\(stem).webp")
+            #expect(whole.status == 200 && whole.header("Content-Type") == "image/webp")
+            #expect(whole.body.count > webp.body.count, "as wide as the photo: \(whole.body.count) bytes")
+            #expect(try await market.send("GET", "/images/\(String(repeating: "b", count: 64)).webp").status == 404)
+
+            // Original, thumbnail and the three copies asked for, each made once.
+            #expect(try await market.imageFileCount() == 5)
             #expect(try await market.sweepImages() == 0, "copies stay while their photo is named")
             _ = try await market.service.deleteProduct(
                 id: product.id, proof: OwnershipProof(secret: TestMarket.papri.secret))
-            #expect(try await market.sweepImages() == 4)
+            #expect(try await market.sweepImages() == 5)
             #expect(try await market.send("GET", "/images/\(stem)-w400.webp").status == 404)
         }
     }
