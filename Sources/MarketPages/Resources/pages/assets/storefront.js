@@ -166,7 +166,52 @@ function setUpCatalogue() {
     if (busy) return;
     window.scrollTo({ top: 0 });
     await load(refresh.href, { replacing: true });
+    firstPage = Number(list.dataset.page);
   });
+
+  // Where the person was is kept in the history entry: the first page the list holds and the card
+  // at the top of the screen (or the one opened). Coming back without the browser's page cache (a
+  // reload, or an iPhone that dropped it) fetches the pages before this one again and brings that
+  // card back into view; the address alone still shows the page reached.
+  let firstPage = Number(list.dataset.page);
+  // The card and how far from the top of the screen it was, so that the screen comes back as it was.
+  const keepPlace = (card) => {
+    if (!card) return;
+    const offset = Math.round(card.getBoundingClientRect().top);
+    history.replaceState({ ...history.state, firstPage, card: card.dataset.id, offset }, "");
+  };
+  let keeping = 0;
+  window.addEventListener("scroll", () => {
+    clearTimeout(keeping);
+    keeping = setTimeout(() => keepPlace([...list.children].find((card) => card.getBoundingClientRect().bottom > 0)), 150);
+  }, { passive: true });
+  list.addEventListener("click", (event) => keepPlace(event.target.closest("[data-id]")));
+
+  async function restorePlace(place) {
+    for (let number = Number(list.dataset.page) - 1; number >= place.firstPage; number -= 1) {
+      const url = new URL(location.href);
+      url.searchParams.set("page", String(number));
+      try {
+        const response = await fetch(url, { headers: { Accept: "text/html" } });
+        if (!response.ok) break;
+        const cards = parseHTML(await response.text()).querySelector("[data-products]");
+        const shown = new Set([...list.children].map((card) => card.dataset.id));
+        const earlier = [...cards.children].filter((card) => !shown.has(card.dataset.id));
+        list.prepend(...earlier.map((card) => document.adoptNode(card)));
+      } catch {
+        break;
+      }
+      pages.add(String(number));
+      firstPage = number;
+    }
+    const card = list.querySelector(`[data-id="${CSS.escape(String(place.card))}"]`);
+    if (card) window.scrollBy(0, card.getBoundingClientRect().top - (Number(place.offset) || 0));
+  }
+  const place = history.state;
+  if (place?.card && Number.isInteger(place.firstPage)) {
+    history.scrollRestoration = "manual";
+    restorePlace(place);
+  }
 }
 
 // MARK: Product photos
