@@ -114,10 +114,27 @@ class BrowsingTest(StorefrontTest):
             self.assertEqual(sum(f"page={number}" in url for url in fetched), 1, f"page {number} is fetched once")
         self.assertIn("page=3", self.driver.current_url, "the address says how far the person has come")
         page.screenshot("catalogue-three-pages")
+        opened = ids[45]
         page.cards()[45].find_element("css selector", "a").click()
         page.wait(lambda: page.find_all(".slide"))
         self.driver.back()
         page.wait(lambda: len(page.cards()) == len(ids), 10)
+        # Without the browser's page cache (a reload here, an iPhone that dropped it), the address
+        # and the history entry bring back pages 1 and 2 and the card that was opened, in view.
+        on_screen = self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-products] > li')]"
+            ".filter(card => { const r = card.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1 })"
+            ".map(card => card.dataset.id)")
+        self.driver.refresh()
+        page.wait(lambda: [card.get_attribute("data-id") for card in page.cards()][:1] == ids[:1])
+        restored = [card.get_attribute("data-id") for card in page.cards()]
+        self.assertEqual(restored[:len(ids)], ids, "pages 1 to 3 in their order, each card once")
+        self.assertIn(opened, on_screen)
+        page.wait(lambda: self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-products] > li')]"
+            ".filter(card => { const r = card.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1 })"
+            ".map(card => card.dataset.id)") == on_screen, 10)
+        page.screenshot("catalogue-restored")
 
     def test_refresh_reloads_the_first_page(self):
         page = self.page
@@ -874,6 +891,20 @@ class PhonePhotosTest(StorefrontTest):
         self.assertLess(transferred, 400 * 1024, f"{transferred} bytes for the page and its three photos")
         print(f"\nphone product page: {transferred} bytes; originals {originals} bytes")
         page.screenshot("phone-three-photos")
+
+    def test_a_phone_with_a_2x_or_3x_screen_gets_a_copy_as_wide_as_the_photo_in_webp(self):
+        page = self.page
+        product = market.create_product("A demo-sized photo", photos=[picture(720, 960, seed=7)])
+        for scale in (2, 3):
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": 390, "height": 844, "deviceScaleFactor": scale, "mobile": True})
+            page.open(f"/products/{product['id']}")
+            page.wait(lambda: self.driver.execute_script(
+                "const image = document.querySelector('.slide img'); return image.complete && image.currentSrc"))
+            chosen = self.driver.execute_script("return document.querySelector('.slide img').currentSrc")
+            # A slot of 390 CSS pixels wants 780 or 1,170 device pixels: the photo's own 720, in WebP.
+            self.assertRegex(chosen, r"/images/[0-9a-f]{64}\.webp$", f"{scale}x chose {chosen}")
+        page.screenshot("phone-2x-photo")
 
 
 class LayoutTest(StorefrontTest):

@@ -44,7 +44,7 @@ enum DemoItems {
             name: "러닝화", currency: .krw, price: 99_000, description: "270 사이즈, 대회에서 한 번 신었어요.\nRunning shoes, size 270."
         ),
         Item(name: "Vinyl Record", currency: .usd, price: 25, description: "First pressing, sleeve in good shape."),
-        Item(name: "책상 스탠드", currency: .krw, price: 42_000, description: "주광색부터 전구색까지, USB-C 전원.\nDesk lamp, USB-C."),
+        Item(name: "책상 스탠드", currency: .krw, price: 42_000, description: "주광색부터 전구색까지, USB-C 전원.\nTable lamp, USB-C."),
         Item(
             name: "통기타", currency: .krw, price: 320_000,
             description: "어쿠스틱, 솔리드 스프루스 상판, 소프트 케이스 포함.\nAcoustic guitar with a soft case."),
