@@ -178,13 +178,19 @@ function setUpCatalogue() {
   const keepPlace = (card) => {
     if (!card) return;
     const offset = Math.round(card.getBoundingClientRect().top);
-    history.replaceState({ ...history.state, firstPage, card: card.dataset.id, offset }, "");
+    try {
+      history.replaceState({ ...history.state, firstPage, card: card.dataset.id, offset }, "");
+    } catch {
+      // Safari refuses more than 100 changes in 30 s; the next pause in scrolling keeps it.
+    }
   };
+  const keepCardAtTop = () => keepPlace([...list.children].find((card) => card.getBoundingClientRect().bottom > 0));
   let keeping = 0;
   window.addEventListener("scroll", () => {
     clearTimeout(keeping);
-    keeping = setTimeout(() => keepPlace([...list.children].find((card) => card.getBoundingClientRect().bottom > 0)), 150);
+    keeping = setTimeout(keepCardAtTop, 400);
   }, { passive: true });
+  window.addEventListener("pagehide", keepCardAtTop);
   list.addEventListener("click", (event) => keepPlace(event.target.closest("[data-id]")));
 
   async function restorePlace(place) {
