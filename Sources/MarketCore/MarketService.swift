@@ -114,10 +114,8 @@ public struct MarketService: Sendable {
         let smaller = ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
             [format, .webp].map { (ImageKey.variant(of: image.originalKey, width: width, format: $0), width, $0) }
         }
-        let whole =
-            format == .webp
-            ? [] : [(ImageKey.variant(of: image.originalKey, width: nil, format: .webp), image.width, ImageFormat.webp)]
-        return smaller + whole
+        let whole = (ImageKey.variant(of: image.originalKey, width: nil, format: .webp), image.width, ImageFormat.webp)
+        return smaller + [whole]
     }
 
     /// A smaller copy of a stored image, made the first time a page asks for it and kept: pages ask

@@ -201,6 +201,8 @@ public struct VendorOverview: Sendable, Equatable {
     public var productCount: Int
     /// The vendor's products the operator hid.
     public var hiddenCount: Int
+    /// Every product the vendor has, shown or hidden.
+    public var allProductCount: Int { productCount + hiddenCount }
     public var lastRequestAt: Date?
 
     public init(vendor: Vendor, productCount: Int, hiddenCount: Int = 0, lastRequestAt: Date?) {

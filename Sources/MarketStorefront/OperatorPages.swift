@@ -70,7 +70,7 @@ extension Storefront {
                 else { throw ConsoleRefusal(phrase: "operator_noSuchVendor", values: ["identifier": identifier]) }
                 let vendor = row.vendor.name
                 let detail =
-                    switch row.productCount + row.hiddenCount {
+                    switch row.allProductCount {
                     case 0: "operator_confirmRekeyDetailNone"
                     case 1: "operator_confirmRekeyDetailOne"
                     default: "operator_confirmRekeyDetail"
@@ -78,7 +78,7 @@ extension Storefront {
                 return Confirmation(
                     heading: strings("operator_confirmRekey", ["vendor": vendor]),
                     detail: strings(
-                        detail, ["vendor": vendor, "count": strings.products(row.productCount + row.hiddenCount)]),
+                        detail, ["vendor": vendor, "count": strings.products(row.allProductCount)]),
                     button: strings("operator_newSecret"), fields: [("identifier", identifier)])
             }
         ) { actor, form, strings in
@@ -146,7 +146,7 @@ extension Storefront {
             request, context, action: "/operator/reset",
             confirming: { actor, _, strings in
                 let vendors = try await service.vendorOverview(for: actor)
-                let count = vendors.reduce(0) { $0 + $1.productCount + $1.hiddenCount }
+                let count = vendors.reduce(0) { $0 + $1.allProductCount }
                 return Confirmation(
                     heading: strings("operator_confirmReset"),
                     detail: strings(

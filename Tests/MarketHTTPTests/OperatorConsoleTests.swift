@@ -59,10 +59,7 @@ import Testing
 
     @Test func aRefusedActIsSaidInKoreanOnAKoreanConsole() async throws {
         try await TestMarket.inProcess { market in
-            let secret = try await market.service.registerOperator(name: "teacher")
-            var teacher = StorefrontVisitor(market, language: "ko")
-            _ = try await teacher.get("/operator")
-            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            var teacher = try await Self.signedInTeacher(market, language: "ko")
             #expect(try await teacher.post("/operator/vendors", ["name": "team 7", "vendor_id": "7"]).status == 303)
             let taken = try await teacher.post("/operator/vendors", ["name": "team 7 again", "vendor_id": "7"])
             #expect(taken.status == 422)
@@ -77,10 +74,7 @@ import Testing
     /// products, says "비밀번호" rather than "secret", and says "signed in" once.
     @Test func aNewSecretIsAskedAboutInKoreanForNoneOneAndManyProducts() async throws {
         try await TestMarket.inProcess { market in
-            let secret = try await market.service.registerOperator(name: "teacher")
-            var teacher = StorefrontVisitor(market, language: "ko")
-            _ = try await teacher.get("/operator")
-            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            var teacher = try await Self.signedInTeacher(market, language: "ko")
             let console = try await teacher.get("/operator").text
             #expect(console.components(separatedBy: "로그인했습니다").count == 2, "said once: \(console)")
 
@@ -105,11 +99,8 @@ import Testing
 
     @Test func aHiddenProductDisappearsFromEveryDialectAndPageUntilShownAgain() async throws {
         try await TestMarket.withServer { market in
-            let secret = try await market.service.registerOperator(name: "teacher")
             let product = try await market.addProduct("Questionable", by: TestMarket.papri)
-            var teacher = StorefrontVisitor(market)
-            _ = try await teacher.get("/operator")
-            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            var teacher = try await Self.signedInTeacher(market)
             let asked = try await teacher.post("/operator/products/hide", ["product_id": String(product.id)])
             #expect(asked.text.contains("Hide product \(product.id) “Questionable”?"))
             let hiding = ["product_id": String(product.id), "confirmed": "yes"]
@@ -159,11 +150,8 @@ import Testing
 
     @Test func aResetAsksForItsWordFirstAndTheLogSpeaksThePagesLanguage() async throws {
         try await TestMarket.inProcess { market in
-            let secret = try await market.service.registerOperator(name: "teacher")
             for number in 1...3 { try await market.addProduct("Class work \(number)", by: TestMarket.judy) }
-            var teacher = StorefrontVisitor(market, language: "ko")
-            _ = try await teacher.get("/operator")
-            _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+            var teacher = try await Self.signedInTeacher(market, language: "ko")
             let asked = try await teacher.post("/operator/reset", [:])
             #expect(asked.status == 200)
             #expect(asked.text.contains("판매자 3명의 상품 3개가 모두 지워지고"))
@@ -238,5 +226,16 @@ import Testing
             console = try await teacher.get("/operator").text
         }
         return console
+    }
+}
+
+extension OperatorConsoleTests {
+    /// A teacher signed in to the console of `market`, whose pages speak `language`.
+    static func signedInTeacher(_ market: TestMarket, language: String = "en") async throws -> StorefrontVisitor {
+        let secret = try await market.service.registerOperator(name: "teacher")
+        var teacher = StorefrontVisitor(market, language: language)
+        _ = try await teacher.get("/operator")
+        _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": secret])
+        return teacher
     }
 }

@@ -65,8 +65,9 @@ function setUpCatalogue() {
   const toggle = document.querySelector("[data-view-toggle]");
   const refresh = document.querySelector("[data-refresh]");
   let pager = document.querySelector("[data-pager]");
-  // Page numbers asked for or shown, so that no page is ever loaded twice.
+  // Page numbers asked for or shown, so that no page is ever loaded twice, and the first of them.
   const pages = new Set([list.dataset.page]);
+  let firstPage = Number(list.dataset.page);
   let busy = false;
 
   toggle.addEventListener("click", (event) => {
@@ -91,33 +92,38 @@ function setUpCatalogue() {
     history.replaceState(history.state, "", place.pathname + place.search);
   }
 
+  // A page of the catalogue as the server makes it, parsed.
+  async function fetchPage(url) {
+    const response = await fetch(url, { headers: { Accept: "text/html" } });
+    if (!response.ok) throw new Error(`status ${response.status}`);
+    return parseHTML(await response.text());
+  }
+
+  // The cards of `cards` that the list does not show yet, taken into this document.
+  function unshown(cards) {
+    const shown = new Set([...list.children].map((card) => card.dataset.id));
+    return [...cards.children].filter((card) => !shown.has(card.dataset.id)).map((card) => document.adoptNode(card));
+  }
+
   async function load(url, { replacing = false } = {}) {
     busy = true;
     failed.hidden = true;
     loading.classList.add("busy");
     try {
-      const response = await fetch(url, { headers: { Accept: "text/html" } });
-      if (!response.ok) throw new Error(`status ${response.status}`);
-      const page = parseHTML(await response.text());
+      const page = await fetchPage(url);
       const cards = page.querySelector("[data-products]");
       if (replacing) {
         list.replaceChildren();
         pages.clear();
       }
       pages.add(cards.dataset.page);
-      const shown = new Set([...list.children].map((card) => card.dataset.id));
-      let added = 0;
-      for (const card of [...cards.children]) {
-        if (!shown.has(card.dataset.id)) {
-          list.append(document.adoptNode(card));
-          added += 1;
-        }
-      }
+      const added = unshown(cards);
+      list.append(...added);
       const next = document.adoptNode(page.querySelector("[data-pager]"));
       pager.replaceWith(next);
       pager = next;
       rememberPlace(url);
-      if (!replacing && added > 0) announce.textContent = say("added", { count: added });
+      if (!replacing && added.length > 0) announce.textContent = say("added", { count: added.length });
       watch();
       return true;
     } catch {
@@ -173,7 +179,6 @@ function setUpCatalogue() {
   // at the top of the screen (or the one opened). Coming back without the browser's page cache (a
   // reload, or an iPhone that dropped it) fetches the pages before this one again and brings that
   // card back into view; the address alone still shows the page reached.
-  let firstPage = Number(list.dataset.page);
   // The card and how far from the top of the screen it was, so that the screen comes back as it was.
   const keepPlace = (card) => {
     if (!card) return;
@@ -198,12 +203,7 @@ function setUpCatalogue() {
       const url = new URL(location.href);
       url.searchParams.set("page", String(number));
       try {
-        const response = await fetch(url, { headers: { Accept: "text/html" } });
-        if (!response.ok) break;
-        const cards = parseHTML(await response.text()).querySelector("[data-products]");
-        const shown = new Set([...list.children].map((card) => card.dataset.id));
-        const earlier = [...cards.children].filter((card) => !shown.has(card.dataset.id));
-        list.prepend(...earlier.map((card) => document.adoptNode(card)));
+        list.prepend(...unshown((await fetchPage(url)).querySelector("[data-products]")));
       } catch {
         break;
       }
