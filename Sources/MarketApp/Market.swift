@@ -80,12 +80,20 @@ public struct Market: Sendable {
             logger: logger, connections: connections, watch: watch)
     }
 
-    /// The HTTP server on `host`:`port` (0 picks a free port); `onListening` learns the port.
+    /// The HTTP server on `host`:`port` (0 picks a free port); `onListening` learns the port. With
+    /// `plainAddressTeam`, the market's own address is that vendor's team address too.
     public func application(
-        host: String, port: Int, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String, port: Int, plainAddressTeam: Vendor? = nil,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         MarketServer.application(
-            router: try router(), host: host, port: port, limits: limits, logger: logger, onListening: onListening)
+            responder: try responder(plainAddressTeam: plainAddressTeam), host: host, port: port, limits: limits,
+            logger: logger, onListening: onListening)
+    }
+
+    /// What `application` answers requests with: the router behind the team addresses.
+    public func responder(plainAddressTeam: Vendor? = nil) throws -> some HTTPResponder<MarketRequestContext> {
+        MarketServer.responder(router: try router(), plainAddressTeam: plainAddressTeam)
     }
 
     /// Every route and middleware of the market's server, as `application` serves them.
@@ -126,6 +134,17 @@ public struct Market: Sendable {
 }
 
 extension Market {
+    /// The vendor a person names by its vendor_id, identifier or name (in any case).
+    public func vendor(named name: String) async throws -> Vendor {
+        let vendors = try await service.vendors()
+        let key = VendorIdentifier.normalized(name)
+        let named =
+            vendors.first { String($0.id) == key } ?? vendors.first { $0.identifier == key }
+            ?? vendors.first { $0.name.lowercased() == key }
+        guard let named else { throw MarketError(.notFound, field: .identifier, .noVendor(identifier: name)) }
+        return named
+    }
+
     /// The vendor with this identifier, for commands that act on one.
     public func vendor(identifiedBy identifier: String) async throws -> Vendor {
         guard let vendor = try await service.vendor(.identifier(identifier)) else {

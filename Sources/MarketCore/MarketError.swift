@@ -31,6 +31,8 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
         case throttled(seconds: Int)
         case sessionEnded
         case noVendor(identifier: String)
+        /// A team address names a vendor_id no vendor has.
+        case noTeam(Int64)
         case vendorIDTaken(Int64)
         case vendorIdentifierTaken(String)
         case operatorTaken(String)
@@ -130,6 +132,8 @@ extension MarketError.Reason {
         case .sessionEnded:
             "this sign-in has ended (signed out, expired, or the secret has changed); sign in again"
         case .noVendor(let identifier): "no vendor has the identifier \(identifier)"
+        case .noTeam(let id):
+            "no team has the address \(TeamAddress.path(of: id)); `openmarket vendors list` shows each team's"
         case .vendorIDTaken(let id): "a vendor with the id \(id) exists already"
         case .vendorIdentifierTaken(let identifier): "a vendor with the identifier \(identifier) exists already"
         case .operatorTaken(let name): "an operator named \(name) exists already"

@@ -184,6 +184,11 @@ public struct MarketService: Sendable {
             return vendor
         case .session(let token):
             return try await store.vendor(forSession: Self.digest(ofSession: token), at: now())
+        case .id(let id):
+            if let known = knownVendors.byID.withLock({ $0[id] }) { return known }
+            guard let vendor = try await store.allVendors().first(where: { $0.id == id }) else { return nil }
+            knownVendors.byID.withLock { $0[id] = vendor }
+            return vendor
         }
     }
 
@@ -240,10 +245,12 @@ public enum ProductReader: Sendable {
     case `operator`(MarketOperator)
 }
 
-/// How a vendor is looked up: by the identifier an app sends, or by a storefront sign-in.
+/// How a vendor is looked up: by the identifier an app sends, by a storefront sign-in, or by the
+/// vendor_id a team address names.
 public enum VendorKey: Sendable {
     case identifier(String)
     case session(token: String)
+    case id(Int64)
 }
 
 /// A vendor found before a sale's upload was read.
@@ -273,4 +280,5 @@ enum SearchTerm {
 
 final class KnownVendors: Sendable {
     let vendors = Mutex<[String: Vendor]>([:])
+    let byID = Mutex<[Int64: Vendor]>([:])
 }

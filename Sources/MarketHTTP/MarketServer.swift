@@ -6,6 +6,7 @@ import MarketAPIv2
 import MarketCore
 import MarketHTTPShared
 import MarketInspector
+import MarketModel
 import MarketPages
 import MarketStorefront
 import NIOCore
@@ -59,15 +60,23 @@ public enum MarketServer {
         return router
     }
 
-    /// `router` served on `host`:`port` (0 picks a free port); `onListening` learns the port. Each
-    /// connection passes the connection limit and `100 Continue` on its way to the router.
+    /// `router` behind the team addresses: `/teams/<vendor_id>/…` is routed as `/…` for that
+    /// vendor, and with `plainAddressTeam` the market's own address is that vendor's too.
+    public static func responder(
+        router: Router<MarketRequestContext>, plainAddressTeam: Vendor? = nil
+    ) -> some HTTPResponder<MarketRequestContext> {
+        TeamAddressResponder(router: router.buildResponder(), plainAddressTeam: plainAddressTeam?.id)
+    }
+
+    /// `responder` served on `host`:`port` (0 picks a free port); `onListening` learns the port.
+    /// Each connection passes the connection limit and `100 Continue` on its way to the router.
     public static func application(
-        router: Router<MarketRequestContext>, host: String, port: Int, limits: ServerLimits, logger: Logger,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        responder: some HTTPResponder<MarketRequestContext>, host: String, port: Int, limits: ServerLimits,
+        logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let connections = limits.connections
         return Application(
-            router: router,
+            responder: responder,
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [connections.gate(), ExpectContinue()],

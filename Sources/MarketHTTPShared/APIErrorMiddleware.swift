@@ -71,6 +71,13 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         var field: String?
     }
 
+    /// A refusal in the API's words, for what is refused before a route runs.
+    package static func response(to error: MarketError) throws -> Response {
+        let refusal = SpelledRefusal(error, fieldName: APIFieldNames.name)
+        return try response(status: error.kind.status, reason: refusal.message, field: refusal.field)
+            .retrying(after: error.retryAfter)
+    }
+
     private static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {
         try JSONResponse.make(Body(reason: reason, field: field), status: status)
     }

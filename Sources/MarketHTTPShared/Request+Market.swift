@@ -24,9 +24,18 @@ extension HTTPRequest {
         return fields
     }
 
-    /// Image URLs on the scheme and host this request came to.
+    /// Image URLs on the scheme, host and team address this request came to.
     package var imageURLs: ImageURLs {
-        ImageURLs(base: "\(clientScheme)://\(authority ?? "localhost")")
+        ImageURLs(base: "\(clientScheme)://\(authority ?? "localhost")\(headerFields[.forwardedPrefix] ?? "")")
+    }
+
+    /// The head as the client sent it, before a team address was taken off its path.
+    package var asSent: HTTPRequest {
+        guard let prefix = headerFields[.forwardedPrefix] else { return self }
+        var head = self
+        head.headerFields[.forwardedPrefix] = nil
+        head.path = prefix + (path ?? "/")
+        return head
     }
 }
 
@@ -47,6 +56,11 @@ extension Request {
 
     /// The scheme the client used: a proxy in front says so in `X-Forwarded-Proto`.
     package var scheme: String { head.clientScheme }
+
+    /// Where the client reached the market, for absolute addresses: `scheme://host:port`.
+    package var origin: String {
+        "\(scheme)://\(headers[.forwardedHost] ?? head.authority ?? "localhost")"
+    }
 
     /// Image URLs on the scheme and host this request came to.
     package var imageURLs: ImageURLs { head.imageURLs }
@@ -145,6 +159,8 @@ extension MultipartForm {
 public struct MarketRequestContext: ConnectionRequestContext {
     public var coreContext: CoreRequestContextStorage
     package let connection: any Channel
+    /// The vendor_id of the team address the request came through, if any.
+    package var team: Int64?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -152,9 +168,11 @@ public struct MarketRequestContext: ConnectionRequestContext {
     }
 }
 
-/// A context that knows the connection its request came on.
+/// A context that knows the connection its request came on, and the team whose address it came
+/// through, if any.
 package protocol ConnectionRequestContext: RequestContext {
     var connection: any Channel { get }
+    var team: Int64? { get }
 }
 
 extension ConnectionRequestContext {
@@ -185,6 +203,9 @@ extension HTTPField.Name {
     package static var forwardedHost: Self { Self("X-Forwarded-Host")! }
     package static var forwardedProto: Self { Self("X-Forwarded-Proto")! }
     package static var forwardedFor: Self { Self("X-Forwarded-For")! }
+    /// The team address a request came through, taken off its path before routing; set only by
+    /// the market itself.
+    package static var forwardedPrefix: Self { Self("X-Forwarded-Prefix")! }
     /// The storefront's script says `fetch` here for the requests it sends in the background.
     package static var requestedWith: Self { Self("X-Requested-With")! }
     package static var referrerPolicy: Self { Self("Referrer-Policy")! }

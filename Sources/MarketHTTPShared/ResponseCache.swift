@@ -118,14 +118,15 @@ package final class ResponseCache: Sendable {
     }
 }
 
-/// Everything a kept response depends on besides the catalogue: the URL, the host and scheme its
-/// links are made for, the language and cookies of a page's visitor, and whether the storefront's
+/// Everything a kept response depends on besides the catalogue: the URL, the host, scheme and team
+/// address its links are made for, the language and cookies of a page's visitor, and whether the storefront's
 /// script asked for it.
 struct Key: Hashable, Sendable {
     var path: String
     var authority: String?
     var scheme: String
     var forwardedHost: String?
+    var teamAddress: String?
     var language: String?
     var cookie: String?
     var requestedWith: String?
@@ -136,6 +137,7 @@ struct Key: Hashable, Sendable {
         authority = request.authority
         scheme = request.clientScheme
         forwardedHost = headers[.forwardedHost]
+        teamAddress = headers[.forwardedPrefix]
         language = headers[.acceptLanguage]
         cookie = headers[.cookie]
         requestedWith = headers[.requestedWith]

@@ -6,7 +6,8 @@ import MarketHTTPShared
 import MarketModel
 
 /// The inspector's JSON twin, for scripts and apps: a vendor's recent requests, their rehearsed
-/// faults, and a fresh start. Every route asks for the vendor's `identifier` and `secret` headers.
+/// faults, a fresh start, and the team address. Every route asks for the vendor's `identifier` and
+/// `secret` headers.
 package struct InspectorController<Context: ConnectionRequestContext> {
     let service: MarketService
     let records: RequestRecords
@@ -26,6 +27,14 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         inspector.put("faults", use: setFaults)
         inspector.delete("faults", use: clearFaults)
         inspector.delete("products", use: deleteProducts)
+        inspector.get("team", use: team)
+    }
+
+    /// `{"address": "http://…/teams/82"}`: the team address of the vendor the headers prove, on the
+    /// host this request came to.
+    @Sendable func team(_ request: Request, context: Context) async throws -> Response {
+        let vendor = try await vendor(of: request, context)
+        return try Self.json(["address": TeamAddress.url(of: vendor.id, on: request.origin)])
     }
 
     @Sendable func requests(_ request: Request, context: Context) async throws -> Response {

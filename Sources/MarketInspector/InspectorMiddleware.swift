@@ -3,10 +3,11 @@ import HTTPTypes
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
+import MarketModel
 import NIOCore
 
-/// Records every request that names a known vendor in its `identifier` header, for that vendor's
-/// inspector, and injects the faults that vendor asked for. API requests that name no vendor are
+/// Records every request that came through a team's address or names a known vendor in its
+/// `identifier` header, for that vendor's inspector, and injects the faults that vendor asked for. API requests that name no vendor are
 /// recorded for the operator (their answers only when refused); the rest pass untouched.
 /// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
 /// reads the request body only as the route reads it, so the body limits still hold.
@@ -23,11 +24,23 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let route = request.uri.path.utf8.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != UInt8(ascii: "/") }
+        let route = AppPaths.firstSegment(of: request.uri.path)
         guard !route.caselessEquals("inspector".utf8) else { return try await next(request, context) }
-        // A store that cannot tell who this is must not fail the request: the route will say so.
-        let vendor = try? await request.identifier.asyncMap { try await service.vendor(.identifier($0)) } ?? nil
-        guard vendor != nil || AnonymousReads.isAPI(route) else { return try await next(request, context) }
+        var vendor: Vendor?
+        if let team = context.team {
+            do {
+                vendor = try await service.vendor(.id(team))
+            } catch let error as MarketError {
+                return try APIErrorMiddleware<Context>.response(to: error)
+            }
+            guard vendor != nil else {
+                return try APIErrorMiddleware<Context>.response(to: .init(.notFound, .noTeam(team)))
+            }
+        } else if let identifier = request.identifier {
+            // A store that cannot tell who this is must not fail the request: the route will say so.
+            vendor = try? await service.vendor(.identifier(identifier))
+        }
+        guard vendor != nil || AppPaths.isAPI(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
         let fault = try? await vendor.asyncMap { try await faults.nextFault(for: $0.id) } ?? nil
         let captured = BodyCapture()
@@ -41,7 +54,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             })
         if let fault { try await Task.sleep(for: fault.delay) }
         var record = Recording(
-            records: records, vendorID: vendor?.id, head: request.head, scheme: request.scheme,
+            records: records, vendorID: vendor?.id, head: request.head.asSent, scheme: request.scheme,
             started: started, fault: fault.flatMap(Self.effects), failedOnPurpose: fault?.failsOnPurpose ?? false,
             logger: context.logger)
         var response: Response

@@ -107,14 +107,6 @@ extension Recording {
     }
 }
 
-/// API requests that named no vendor, kept for the operator.
-enum AnonymousReads {
-    /// A path whose first segment is this names the API (`api`, or 2021's `item` and `items`), in either case.
-    static func isAPI(_ segment: some Sequence<UInt8>) -> Bool {
-        ["api", "item", "items"].contains { segment.caselessEquals($0.utf8) }
-    }
-}
-
 /// The first bytes of a body as it streams past, kept for the inspector; the rest is only counted.
 final class BodyCapture: @unchecked Sendable {
     static let keptBytes = 12 * 1024 * 1024

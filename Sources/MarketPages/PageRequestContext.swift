@@ -8,6 +8,7 @@ import NIOCore
 package struct PageRequestContext: ChildRequestContext, ConnectionRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let connection: any Channel
+    package let team: Int64?
     private var filledBrowser: BrowserSession?
 
     /// Filled once by `BrowserSessionMiddleware`, which runs before every page route.
@@ -24,6 +25,7 @@ package struct PageRequestContext: ChildRequestContext, ConnectionRequestContext
     package init(context: MarketRequestContext) {
         coreContext = context.coreContext
         connection = context.connection
+        team = context.team
     }
 }
 

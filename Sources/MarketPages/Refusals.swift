@@ -24,6 +24,7 @@ extension Localization {
         case .throttled(let seconds): self("tooManyGuesses", ["seconds": String(seconds)])
         case .sessionEnded: self("sessionEnded")
         case .noVendor(let identifier): self("noVendorWithIdentifier", ["identifier": identifier])
+        case .noTeam(let id): self("noTeamAtAddress", ["path": TeamAddress.path(of: id)])
         case .vendorIDTaken(let id): self("vendorIDTaken", ["id": String(id)])
         case .vendorIdentifierTaken(let identifier): self("vendorIdentifierTaken", ["identifier": identifier])
         case .operatorTaken(let name): self("operatorTaken", ["name": name])

@@ -63,11 +63,6 @@ package struct Website: Sendable {
         return "\(scheme)://\(host):\(port)"
     }
 
-    /// Where the visitor reached the market, for the absolute addresses a shared link needs.
-    package static func origin(of request: Request) -> String {
-        "\(request.scheme)://\(request.headers[.forwardedHost] ?? request.head.authority ?? "localhost")"
-    }
-
     /// See Other: after a form, the browser shows `location` with a GET, so reloading never posts twice.
     /// The script is told where to go instead: a redirect it followed itself would use up the notice
     /// meant for the page it then opens.

@@ -28,7 +28,7 @@ extension Storefront {
         // "My products": the signed-in vendor's own, newest first.
         let mine = query["mine"] == "1"
         let filter = CatalogueFilter(query, searching: !search.isEmpty)
-        let origin = Website.origin(of: request)
+        let origin = request.origin
         let request = PageRequest(number: number, itemsPerPage: Self.pageSize, after: mine ? nil : after)
         let page: Page<ProductSummary>
         if mine {
@@ -166,7 +166,7 @@ extension Storefront {
 
     /// What a messenger shows for a shared link to a product: its name, price and first photo.
     private func preview(of product: Product, _ sheet: ProductSheet, _ request: Request) -> PageContent {
-        let origin = Website.origin(of: request)
+        let origin = request.origin
         let facts = [sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock]
         let description = Self.oneLine(product.description, atMost: 160)
         return [

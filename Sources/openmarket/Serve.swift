@@ -6,6 +6,7 @@ import MarketApp
 import MarketCore
 import MarketDemo
 import MarketHTTP
+import MarketModel
 import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
@@ -37,6 +38,14 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Fill an empty market with a demo catalogue (OPENMARKET_DEMO).")
     var demo: Bool = Environment.flag("OPENMARKET_DEMO")
+
+    @Option(
+        help: """
+            Make the market's own address this vendor's team address too (its vendor_id, identifier or \
+            name), for a learner alone: every request of their app is then in that vendor's inspector \
+            (OPENMARKET_TEAM).
+            """)
+    var team: String?
 
     @Option(
         help: ArgumentHelp(
@@ -111,8 +120,17 @@ struct Serve: AsyncParsableCommand {
             }
             let host = lan && host == "127.0.0.1" ? "0.0.0.0" : host
             let lan = lan
-            let application = try market.application(host: host, port: port) { port in
+            var plainAddressTeam: Vendor?
+            if let team = team ?? Environment.value("OPENMARKET_TEAM") {
+                plainAddressTeam = try await market.vendor(named: team)
+            }
+            let application = try market.application(host: host, port: port, plainAddressTeam: plainAddressTeam) {
+                [plainAddressTeam] port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
+                if let team = plainAddressTeam {
+                    logger.info(
+                        "an app's requests to this address are \(team.name)'s: http://\(host):\(port)/inspector")
+                }
                 if lan {
                     // To the terminal as it is, not as a log line, and at once even when stdout is a pipe.
                     LogOutput.standardOutput.write(

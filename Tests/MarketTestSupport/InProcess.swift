@@ -2,19 +2,23 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import MarketModel
 import NIOCore
 
 /// The fast tier: a market's router answered in process by Hummingbird's `.router` testing, with
 /// no socket and no port. For what routes and pages answer; where the bytes on the wire are the
 /// point (real clients' quirks, pipelining, limits, several servers), a test uses `withServer`.
 extension TestMarket {
+    /// `team` names the vendor whose team address the market's own address is too, as `serve --team` does.
     public static func inProcess<T: Sendable>(
         flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, clock: TestClock? = nil,
-        _ body: @Sendable (TestMarket) async throws -> T
+        team: String? = nil, _ body: @Sendable (TestMarket) async throws -> T
     ) async throws -> T {
         let market = try await TestMarket(flavor: flavor, openRegistration: openRegistration, clock: clock)
         defer { try? FileManager.default.removeItem(at: market.directory) }
-        let application = Application(router: try market.market.router())
+        var plainAddressTeam: Vendor?
+        if let team { plainAddressTeam = try await market.market.vendor(named: team) }
+        let application = Application(responder: try market.market.responder(plainAddressTeam: plainAddressTeam))
         return try await application.test(.router) { client in
             var market = market
             market.client = client
@@ -22,7 +26,7 @@ extension TestMarket {
         }
     }
 
-    /// `request` through the router in process: its Host becomes the request's authority.
+    /// `request` through the router in process, whose authority Hummingbird's testing names `localhost`.
     func answerInProcess(
         _ client: any TestClientProtocol, _ method: String, _ path: String, headers: [String], body: Data
     ) async throws -> RawResponse {

@@ -106,6 +106,47 @@ import Testing
         }
     }
 
+    /// A team address works through nginx on every server: its pictures keep it, nginx's picture
+    /// cache never answers for it (so a team's rehearsed failures reach its pictures), and its
+    /// requests are the team's whichever server answered them.
+    @Test func aTeamAddressBehindNginxIsTheTeamsOnEveryServer() async throws {
+        try await ServerGroup.run { group in
+            _ = try await group.peers[0].create(
+                "Seen by a team", by: Self.papri, images: [try TestImages.jpeg(dots: 4)])
+            let credentials = ["identifier: \(Self.papri.identifier)", "secret: \(Self.papri.secret)"]
+            let address = try #require(
+                try await group.front.send("GET", "/inspector/team", headers: credentials).json["address"] as? String)
+            let team = try #require(URL(string: address))
+            #expect(team.port == group.balancer.port, "built from the host the request named")
+            let list = try await group.front.send("GET", "\(team.path)/api/products?page_no=1&items_per_page=1")
+            let thumbnail = try #require((try list.json["pages"] as? [[String: Any]])?.first?["thumbnail"] as? String)
+            #expect(thumbnail.hasPrefix(address + "/images/"))
+            let picture = try #require(URL(string: thumbnail)?.path)
+            #expect(try await group.front.send("GET", picture).status == 200)
+
+            let faults = try await group.front.send(
+                "PUT", "/inspector/faults", headers: credentials, body: Data(#"{"fail_percent":100}"#.utf8))
+            #expect(faults.status == 200)
+            // Each server reads the faults set through another within `FaultInjector.freshness`.
+            for peer in group.peers {
+                try await waitUntil("every server fails the team's pictures") {
+                    try await peer.send("GET", picture).status == 503
+                }
+            }
+            for _ in group.peers {
+                #expect(try await group.front.send("GET", picture).status == 503, "never from nginx's cache")
+            }
+            #expect(try await group.front.send("GET", String(picture.dropFirst(team.path.count))).status == 200)
+            try await waitUntil("the team's inspector keeps its picture requests, answered and failed") {
+                let requests = try await group.front.send("GET", "/inspector/requests", headers: credentials)
+                let statuses = (try requests.json["requests"] as? [[String: Any]])?.compactMap {
+                    $0["request"] as? [String: Any]
+                }.filter { $0["path"] as? String == picture }.compactMap { $0["status"] as? Int }
+                return statuses?.contains(200) == true && statuses?.filter { $0 == 503 }.count ?? 0 >= 4
+            }
+        }
+    }
+
     /// On PostgreSQL details and pages asked by a client that names no vendor are the same head and
     /// bytes as for one that does, never stale after a change through the other server, and in
     /// order when requests come together.

@@ -1,0 +1,31 @@
+import Hummingbird
+import MarketCore
+import MarketHTTPShared
+
+/// Takes a team address off each request's path before the router sees it, as a proxy that mounts
+/// an application under a path does: `/teams/82/api/products` is routed as `/api/products`, with
+/// the vendor_id in the context (for the inspector and the faults) and `X-Forwarded-Prefix:
+/// /teams/82` in the head (for the picture URLs in the answer, and the response cache's key). With
+/// `plainAddressTeam`, the market's own address is that vendor's too, for what apps ask.
+struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPResponder {
+    let router: Router
+    let plainAddressTeam: Int64?
+
+    func respond(to request: Request, context: MarketRequestContext) async throws -> Response {
+        var context = context
+        guard let path = request.head.path, let (vendorID, rest) = TeamAddress.split(path[...]) else {
+            if AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) { context.team = plainAddressTeam }
+            guard request.headers[.forwardedPrefix] != nil else {
+                return try await router.respond(to: request, context: context)
+            }
+            var head = request.head
+            head.headerFields[.forwardedPrefix] = nil
+            return try await router.respond(to: Request(head: head, body: request.body), context: context)
+        }
+        var head = request.head
+        head.path = rest.first == "/" ? String(rest) : "/" + rest
+        head.headerFields[.forwardedPrefix] = TeamAddress.path(of: vendorID)
+        context.team = vendorID
+        return try await router.respond(to: Request(head: head, body: request.body), context: context)
+    }
+}
