@@ -64,6 +64,8 @@ package struct InspectorPages: Sendable {
                 "faults": typedFaults ?? FaultsForm(faults, strings: strings).context,
                 "faultsOn": !faults.isOff,
                 "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
+                "teamAddress": strings(
+                    "inspector_teamAddress", ["address": TeamAddress.url(of: vendor.id, on: request.origin)]),
             ])
     }
 

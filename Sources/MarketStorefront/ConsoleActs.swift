@@ -45,7 +45,9 @@ extension Storefront {
         var request = request
         var browser = context.browser
         let form = try await website.submission(&request, browser: browser)
-        guard let actor = browser.signedInOperator() else { return try await consolePage(browser) }
+        guard let actor = browser.signedInOperator() else {
+            return try await consolePage(browser, origin: request.origin)
+        }
         let strings = browser.strings
         do {
             if let ask {
@@ -60,15 +62,15 @@ extension Storefront {
             browser.leave(consoleResult: try await act(actor, form, strings))
             return website.redirect(to: "/operator", browser: browser)
         } catch let error as MarketError where error.kind != .unavailable {
-            return try await notDone(strings.refusal(error), browser: browser)
+            return try await notDone(strings.refusal(error), browser: browser, origin: request.origin)
         } catch let refusal as ConsoleRefusal {
-            return try await notDone(strings(refusal.phrase, refusal.values), browser: browser)
+            return try await notDone(strings(refusal.phrase, refusal.values), browser: browser, origin: request.origin)
         }
     }
 
-    private func notDone(_ why: String, browser: BrowserSession) async throws -> Response {
+    private func notDone(_ why: String, browser: BrowserSession, origin: String) async throws -> Response {
         try await consolePage(
-            browser, failure: ["heading": browser.strings("operator_notDone"), "error": why],
+            browser, origin: origin, failure: ["heading": browser.strings("operator_notDone"), "error": why],
             status: .unprocessableContent)
     }
 

@@ -10,7 +10,7 @@ import MarketPages
 /// and the log of who did what. Every act is the service's, and recorded there.
 extension Storefront {
     @Sendable func console(_ request: Request, context: PageRequestContext) async throws -> Response {
-        try await consolePage(context.browser)
+        try await consolePage(context.browser, origin: request.origin)
     }
 
     @Sendable func operatorSignIn(_ request: Request, context: PageRequestContext) async throws -> Response {
@@ -162,8 +162,9 @@ extension Storefront {
     }
 
     /// The console, with what the last act came to (`failure`, or the result it left) above all else.
+    /// Team addresses are on `origin` as a phone on the same network reaches it.
     func consolePage(
-        _ browser: BrowserSession, failure: PageContent? = nil, status: HTTPResponse.Status = .ok
+        _ browser: BrowserSession, origin: String, failure: PageContent? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         var browser = browser
         guard let actor = browser.signedInOperator() else {
@@ -172,9 +173,12 @@ extension Storefront {
         let result = failure ?? browser.consoleResult?.content
         browser.clearConsoleResult()
         let strings = browser.strings
+        let reachable = LocalNetwork.reachable(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
-            [
-                "id": row.vendor.id, "name": row.vendor.name,
+            let address = TeamAddress.url(of: row.vendor.id, on: reachable)
+            return [
+                "id": row.vendor.id, "name": row.vendor.name, "address": address,
+                "qr": QRCode(address)?.svg(label: strings("operator_teamAddressQR", ["name": row.vendor.name])) ?? "",
                 "identifier": row.vendor.identifier,
                 "products": row.hiddenCount == 0
                     ? String(row.productCount)

@@ -1,5 +1,24 @@
 import ArgumentParser
 import Foundation
+import MarketApp
+import MarketCore
+
+/// Where apps reach the market, for the team addresses the vendor commands print.
+struct MarketAddressOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            """
+            The market's address as apps reach it, which team addresses start with (default: this \
+            machine's network address and OPENMARKET_PORT, or 8080).
+            """, valueName: "http://HOST:PORT"))
+    var marketAddress: String?
+
+    var origin: String {
+        if let marketAddress { return marketAddress.hasSuffix("/") ? String(marketAddress.dropLast()) : marketAddress }
+        let host = LANInvitation.addresses().first ?? "127.0.0.1"
+        return "http://\(host):\(Environment.value("OPENMARKET_PORT", default: "8080"))"
+    }
+}
 
 struct Vendors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,7 +26,7 @@ struct Vendors: AsyncParsableCommand {
         discussion: """
             Example:
               openmarket vendors add --name "team 82" --vendor-id 82
-              openmarket vendors list
+              openmarket vendors list --market-address http://192.168.0.10:8080
             """, subcommands: [Add.self, List.self, Secret.self])
 
     struct Add: AsyncParsableCommand {
@@ -36,6 +55,8 @@ struct Vendors: AsyncParsableCommand {
                 """)
         var vendorID: Int64?
 
+        @OptionGroup var address: MarketAddressOption
+
         func run() async throws {
             let registered = try await storage.withMarket { market in
                 try await market.service.registerVendor(
@@ -45,6 +66,7 @@ struct Vendors: AsyncParsableCommand {
             print("name:       \(registered.vendor.name)")
             print("identifier: \(registered.vendor.identifier)")
             print("secret:     \(registered.secret)")
+            print("address:    \(TeamAddress.url(of: registered.vendor.id, on: address.origin))")
         }
     }
 
@@ -84,16 +106,21 @@ struct Vendors: AsyncParsableCommand {
                 """)
 
         @OptionGroup var storage: MarketOptions
+        @OptionGroup var address: MarketAddressOption
 
         func run() async throws {
             let vendors = try await storage.withMarket { try await $0.service.vendors() }
+            let addresses = vendors.map { TeamAddress.url(of: $0.id, on: address.origin) }
+            let width = (addresses.map(\.count).max() ?? 0) + 2
             print(
                 "id".padding(toLength: 6, withPad: " ", startingAt: 0)
-                    + "identifier".padding(toLength: 38, withPad: " ", startingAt: 0) + "name")
-            for vendor in vendors {
+                    + "identifier".padding(toLength: 38, withPad: " ", startingAt: 0)
+                    + "team address".padding(toLength: width, withPad: " ", startingAt: 0) + "name")
+            for (vendor, team) in zip(vendors, addresses) {
                 print(
                     String(vendor.id).padding(toLength: 6, withPad: " ", startingAt: 0)
-                        + vendor.identifier.padding(toLength: 38, withPad: " ", startingAt: 0) + vendor.name)
+                        + vendor.identifier.padding(toLength: 38, withPad: " ", startingAt: 0)
+                        + team.padding(toLength: width, withPad: " ", startingAt: 0) + vendor.name)
             }
         }
     }

@@ -120,6 +120,10 @@ import Testing
             #expect(page.contains("파일 파트 images: 선언한 형식은 image/jpeg, 실제 내용은 PNG 이미지입니다"))
             #expect(page.contains("<td>PNG 이미지</td>"), "the parts table says what the bytes are")
             #expect(page.contains("&quot;reason&quot;:&quot;price must be 0 or more&quot;"), "the answer as it was")
+            let nala = try #require(try await market.service.vendor(.identifier(TestMarket.nala.identifier)))
+            #expect(
+                page.contains("우리 팀 주소는 http://localhost/teams/\(nala.id)입니다."), "where every request is the team's")
+            #expect(page.contains("마켓의 원래 주소로 온 요청은 선생님 콘솔에만 보입니다"), "and where the others go")
         }
     }
 

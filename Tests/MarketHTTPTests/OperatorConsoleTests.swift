@@ -1,5 +1,6 @@
 import Foundation
 import MarketModel
+import MarketPages
 import MarketTestSupport
 import Testing
 
@@ -54,6 +55,23 @@ import Testing
             _ = try await stranger.get("/operator")
             let refused = try await stranger.post("/operator/products/remove", ["product_id": "1"])
             #expect(refused.text.contains(#"action="/operator/sign-in""#), "no operator, no removal")
+        }
+    }
+
+    /// The console gives each team its address, on this machine's network address rather than the
+    /// loopback one the teacher opened it on, with a QR code for a phone on the same network.
+    @Test func theConsoleGivesEachTeamItsAddressForPhonesOnTheNetwork() async throws {
+        try await TestMarket.inProcess { market in
+            _ = try await market.service.registerVendor(name: "team 82", id: 82)
+            var teacher = try await Self.signedInTeacher(market, language: "ko")
+            let console = try await teacher.get("/operator").text
+            let host = LocalNetwork.addresses().first ?? "localhost"
+            let address = "http://\(host)/teams/82"
+            let cell = try #require(console.firstMatch(of: /<td><code>([^<]+\/teams\/82)<\/code>(.*?)<\/td>/))
+            #expect(cell.1 == address)
+            #expect(cell.2.contains(#"<summary>QR 코드</summary><svg"#))
+            #expect(cell.2.contains(#"aria-label="team 82 팀 주소 QR 코드""#))
+            #expect(console.contains("앱의 기본 URL을 팀 주소로 바꾸면"))
         }
     }
 

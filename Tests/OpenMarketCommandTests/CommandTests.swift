@@ -38,6 +38,11 @@ import Testing
         ])
         #expect(added.status == 0, "\(added.errors)")
         #expect(added.output.contains("vendor_id:  82"))
+        #expect(added.output.firstMatch(of: /address:    http:\/\/[0-9.]+:8080\/teams\/82\n/) != nil, "\(added.output)")
+        let listed = try await OpenMarketBinary.run([
+            "vendors", "list", "--data-dir", dataDir, "--market-address", "http://192.168.0.10:8080/",
+        ])
+        #expect(listed.output.contains("http://192.168.0.10:8080/teams/82  judy"), "\(listed.output)")
         let twice = try await OpenMarketBinary.run([
             "vendors", "add", "--data-dir", dataDir, "--name", "other", "--vendor-id", "82",
         ])

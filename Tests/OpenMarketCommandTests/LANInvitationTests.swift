@@ -1,4 +1,5 @@
 import MarketApp
+import MarketPages
 import Testing
 
 /// `serve --lan` draws the market's address as a QR code for a phone's camera.

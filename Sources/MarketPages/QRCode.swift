@@ -1,6 +1,7 @@
 /// A QR code (ISO/IEC 18004) for a short text such as a URL: byte mode, error correction level L,
 /// the smallest of versions 1 to 5 that holds it (up to 106 bytes, one Reed–Solomon block each) and
-/// mask 0, which every reader accepts. Drawn in a terminal with half blocks, two rows per line.
+/// mask 0, which every reader accepts. Drawn in a terminal with half blocks, two rows per line, or
+/// on a page as SVG.
 public struct QRCode: Sendable {
     /// Data and error-correction codewords of versions 1…5 at level L.
     private static let capacity: [(data: Int, ec: Int)] = [(19, 7), (34, 10), (55, 15), (80, 20), (108, 26)]
@@ -169,5 +170,21 @@ public struct QRCode: Sendable {
                     }))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Dark modules on white as an SVG image that scales to its box, within a four-module quiet
+    /// zone; `label` is what a screen reader says of it.
+    public func svg(label: String) -> String {
+        let border = 4
+        let side = size + 2 * border
+        var path = ""
+        for y in 0..<size {
+            for x in 0..<size where modules[y][x] { path += "M\(x + border) \(y + border)h1v1h-1z" }
+        }
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" role="img" \
+            aria-label="\(label.htmlEscaped)" shape-rendering="crispEdges">\
+            <rect width="\(side)" height="\(side)" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
+            """
     }
 }
