@@ -80,26 +80,35 @@ public struct Market: Sendable {
             logger: logger, connections: connections, watch: watch)
     }
 
-    /// The HTTP server on `host`:`port` (0 picks a free port); `onListening` learns the port. With
-    /// `plainAddressTeam`, the market's own address is that vendor's team address too.
-    public func application(
+    /// The HTTP server on `host`:`port` (0 picks a free port), and on each of the configuration's
+    /// team ports; `onListening` learns the first port. With `plainAddressTeam`, the market's own
+    /// address is that vendor's team address too.
+    public func applications(
         host: String, port: Int, plainAddressTeam: Vendor? = nil,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) throws -> some ApplicationProtocol {
-        MarketServer.application(
-            responder: try responder(plainAddressTeam: plainAddressTeam), host: host, port: port, limits: limits,
-            logger: logger, onListening: onListening)
+    ) throws -> [any Service] {
+        let responder = try responder(plainAddressTeam: plainAddressTeam)
+        let teamPorts = configuration.teamPorts.map { Array($0.ports) } ?? []
+        return [
+            MarketServer.application(
+                responder: responder, host: host, port: port, limits: limits, logger: logger, onListening: onListening)
+        ]
+            + teamPorts.map {
+                MarketServer.application(responder: responder, host: host, port: $0, limits: limits, logger: logger)
+            }
     }
 
     /// What `application` answers requests with: the router behind the team addresses.
     public func responder(plainAddressTeam: Vendor? = nil) throws -> some HTTPResponder<MarketRequestContext> {
-        MarketServer.responder(router: try router(), plainAddressTeam: plainAddressTeam)
+        MarketServer.responder(
+            router: try router(), teamPorts: configuration.teamPorts, plainAddressTeam: plainAddressTeam)
     }
 
     /// Every route and middleware of the market's server, as `application` serves them.
     public func router() throws -> Router<MarketRequestContext> {
         try MarketServer.router(
-            service: service, records: records, faults: faults, flavor: configuration.flavor, sessionKey: sessionKey,
+            service: service, records: records, faults: faults, flavor: configuration.flavor,
+            teamPorts: configuration.teamPorts, sessionKey: sessionKey,
             limits: limits, metrics: MarketMetrics.registry,
             fillWithDemo: { [service] in try await DemoCatalogue.fill(service) })
     }

@@ -19,6 +19,8 @@ public struct MarketConfiguration: Sendable {
     public var sessionKey: SessionKey?
     public var openRegistration = false
     public var flavor: V2Flavor = .marketTraining
+    /// The ports teams' apps reach the market on as their team, if any.
+    public var teamPorts: TeamPorts?
     /// What the market logs: every request at `.info`.
     public var logLevel: Logger.Level = .info
     /// bcrypt's cost for new secrets; tests lower it.

@@ -20,11 +20,12 @@ public enum MarketServer {
     /// `fillWithDemo` fills an emptied market with the demo catalogue, for the operator's reset.
     public static func router(
         service: MarketService, records: RequestRecords, faults: FaultInjector, flavor: V2Flavor = .marketTraining,
-        sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry,
+        teamPorts: TeamPorts? = nil, sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry,
         fillWithDemo: @escaping @Sendable () async throws -> Int
     ) throws -> Router<MarketRequestContext> {
+        let teamAddresses = TeamAddresses(ports: teamPorts)
         let website = try Website(
-            service: service, faults: faults, sessionKey: sessionKey,
+            service: service, faults: faults, teamAddresses: teamAddresses, sessionKey: sessionKey,
             resources: [Storefront.resources, InspectorPages.resources].compactMap { $0 })
         let inspectorPages = InspectorPages(website: website, records: records)
         let storefront = Storefront(
@@ -51,7 +52,8 @@ public enum MarketServer {
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router, cache: cache)
         APIv1Controller(service: service).addRoutes(to: router, cache: cache)
         ImageController(service: service).addRoutes(to: router)
-        InspectorController(service: service, records: records, faults: faults).addRoutes(to: router)
+        InspectorController(service: service, records: records, faults: faults, teamAddresses: teamAddresses)
+            .addRoutes(to: router)
         OperationsController(service: service, limits: limits, registry: metrics).addRoutes(to: router)
         storefront.addRoutes(to: router, cache: cache)
         inspectorPages.addRoutes(to: router)
@@ -61,11 +63,13 @@ public enum MarketServer {
     }
 
     /// `router` behind the team addresses: `/teams/<vendor_id>/…` is routed as `/…` for that
-    /// vendor, and with `plainAddressTeam` the market's own address is that vendor's too.
+    /// vendor, as is a request to a team's own port; with `plainAddressTeam` the market's own
+    /// address is that vendor's too.
     public static func responder(
-        router: Router<MarketRequestContext>, plainAddressTeam: Vendor? = nil
+        router: Router<MarketRequestContext>, teamPorts: TeamPorts? = nil, plainAddressTeam: Vendor? = nil
     ) -> some HTTPResponder<MarketRequestContext> {
-        TeamAddressResponder(router: router.buildResponder(), plainAddressTeam: plainAddressTeam?.id)
+        TeamAddressResponder(
+            router: router.buildResponder(), teamPorts: teamPorts, plainAddressTeam: plainAddressTeam?.id)
     }
 
     /// `responder` served on `host`:`port` (0 picks a free port); `onListening` learns the port.

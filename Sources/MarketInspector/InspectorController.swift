@@ -12,11 +12,15 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     let service: MarketService
     let records: RequestRecords
     let faults: FaultInjector
+    let teamAddresses: TeamAddresses
 
-    package init(service: MarketService, records: RequestRecords, faults: FaultInjector) {
+    package init(
+        service: MarketService, records: RequestRecords, faults: FaultInjector, teamAddresses: TeamAddresses
+    ) {
         self.service = service
         self.records = records
         self.faults = faults
+        self.teamAddresses = teamAddresses
     }
 
     package func addRoutes(to router: Router<Context>) {
@@ -31,10 +35,12 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     }
 
     /// `{"address": "http://…/teams/82"}`: the team address of the vendor the headers prove, on the
-    /// host this request came to.
+    /// host this request came to, and `port_address` (`http://…:8182`) when the market has team ports.
     @Sendable func team(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
-        return try Self.json(["address": TeamAddress.url(of: vendor.id, on: request.origin)])
+        var addresses = ["address": teamAddresses.path(of: vendor.id, on: request.origin)]
+        addresses["port_address"] = teamAddresses.port(of: vendor.id, on: request.origin)
+        return try Self.json(addresses)
     }
 
     @Sendable func requests(_ request: Request, context: Context) async throws -> Response {

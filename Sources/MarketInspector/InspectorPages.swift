@@ -65,7 +65,11 @@ package struct InspectorPages: Sendable {
                 "faultsOn": !faults.isOff,
                 "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
                 "teamAddress": strings(
-                    "inspector_teamAddress", ["address": TeamAddress.url(of: vendor.id, on: request.origin)]),
+                    "inspector_teamAddress",
+                    ["address": website.teamAddresses.path(of: vendor.id, on: request.origin)]),
+                "teamPort": website.teamAddresses.port(of: vendor.id, on: request.origin).map {
+                    strings("inspector_teamPort", ["address": $0])
+                },
             ])
     }
 

@@ -12,14 +12,19 @@ package struct Website: Sendable {
     package let renderer: PageRenderer
     package let cipher: CookieCipher
     package let faults: FaultInjector
+    package let teamAddresses: TeamAddresses
 
     /// `resources` are the other page modules' folders of templates, phrases and assets.
-    package init(service: MarketService, faults: FaultInjector, sessionKey: SessionKey, resources: [URL]) throws {
+    package init(
+        service: MarketService, faults: FaultInjector, teamAddresses: TeamAddresses, sessionKey: SessionKey,
+        resources: [URL]
+    ) throws {
         guard let own = Bundle.module.resourceURL?.appendingPathComponent("pages") else {
             throw PageRenderer.TemplateError(description: "the pages' resources are missing")
         }
         self.service = service
         self.faults = faults
+        self.teamAddresses = teamAddresses
         renderer = try PageRenderer(folders: [own] + resources)
         cipher = CookieCipher(keyBytes: sessionKey.bytes)
     }

@@ -175,9 +175,10 @@ extension Storefront {
         let strings = browser.strings
         let reachable = LocalNetwork.reachable(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
-            let address = TeamAddress.url(of: row.vendor.id, on: reachable)
+            let address = website.teamAddresses.path(of: row.vendor.id, on: reachable)
             return [
                 "id": row.vendor.id, "name": row.vendor.name, "address": address,
+                "portAddress": website.teamAddresses.port(of: row.vendor.id, on: reachable),
                 "qr": QRCode(address)?.svg(label: strings("operator_teamAddressQR", ["name": row.vendor.name])) ?? "",
                 "identifier": row.vendor.identifier,
                 "products": row.hiddenCount == 0

@@ -54,6 +54,8 @@ struct Serve: AsyncParsableCommand {
     var v2Flavor: V2Flavor =
         V2Flavor(rawValue: Environment.value("OPENMARKET_V2_FLAVOR", default: "")) ?? .marketTraining
 
+    @OptionGroup var teamPorts: TeamPortsOption
+
     @Flag(
         help: """
             Let an unknown identifier that comes with a secret become a vendor on first use, for classrooms \
@@ -102,6 +104,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = try storage.configuration()
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor
+        configuration.teamPorts = try teamPorts.ports()
         configuration.logLevel = logLevel
         configuration.secretThrottle = SecretThrottle(perAddress: guessesPerAddress, firstWait: .seconds(guessWait))
         if maxConnections > 0 { configuration.maximumConnections = maxConnections }
@@ -124,9 +127,14 @@ struct Serve: AsyncParsableCommand {
             if let team = team ?? Environment.value("OPENMARKET_TEAM") {
                 plainAddressTeam = try await market.vendor(named: team)
             }
-            let application = try market.application(host: host, port: port, plainAddressTeam: plainAddressTeam) {
-                [plainAddressTeam] port in
+            let applications = try market.applications(host: host, port: port, plainAddressTeam: plainAddressTeam) {
+                [plainAddressTeam, teamPorts = configuration.teamPorts] port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
+                if let ports = teamPorts?.ports {
+                    logger.info(
+                        "each team's own port is open: vendor_id 1 on \(ports.lowerBound) up to \(ports.count) on \(ports.upperBound)"
+                    )
+                }
                 if let team = plainAddressTeam {
                     logger.info(
                         "an app's requests to this address are \(team.name)'s: http://\(host):\(port)/inspector")
@@ -139,7 +147,7 @@ struct Serve: AsyncParsableCommand {
             }
             let services = ServiceGroup(
                 configuration: .init(
-                    services: [application, ShutdownNotice(logger: logger)] + market.backgroundWork,
+                    services: applications + [ShutdownNotice(logger: logger)] + market.backgroundWork,
                     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await services.run()
         }

@@ -3,6 +3,25 @@ import Foundation
 import MarketApp
 import MarketCore
 
+/// The ports `serve --team-ports` gives teams of their own.
+struct TeamPortsOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            """
+            Ports of the teams' own: vendor_id N is reached on the first plus N - 1, for apps that set \
+            their URL's path apart from its host (OPENMARKET_TEAM_PORTS).
+            """, valueName: "FIRST-LAST"))
+    var teamPorts: String?
+
+    func ports() throws -> TeamPorts? {
+        guard let text = teamPorts ?? Environment.value("OPENMARKET_TEAM_PORTS") else { return nil }
+        guard let ports = TeamPorts(text) else {
+            throw ValidationError("--team-ports takes a port, or two joined by a dash such as 8101-8140")
+        }
+        return ports
+    }
+}
+
 /// Where apps reach the market, for the team addresses the vendor commands print.
 struct MarketAddressOption: ParsableArguments {
     @Option(
@@ -12,6 +31,8 @@ struct MarketAddressOption: ParsableArguments {
             machine's network address and OPENMARKET_PORT, or 8080).
             """, valueName: "http://HOST:PORT"))
     var marketAddress: String?
+
+    @OptionGroup var teamPorts: TeamPortsOption
 
     var origin: String {
         if let marketAddress { return marketAddress.hasSuffix("/") ? String(marketAddress.dropLast()) : marketAddress }
@@ -67,6 +88,9 @@ struct Vendors: AsyncParsableCommand {
             print("identifier: \(registered.vendor.identifier)")
             print("secret:     \(registered.secret)")
             print("address:    \(TeamAddress.url(of: registered.vendor.id, on: address.origin))")
+            if let port = try address.teamPorts.ports()?.url(of: registered.vendor.id, on: address.origin) {
+                print("own port:   \(port)")
+            }
         }
     }
 
@@ -110,7 +134,11 @@ struct Vendors: AsyncParsableCommand {
 
         func run() async throws {
             let vendors = try await storage.withMarket { try await $0.service.vendors() }
-            let addresses = vendors.map { TeamAddress.url(of: $0.id, on: address.origin) }
+            let ports = try address.teamPorts.ports()
+            let addresses = vendors.map { vendor in
+                ([TeamAddress.url(of: vendor.id, on: address.origin)]
+                    + (ports?.url(of: vendor.id, on: address.origin).map { [$0] } ?? [])).joined(separator: " ")
+            }
             let width = (addresses.map(\.count).max() ?? 0) + 2
             print(
                 "id".padding(toLength: 6, withPad: " ", startingAt: 0)

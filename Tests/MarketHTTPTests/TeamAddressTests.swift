@@ -105,4 +105,26 @@ import Testing
                     == ["/healthChecker", "/api/products?page_no=1&items_per_page=1"])
         }
     }
+
+    /// Behind a proxy that listens on the team ports (deploy/nginx), the port the proxy forwarded
+    /// in `X-Forwarded-Host` names the team.
+    @Test func aTeamsOwnPortIsKnownFromTheHostAProxyForwarded() async throws {
+        try await TestMarket.inProcess(configure: { $0.teamPorts = TeamPorts("8101-8140") }) { market in
+            let nala = try #require(try await market.service.vendor(.identifier(TestMarket.nala.identifier)))
+            let port = 8100 + Int(nala.id)
+            let list = try await market.send(
+                "GET", "/api/products?page_no=1&items_per_page=1", headers: ["X-Forwarded-Host: class.local:\(port)"])
+            #expect(list.status == 200)
+            let requests = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 1)
+            #expect(
+                (requests.first?["request"] as? [String: Any])?["path"] as? String
+                    == "/api/products?page_no=1&items_per_page=1")
+            let address = try await market.send(
+                "GET", "/inspector/team", headers: InspectorTests.credentials(TestMarket.nala))
+            #expect(try address.json["port_address"] as? String == "http://localhost:\(port)")
+            let outside = try await market.send(
+                "GET", "/api/products?page_no=1&items_per_page=1", headers: ["X-Forwarded-Host: class.local:8141"])
+            #expect(outside.status == 200)
+        }
+    }
 }

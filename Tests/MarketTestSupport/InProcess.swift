@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import MarketApp
 import MarketModel
 import NIOCore
 
@@ -12,9 +13,11 @@ extension TestMarket {
     /// `team` names the vendor whose team address the market's own address is too, as `serve --team` does.
     public static func inProcess<T: Sendable>(
         flavor: V2Flavor = .marketTraining, openRegistration: Bool = false, clock: TestClock? = nil,
-        team: String? = nil, _ body: @Sendable (TestMarket) async throws -> T
+        team: String? = nil, configure: @escaping @Sendable (inout MarketConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestMarket) async throws -> T
     ) async throws -> T {
-        let market = try await TestMarket(flavor: flavor, openRegistration: openRegistration, clock: clock)
+        let market = try await TestMarket(
+            flavor: flavor, openRegistration: openRegistration, clock: clock, configure: configure)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         var plainAddressTeam: Vendor?
         if let team { plainAddressTeam = try await market.market.vendor(named: team) }

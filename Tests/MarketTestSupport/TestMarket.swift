@@ -62,9 +62,9 @@ public struct TestMarket: Sendable {
             flavor: flavor, openRegistration: openRegistration, clock: clock, configure: configure)
         defer { try? FileManager.default.removeItem(at: market.directory) }
         let (ports, listening) = AsyncStream<Int>.makeStream()
-        let application = try market.market.application(
+        let applications = try market.market.applications(
             host: "127.0.0.1", port: 0, onListening: { listening.yield($0) })
-        let services = ServiceGroup(configuration: .init(services: [application], logger: market.market.logger))
+        let services = ServiceGroup(configuration: .init(services: applications, logger: market.market.logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()

@@ -56,6 +56,42 @@ import Testing
         #expect(try await server.terminate() == 0)
     }
 
+    /// A team's own port (`serve --team-ports`) is the team's whatever shape its app builds URLs
+    /// in, and the pictures in its answers keep the port.
+    @Test func aTeamsOwnPortIsTheTeamsInEveryShapeOfURL() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let judy = TestMarket.judy
+        let added = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "judy", "--vendor-id", "1",
+            "--identifier", judy.identifier, "--secret", judy.secret, "--team-ports", "9101-9140",
+            "--market-address", "http://192.168.0.10:8080",
+        ])
+        #expect(added.output.contains("own port:   http://192.168.0.10:9101\n"), "\(added.output)")
+        let teamPort = try FreePort.pick()
+        let server = try OpenMarketBinary.start([
+            "serve", "--port", "0", "--data-dir", dataDir, "--team-ports", String(teamPort),
+        ])
+        let market = MarketPeer(port: try await server.listeningPort())
+        #expect(try await market.create("Pictured", by: judy, images: [try TestImages.jpeg()]).status == 201)
+        for shape in URLShape.all {
+            let url = try #require(shape.build("http://127.0.0.1:\(teamPort)"))
+            let answer = try await MarketPeer(port: teamPort).send("GET", url.path + "?" + (url.query ?? ""))
+            let thumbnail = (try answer.json["pages"] as? [[String: Any]])?.first?["thumbnail"] as? String
+            #expect(thumbnail?.hasPrefix("http://127.0.0.1:\(teamPort)/images/") == true, "\(shape.name)")
+        }
+        let credentials = ["identifier: \(judy.identifier)", "secret: \(judy.secret)"]
+        try await waitUntil("every shape's request is in the team's inspector") {
+            let requests = try await market.send("GET", "/inspector/requests", headers: credentials)
+            let kept = (try requests.json["requests"] as? [[String: Any]])?.compactMap {
+                $0["request"] as? [String: Any]
+            }
+            return kept?.filter { $0["method"] as? String == "GET" }.count == URLShape.all.count
+        }
+        let address = try await market.send("GET", "/inspector/team", headers: credentials)
+        #expect(try address.json["port_address"] as? String == "http://127.0.0.1:\(teamPort)")
+        #expect(try await server.terminate() == 0)
+    }
+
     @Test func vendorsAddExplainsWhatIsWrong() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let bad = try await OpenMarketBinary.run([
