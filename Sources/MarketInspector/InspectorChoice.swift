@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 import MarketHTTPShared
 import MarketPages
 
@@ -22,12 +23,17 @@ struct InspectorChoice {
         number = max(Int(query["page"] ?? "") ?? 1, 1)
     }
 
-    /// A request's method and path with its numbers and secrets as placeholders: `PATCH /api/products/{id}`.
+    /// A request's method and path, without the team address it came through, with its numbers,
+    /// secrets and picture names as placeholders: `PATCH /api/products/{id}`, `GET /images/{name}`.
     static func route(of request: InspectedRequest) -> String {
-        let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+        var path = request.path.split(separator: "?", maxSplits: 1).first ?? request.path[...]
+        if let (_, rest) = TeamAddress.split(path) { path = rest.isEmpty ? "/" : rest }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
             segment.allSatisfy(\.isNumber) && !segment.isEmpty
                 ? "{id}" : segment.contains("•") ? "{secret}" : String(segment)
+        }
+        if let images = segments.firstIndex(where: { $0.lowercased() == "images" }), images + 1 < segments.count {
+            segments[images + 1] = "{name}"
         }
         return request.method + " " + segments.joined(separator: "/")
     }

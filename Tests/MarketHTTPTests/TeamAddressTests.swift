@@ -127,4 +127,25 @@ import Testing
             #expect(outside.status == 200)
         }
     }
+
+    /// A team's inspector lists routes as the market knows them: the team address left out, and
+    /// every picture one route, however many an app's list loaded.
+    @Test func theInspectorsRoutesLeaveOutTheTeamAddressAndNameEveryPictureOnce() async throws {
+        try await TestMarket.inProcess { market in
+            try await market.addProduct("First", imageCount: 2)
+            try await market.addProduct("Second")
+            let team = try await Self.teamPath(market, TestMarket.nala)
+            let list = try await market.send("GET", "\(team)/api/products?page_no=1&items_per_page=2")
+            let thumbnails = try #require(try list.json["pages"] as? [[String: Any]]).compactMap {
+                $0["thumbnail"] as? String
+            }
+            for thumbnail in thumbnails { _ = try await market.send("GET", try #require(URL(string: thumbnail)?.path)) }
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 3)
+            var visitor = StorefrontVisitor(market)
+            _ = try await visitor.signIn(TestMarket.nala)
+            let page = try await visitor.get("/inspector").text
+            let routes = page.matches(of: /<option value="([^"]+)"/).map { String($0.1) }
+            #expect(routes.sorted() == ["GET /api/products", "GET /images/{name}"])
+        }
+    }
 }
