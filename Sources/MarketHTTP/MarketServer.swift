@@ -29,7 +29,8 @@ public enum MarketServer {
             resources: [Storefront.resources, InspectorPages.resources].compactMap { $0 })
         let inspectorPages = InspectorPages(website: website, records: records)
         let storefront = Storefront(
-            website: website, fillWithDemo: fillWithDemo, anonymousRequests: inspectorPages.anonymousRequests)
+            website: website, fillWithDemo: fillWithDemo, anonymousRequests: inspectorPages.anonymousRequests,
+            classBoard: inspectorPages.classBoard)
         let cache = ResponseCache(capacity: limits.responseCacheBytes)
         // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
         // case-insensitively, and Hummingbird already ignores empty segments.

@@ -27,6 +27,9 @@ package struct InspectorPages: Sendable {
         pages.post("inspector/products/delete", use: deleteAllProducts)
     }
 
+    /// The class board the operator console shows, from the requests each team's inspector keeps.
+    package var classBoard: some ClassBoardSource { ClassBoard(service: website.service, records: records) }
+
     /// The operator console's newest requests that named no vendor, each as the inspector lists it.
     package func anonymousRequests(_ strings: Localization) -> [PageContent] {
         records.anonymousRequests(limit: 50).compactMap { InspectedRow($0)?.context(strings) }

@@ -13,6 +13,35 @@ extension Storefront {
         try await consolePage(context.browser, origin: request.origin)
     }
 
+    /// The class board: every team's progress, or with `?view=projector` the class's tallies alone.
+    @Sendable func board(_ request: Request, context: PageRequestContext) async throws -> Response {
+        let browser = context.browser
+        guard browser.signedInOperator() != nil else { return try await consolePage(browser, origin: request.origin) }
+        var content = try await classBoard.content(browser.strings)
+        content["projector"] = request.formQuery["view"] == "projector"
+        return renderer.page("class-board", title: browser.strings("board_title"), browser: browser, content: content)
+    }
+
+    @Sendable func boardJSON(_ request: Request, context: PageRequestContext) async throws -> Response {
+        guard context.browser.signedInOperator() != nil else { throw HTTPError(.unauthorized) }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try await classBoard.json())))
+    }
+
+    @Sendable func boardCSV(_ request: Request, context: PageRequestContext) async throws -> Response {
+        let browser = context.browser
+        guard browser.signedInOperator() != nil else { throw HTTPError(.unauthorized) }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"class-board.csv\"",
+            ],
+            // A byte-order mark, so that a spreadsheet reads the Korean as UTF-8.
+            body: .init(byteBuffer: ByteBuffer(string: "\u{FEFF}" + (try await classBoard.csv(browser.strings)))))
+    }
+
     @Sendable func operatorSignIn(_ request: Request, context: PageRequestContext) async throws -> Response {
         var request = request
         var browser = context.browser

@@ -16,6 +16,7 @@ package struct Storefront: Sendable {
     let fillWithDemo: @Sendable () async throws -> Int
     /// The newest requests that named no vendor, as the inspector lists them, for the console.
     let anonymousRequests: @Sendable (Localization) -> [PageContent]
+    let classBoard: any ClassBoardSource
 
     var service: MarketService { website.service }
     var renderer: PageRenderer { website.renderer }
@@ -23,11 +24,12 @@ package struct Storefront: Sendable {
 
     package init(
         website: Website, fillWithDemo: @escaping @Sendable () async throws -> Int,
-        anonymousRequests: @escaping @Sendable (Localization) -> [PageContent]
+        anonymousRequests: @escaping @Sendable (Localization) -> [PageContent], classBoard: any ClassBoardSource
     ) {
         self.website = website
         self.fillWithDemo = fillWithDemo
         self.anonymousRequests = anonymousRequests
+        self.classBoard = classBoard
     }
 
     /// The folder of the storefront's templates and phrases, for the page renderer.
@@ -51,6 +53,9 @@ package struct Storefront: Sendable {
         pages.post("sign-in", use: signIn)
         pages.post("sign-out", use: signOut)
         pages.get("operator", use: console)
+        pages.get("operator/board", use: board)
+        pages.get("operator/board.json", use: boardJSON)
+        pages.get("operator/board.csv", use: boardCSV)
         pages.post("operator/sign-in", use: operatorSignIn)
         pages.post("operator/sign-out", use: operatorSignOut)
         pages.post("operator/vendors", use: registerVendor)

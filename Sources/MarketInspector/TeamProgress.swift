@@ -1,0 +1,151 @@
+import Foundation
+import MarketCore
+import MarketModel
+
+/// What one team's app has been seen to do, read from the requests its inspector keeps (the last
+/// `RequestRecords.keptRequests`): the flows the market answered it through and when each first
+/// did, what was refused, what the market forgave, and what the app did after a rehearsed failure.
+struct TeamProgress: Sendable {
+    /// A step of an app's life that the market answered as it should.
+    enum Flow: String, CaseIterable, Codable, Sendable {
+        case listFirstPage = "list_first_page", nextPage = "next_page", detail, pictures, register, edit
+        case deleteSecret = "delete_secret", delete
+        case v1ListFirstPage = "v1_list_first_page", v1NextPage = "v1_next_page", v1Detail = "v1_detail"
+        case v1Register = "v1_register", v1Edit = "v1_edit", v1Delete = "v1_delete"
+
+        /// The flow `request` completed, if it was answered as asked: a 2xx of the market's own,
+        /// neither a rehearsed failure nor a broken answer.
+        init?(_ request: InspectedRequest) {
+            guard (200..<300).contains(request.status), request.fault?.answered == nil,
+                request.fault?.dropped != true, request.broken == nil
+            else { return nil }
+            let (raw, query) = Self.route(of: request.path)
+            let page = query["page_no"].flatMap { Int($0) } ?? 1
+            switch request.method + " " + Self.template(raw).joined(separator: "/") {
+            case "GET api/products": self = page <= 1 ? .listFirstPage : .nextPage
+            case "GET api/products/{id}": self = .detail
+            case "GET images/{name}": self = .pictures
+            case "POST api/products": self = .register
+            case "PATCH api/products/{id}": self = .edit
+            case "POST api/products/{id}/secret", "POST api/products/{id}/archived": self = .deleteSecret
+            case "DELETE api/products/{id}/{secret}", "DELETE api/products/api/products/{secret}": self = .delete
+            case "GET items/{id}": self = raw[1] == "1" ? .v1ListFirstPage : .v1NextPage
+            case "GET item/{id}": self = .v1Detail
+            case "POST item": self = .v1Register
+            case "PATCH item/{id}": self = .v1Edit
+            case "DELETE item/{id}": self = .v1Delete
+            default: return nil
+            }
+        }
+
+        /// The path's segments without the team address, lowercased, and its query.
+        static func route(of path: String) -> (segments: [String], query: [String: String]) {
+            let parts = path.split(separator: "?", maxSplits: 1)
+            var path = parts.first ?? ""
+            if let (_, rest) = TeamAddress.split(path) { path = rest }
+            var query: [String: String] = [:]
+            for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
+                let field = pair.split(separator: "=", maxSplits: 1)
+                if let name = field.first, query[String(name)] == nil {
+                    query[String(name)] = field.count > 1 ? String(field[1]) : ""
+                }
+            }
+            return (path.split(separator: "/").map { $0.lowercased() }, query)
+        }
+
+        /// Segments with numbers as `{id}`, masked delete secrets as `{secret}` and a picture's
+        /// name as `{name}`.
+        static func template(_ segments: [String]) -> [String] {
+            segments.enumerated().map { index, segment in
+                if segment.allSatisfy(\.isNumber) { return "{id}" }
+                if segment.contains("•") { return "{secret}" }
+                return index == 1 && segments[0] == "images" ? "{name}" : segment
+            }
+        }
+    }
+
+    /// Refusals of one kind: the first of them, and how many there were.
+    struct Refused: Sendable {
+        var refusal: InspectedRequest.Refusal
+        var count: Int
+    }
+
+    var vendor: Vendor
+    var requests = 0
+    var firstWorked: [Flow: Date] = [:]
+    var refused = 0
+    var commonestRefusal: Refused?
+    /// Each kind of quirk the market forgave, with an example and how many requests had it.
+    var forgiven: [(example: Quirk, count: Int)] = []
+    var sentPageZero = false
+    /// Requests that met a rehearsed failure, and how many of those the app asked again.
+    var rehearsedFailures = 0
+    var askedAgain = 0
+    /// How long the app waited before asking again, each time it did.
+    var secondsBeforeAskingAgain: [Double] = []
+    /// Registers answered 201 twice with the same JSON within ten seconds: two products.
+    var registeredTwice = 0
+
+    /// `records` newest first, as the store gives them.
+    init(vendor: Vendor, records: [StoredRequestRecord]) {
+        self.vendor = vendor
+        let decoder = JSONDecoder()
+        let requests = records.reversed().compactMap { stored in
+            (try? decoder.decode(InspectedRequest.self, from: stored.detail)).map { (at: stored.at, request: $0) }
+        }
+        self.requests = requests.count
+        var refusals: [String: Refused] = [:]
+        var quirks: [String: (example: Quirk, count: Int)] = [:]
+        for (index, (at, request)) in requests.enumerated() {
+            if let flow = Flow(request), firstWorked[flow] == nil { firstWorked[flow] = at }
+            if Flow.route(of: request.path).query["page_no"] == "0" { sentPageZero = true }
+            if let refusal = request.refusal {
+                refused += 1
+                refusals[refusal.said, default: Refused(refusal: refusal, count: 0)].count += 1
+            }
+            for quirk in request.quirks {
+                quirks[quirk.kind, default: (quirk, 0)].count += 1
+            }
+            if request.fault?.answered != nil || request.fault?.dropped == true || request.broken != nil {
+                rehearsedFailures += 1
+                let route = Flow.template(Flow.route(of: request.path).segments)
+                if let again = requests[(index + 1)...].first(where: {
+                    $0.request.method == request.method
+                        && Flow.template(Flow.route(of: $0.request.path).segments) == route
+                }) {
+                    askedAgain += 1
+                    secondsBeforeAskingAgain.append(again.at.timeIntervalSince(at))
+                }
+            }
+            if Flow(request) == .register || Flow(request) == .v1Register, let json = request.json,
+                requests[..<index].last(where: { Flow($0.request) == Flow(request) }).map({
+                    $0.request.json == json && at.timeIntervalSince($0.at) < 10
+                }) == true
+            {
+                registeredTwice += 1
+            }
+        }
+        commonestRefusal = refusals.values.max { $0.count < $1.count }
+        forgiven = quirks.values.sorted { $0.count > $1.count }
+    }
+}
+
+extension Quirk {
+    /// What kind of quirk this is, whatever its details.
+    var kind: String {
+        switch self {
+        case .crlfBeforeBoundary: "crlfBeforeBoundary"
+        case .bytesBeforeBoundary: "bytesBeforeBoundary"
+        case .noClosingBoundary: "noClosingBoundary"
+        case .bareLineFeeds: "bareLineFeeds"
+        case .noSpaceAfterDisposition: "noSpaceAfterDisposition"
+        case .unquotedName: "unquotedName"
+        case .fileWithoutType: "fileWithoutType"
+        case .fileTypeDiffers: "fileTypeDiffers"
+        case .lenientJSON: "lenientJSON"
+        case .camelCaseKey: "camelCaseKey"
+        case .numberAsText: "numberAsText"
+        case .wholeNumber: "wholeNumber"
+        }
+    }
+}
