@@ -13,6 +13,10 @@ public struct ServerLimits: Sendable {
     public var bodies: BodyBudget
     public var idleTimeout: Duration
     public var responseCacheBytes: Int
+    /// The longest request head (its line and headers) read: a search of 10,000 Korean letters
+    /// typed into a browser's address bar is a line of about 90 KB, which gets the storefront's
+    /// own page saying it is too long instead of a bare 400.
+    public static let headBytes = 128 * 1024
 
     public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration, responseCacheBytes: Int) {
         self.connections = connections

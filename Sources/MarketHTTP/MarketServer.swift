@@ -85,7 +85,9 @@ public enum MarketServer {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [connections.gate(), ExpectContinue()],
-                    idleTimeout: TimeAmount(limits.idleTimeout))),
+                    idleTimeout: TimeAmount(limits.idleTimeout),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: ServerLimits.headBytes, maxHeaderListSize: ServerLimits.headBytes))),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenMarket"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)

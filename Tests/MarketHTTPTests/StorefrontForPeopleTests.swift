@@ -78,6 +78,21 @@ import Testing
         }
     }
 
+    /// Ten thousand Korean letters typed into the address bar make a request line of about 90 KB:
+    /// the server reads it and the storefront says the search is too long, rather than a bare 400.
+    @Test func tenThousandKoreanLettersInTheAddressBarGetTheStorefrontsOwnPage() async throws {
+        try await TestMarket.withServer { market in
+            let long = String(repeating: "가", count: 10_000).addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics)!
+            #expect(long.utf8.count > 80 * 1024)
+            let page = try await market.send(
+                "GET", "/?q=" + long, headers: ["Accept-Language: ko", "Accept: text/html"])
+            #expect(page.status == 400)
+            #expect(page.text.contains("검색어는 100자까지 넣을 수 있어서 앞의 100자로 찾았습니다."))
+            #expect(page.text.contains(#"href="/""#), "with the way back to the catalogue")
+        }
+    }
+
     /// Won and dollars are never compared; a list ordered by price says how it orders the two.
     @Test func aListByPriceSaysWonComeBeforeDollars() async throws {
         try await TestMarket.inProcess { market in
