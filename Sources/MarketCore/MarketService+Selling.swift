@@ -32,7 +32,7 @@ public struct OwnershipProof: Sendable, Equatable {
 extension MarketService {
     /// The vendor that 2021 items belong to: that API had no vendors, only a password per item.
     /// Its own secret is random and thrown away, so only the items' passwords change them.
-    static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
+    public static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
 
     /// Registers a product for the vendor `proof` names (or signed in), or, from a password alone,
     /// a 2021 item guarded by that password and allowed to have no pictures. A secret's slow hash

@@ -12,7 +12,8 @@ struct ClassBoard: ClassBoardSource {
 
     func teams() async throws -> [TeamProgress] {
         var teams: [TeamProgress] = []
-        for vendor in try await service.vendors() {
+        // The stand-in that 2021 items belong to is no team.
+        for vendor in try await service.vendors() where vendor.identifier != MarketService.itemsVendorIdentifier {
             teams.append(TeamProgress(vendor: vendor, records: try await records.requests(of: vendor.id)))
         }
         return teams

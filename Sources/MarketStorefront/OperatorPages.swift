@@ -204,11 +204,15 @@ extension Storefront {
         let strings = browser.strings
         let reachable = LocalNetwork.reachable(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
-            let address = website.teamAddresses.path(of: row.vendor.id, on: reachable)
+            // The stand-in that 2021 items belong to is no team, and has no team address.
+            let isTeam = row.vendor.identifier != MarketService.itemsVendorIdentifier
+            let address = isTeam ? website.teamAddresses.path(of: row.vendor.id, on: reachable) : nil
             return [
                 "id": row.vendor.id, "name": row.vendor.name, "address": address,
-                "portAddress": website.teamAddresses.port(of: row.vendor.id, on: reachable),
-                "qr": QRCode(address)?.svg(label: strings("operator_teamAddressQR", ["name": row.vendor.name])) ?? "",
+                "portAddress": isTeam ? website.teamAddresses.port(of: row.vendor.id, on: reachable) : nil,
+                "qr": address.flatMap {
+                    QRCode($0)?.svg(label: strings("operator_teamAddressQR", ["name": row.vendor.name]))
+                },
                 "identifier": row.vendor.identifier,
                 "products": row.hiddenCount == 0
                     ? String(row.productCount)

@@ -28,6 +28,12 @@ import Testing
             #expect(try await market.send("GET", "\(papri)/api/products?page_no=1&items_per_page=2").status == 503)
             _ = try await InspectorTests.setFaults(#"{"fail_percent":0}"#, market)
             #expect(try await market.send("GET", "\(papri)/api/products?page_no=1&items_per_page=2").status == 200)
+            let judy = try await TeamAddressTests.teamPath(market, TestMarket.judy)
+            let item = V1Tests.ryanForm(V1Tests.appleWatch, images: [try TestImages.jpeg()])
+            let v1 = try await market.send(
+                "POST", "\(judy)/item", headers: ["Content-Type: \(item.contentType)"], body: item.body)
+            #expect(v1.status == 200, "a 2021 item, which names no vendor, through judy's team address")
+            _ = try await InspectorTests.requests(market, of: TestMarket.judy, atLeast: 1)
             _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 6)
             _ = try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 2)
 
@@ -48,12 +54,16 @@ import Testing
             let papriRow = try #require(teams.first { $0["name"] as? String == "papri" })
             #expect(papriRow["rehearsed_failures"] as? Int == 1 && papriRow["asked_again"] as? Int == 1)
 
+            let judyRow = try #require(teams.first { $0["name"] as? String == "judy" })
+            #expect((judyRow["first_worked"] as? [String: String])?.keys.sorted() == ["v1_register"])
+
             let page = try await teacher.get("/operator/board").text
             #expect(page.contains("list, page 1 <span class=\"who\">20"), "a flow that worked, with when")
             #expect(page.contains("Most often: price must be 0 or more (1)."))
             #expect(page.contains("Met 1 rehearsed failures or broken answers and asked again after 1 of them."))
             let projector = try await teacher.get("/operator/board?view=projector").text
             #expect(projector.contains("1 of 4 teams: a next page"))
+            #expect(projector.contains("1 of 4 teams: 2021 register"), "the 2021 steps once a team uses that API")
             #expect(projector.contains("3 teams never asked for a second page"))
             #expect(!projector.contains("nala") && !projector.contains("papri"), "no team named")
 
