@@ -15,6 +15,8 @@ public final class RequestRecords: Sendable {
     let store: any MarketStore
     let now: @Sendable () -> Date
     private let state = Mutex(State())
+    /// The steps this server has noted for each vendor already, which it need not write again.
+    private let notedSteps = Mutex<Set<String>>([])
 
     private struct State {
         /// Written out only when the operator looks: most are never read, and a read path must not
@@ -37,6 +39,24 @@ public final class RequestRecords: Sendable {
     public func record(_ detail: Data, vendorID: Int64) async throws {
         try await store.appendRequestRecord(vendorID: vendorID, at: now(), detail: detail, keeping: Self.keptRequests)
         state.withLock { $0.followers[vendorID]?.values.forEach { $0.yield() } }
+    }
+
+    /// Notes the first time a vendor's app got through `step`, once: the requests themselves are
+    /// kept only `keptRequests` at a time.
+    public func noteStep(_ step: String, vendorID: Int64) async throws {
+        let key = "\(vendorID) \(step)"
+        guard notedSteps.withLock({ $0.insert(key).inserted }) else { return }
+        do {
+            try await store.noteFirstStep(step, vendorID: vendorID, at: now())
+        } catch {
+            _ = notedSteps.withLock { $0.remove(key) }
+            throw error
+        }
+    }
+
+    /// When a vendor's app first got through each step noted.
+    public func firstSteps(of vendorID: Int64) async throws -> [String: Date] {
+        try await store.firstSteps(vendorID: vendorID)
     }
 
     public func requests(

@@ -95,6 +95,11 @@ public protocol RehearsalStore: Sendable {
     func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws
     /// A vendor's newest requests first; with `after`, only those kept since the one with that id.
     func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord]
+    /// Notes that a vendor's app first got through `step` (a name the inspector gives) at `date`,
+    /// unless it had before: kept however many requests come after.
+    func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws
+    /// When a vendor's app first got through each step noted.
+    func firstSteps(vendorID: Int64) async throws -> [String: Date]
     /// The faults a vendor has set (encoded `FaultSettings`), or nil.
     func faults(vendorID: Int64) async throws -> Data?
     func setFaults(_ faults: Data?, vendorID: Int64) async throws

@@ -14,7 +14,10 @@ struct ClassBoard: ClassBoardSource {
         var teams: [TeamProgress] = []
         // The stand-in that 2021 items belong to is no team.
         for vendor in try await service.vendors() where vendor.identifier != MarketService.itemsVendorIdentifier {
-            teams.append(TeamProgress(vendor: vendor, records: try await records.requests(of: vendor.id)))
+            teams.append(
+                TeamProgress(
+                    vendor: vendor, records: try await records.requests(of: vendor.id),
+                    firstSteps: try await records.firstSteps(of: vendor.id)))
         }
         return teams
     }

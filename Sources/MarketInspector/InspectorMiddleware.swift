@@ -82,7 +82,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         }
         let answered = record.answered(response.status.code, notes: notes)
         // The operator sees only why an anonymous request was refused, not every list it read.
-        let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptBytes)
+        let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptAnswerBytes)
         let trickle = fault?.bodyTrickle ?? .zero
         if trickle == .zero, let length = response.body.contentLength, length <= BodyCapture.keptBytes {
             // A body of one buffer stays one, which Hummingbird writes with its head in one go.

@@ -4,6 +4,7 @@ import Logging
 import MarketCore
 import MarketHTTPShared
 import NIOCore
+import Synchronization
 
 /// Turns one finished request into the inspector's record and keeps it for its vendor.
 struct Recording: Sendable {
@@ -59,14 +60,14 @@ struct Recording: Sendable {
         }
     }
 
-    /// Keeps a vendor's request for their inspector.
+    /// Keeps a vendor's request for their inspector, and the first time their app got through
+    /// each step for the class board.
     func save(request: BodyCapture, answer: BodyCapture) async {
         guard let vendorID else { return keepForOperator(request: request, answer: answer) }
-        let (body, bodyBytes, answer) = (request.bytes, request.count, answer.bytes)
+        let inspected = inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)
         do {
-            try await records.record(
-                try JSONEncoder().encode(inspected(body: body, bodyBytes: bodyBytes, answer: answer)),
-                vendorID: vendorID)
+            try await records.record(try JSONEncoder().encode(inspected), vendorID: vendorID)
+            if let step = TeamProgress.Flow(inspected) { try await records.noteStep(step.rawValue, vendorID: vendorID) }
         } catch {
             logger.warning("the inspector could not keep a request", metadata: ["error": "\(error)"])
         }
@@ -110,6 +111,8 @@ extension Recording {
 /// The first bytes of a body as it streams past, kept for the inspector; the rest is only counted.
 final class BodyCapture: @unchecked Sendable {
     static let keptBytes = 12 * 1024 * 1024
+    /// An answer is shown by its first 16 KB; a refusal's JSON is far shorter.
+    static let keptAnswerBytes = 64 * 1024
 
     private let lock = NSLock()
     private let limit: Int
@@ -133,20 +136,28 @@ final class BodyCapture: @unchecked Sendable {
 
     var bytes: Data { lock.withLock { kept } }
     var count: Int { lock.withLock { total } }
+    var keptCount: Int { lock.withLock { kept.count } }
 }
 
 /// Reads finished requests into records one after another, in the order they finished, off every
-/// connection's path: a request of several megabytes takes a while to read. At most `backlog` wait;
-/// beyond that a burst of uploads is not recorded rather than piled up in memory.
+/// connection's path: a request of several megabytes takes a while to read. What waits is bounded
+/// by its bytes, not its number: a class's apps loading their thumbnails at once are all recorded,
+/// while a burst of uploads beyond `backlogBytes` is not recorded rather than piled up in memory.
 final class Recorder: Sendable {
-    private let queue: AsyncStream<(Recording, BodyCapture, BodyCapture)>.Continuation
+    static let backlogBytes = 64 << 20
 
-    init(backlog: Int = 32) {
-        let (stream, queue) = AsyncStream.makeStream(
-            of: (Recording, BodyCapture, BodyCapture).self, bufferingPolicy: .bufferingOldest(backlog))
+    private let queue: AsyncStream<(Recording, BodyCapture, BodyCapture)>.Continuation
+    /// Bytes waiting; shared with the task that records, which `self` must not be kept alive by.
+    private let waiting = WaitingBytes()
+
+    init() {
+        let (stream, queue) = AsyncStream.makeStream(of: (Recording, BodyCapture, BodyCapture).self)
         self.queue = queue
-        Task {
-            for await (record, request, answer) in stream { await record.save(request: request, answer: answer) }
+        Task { [waiting] in
+            for await (record, request, answer) in stream {
+                await record.save(request: request, answer: answer)
+                waiting.bytes.subtract(Self.weight(request, answer), ordering: .relaxed)
+            }
         }
     }
 
@@ -154,9 +165,21 @@ final class Recorder: Sendable {
 
     func enqueue(_ record: Recording, request: BodyCapture, answer: BodyCapture) {
         guard record.vendorID != nil else { return record.keepForOperator(request: request, answer: answer) }
-        if case .dropped = queue.yield((record, request, answer)) {
-            record.logger.notice("the inspector skipped a request: it is still reading earlier ones")
+        let weight = Self.weight(request, answer)
+        guard waiting.bytes.add(weight, ordering: .relaxed).newValue <= Self.backlogBytes else {
+            waiting.bytes.subtract(weight, ordering: .relaxed)
+            return record.logger.notice("the inspector skipped a request: it is still reading earlier ones")
         }
+        queue.yield((record, request, answer))
+    }
+
+    /// What a waiting request holds in memory, and a little for the record itself.
+    private static func weight(_ request: BodyCapture, _ answer: BodyCapture) -> Int {
+        request.keptCount + answer.keptCount + 1024
+    }
+
+    private final class WaitingBytes: Sendable {
+        let bytes = Atomic<Int>(0)
     }
 }
 

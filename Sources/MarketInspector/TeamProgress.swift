@@ -2,9 +2,10 @@ import Foundation
 import MarketCore
 import MarketModel
 
-/// What one team's app has been seen to do, read from the requests its inspector keeps (the last
-/// `RequestRecords.keptRequests`): the flows the market answered it through and when each first
-/// did, what was refused, what the market forgave, and what the app did after a rehearsed failure.
+/// What one team's app has been seen to do: the flows the market answered it through and when each
+/// first did (noted as they happen), and, from the requests its inspector keeps (the last
+/// `RequestRecords.keptRequests`), what was refused, what the market forgave, and what the app did
+/// after a rehearsed failure.
 struct TeamProgress: Sendable {
     /// A step of an app's life that the market answered as it should.
     enum Flow: String, CaseIterable, Codable, Sendable {
@@ -86,9 +87,11 @@ struct TeamProgress: Sendable {
     /// Registers answered 201 twice with the same JSON within ten seconds: two products.
     var registeredTwice = 0
 
-    /// `records` newest first, as the store gives them.
-    init(vendor: Vendor, records: [StoredRequestRecord]) {
+    /// `records` newest first, as the store gives them; `firstSteps` as the store noted them, which
+    /// outlast the records.
+    init(vendor: Vendor, records: [StoredRequestRecord], firstSteps: [String: Date]) {
         self.vendor = vendor
+        for (step, at) in firstSteps { if let flow = Flow(rawValue: step) { firstWorked[flow] = at } }
         let decoder = JSONDecoder()
         let requests = records.reversed().compactMap { stored in
             (try? decoder.decode(InspectedRequest.self, from: stored.detail)).map { (at: stored.at, request: $0) }
@@ -97,7 +100,7 @@ struct TeamProgress: Sendable {
         var refusals: [String: Refused] = [:]
         var quirks: [String: (example: Quirk, count: Int)] = [:]
         for (index, (at, request)) in requests.enumerated() {
-            if let flow = Flow(request), firstWorked[flow] == nil { firstWorked[flow] = at }
+            if let flow = Flow(request), firstWorked[flow].map({ $0 > at }) ?? true { firstWorked[flow] = at }
             if Flow.route(of: request.path).query["page_no"] == "0" { sentPageZero = true }
             if let refusal = request.refusal {
                 refused += 1

@@ -31,6 +31,28 @@ extension PostgresMarketStore {
         }
     }
 
+    public func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws {
+        try await database.read { session in
+            try await session.execute(
+                """
+                INSERT INTO team_step (vendor_id, step, first_at) VALUES (\(vendorID), \(step), \(date))
+                ON CONFLICT DO NOTHING
+                """)
+        }
+    }
+
+    public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
+        try await database.read { session in
+            var steps: [String: Date] = [:]
+            for try await (step, firstAt) in try await session.query(
+                "SELECT step, first_at FROM team_step WHERE vendor_id = \(vendorID)"
+            ).decode((String, Date).self) {
+                steps[step] = firstAt
+            }
+            return steps
+        }
+    }
+
     public func faults(vendorID: Int64) async throws -> Data? {
         try await database.read { session in
             try await session.first("SELECT faults FROM vendor_faults WHERE vendor_id = \(vendorID)", as: Data.self)

@@ -801,6 +801,18 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            25, "team steps",
+            [
+                """
+                CREATE TABLE team_step (
+                    vendor_id bigint NOT NULL REFERENCES vendor(id) ON DELETE CASCADE,
+                    step text NOT NULL,
+                    first_at timestamptz NOT NULL,
+                    PRIMARY KEY (vendor_id, step))
+                """
+            ]
+        ),
     ]
 
     /// How `product_gram_count_keep` (migration 24) adds the products of `rows` to each gram's

@@ -28,6 +28,24 @@ extension SQLiteMarketStore {
         }
     }
 
+    public func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO teamStep (vendorId, step, firstAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [vendorID, step, date])
+        }
+    }
+
+    public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
+        try await read { db in
+            Dictionary(
+                try Row.fetchAll(
+                    db, sql: "SELECT step, firstAt FROM teamStep WHERE vendorId = ?", arguments: [vendorID]
+                )
+                .map { ($0["step"], $0["firstAt"]) }, uniquingKeysWith: min)
+        }
+    }
+
     public func faults(vendorID: Int64) async throws -> Data? {
         try await read { db in
             try Data.fetchOne(db, sql: "SELECT faults FROM vendorFaults WHERE vendorId = ?", arguments: [vendorID])

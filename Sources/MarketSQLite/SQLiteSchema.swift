@@ -276,6 +276,17 @@ enum SQLiteSchema {
                     DROP INDEX productSoldOut;
                     """)
         }
+        migrator.registerMigration("team steps") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE teamStep (
+                        vendorId INTEGER NOT NULL REFERENCES vendor(id) ON DELETE CASCADE,
+                        step TEXT NOT NULL,
+                        firstAt DATETIME NOT NULL,
+                        PRIMARY KEY (vendorId, step)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

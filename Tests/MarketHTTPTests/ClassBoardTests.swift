@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 import MarketTestSupport
 import Testing
 
@@ -73,6 +74,31 @@ import Testing
             #expect(lines.first?.hasPrefix("\u{FEFF}vendor_id,Name,requests,\"list, page 1\"") == true)
             #expect(lines.contains { $0.contains(",nala,") && $0.contains("price must be 0 or more") })
             #expect(lines.contains { $0.contains(#","'=SUM(1,2)","#) }, "a spreadsheet never runs a team's name")
+        }
+    }
+
+    /// The requests a team's inspector keeps are its newest only; the first time its app got
+    /// through each step stays on the board however many come after.
+    @Test func aStepStaysOnTheBoardAfterItsRequestIsNoLongerKept() async throws {
+        try await TestMarket.inProcess { market in
+            let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
+            #expect(try await market.send("GET", "\(nala)/api/products?page_no=1&items_per_page=2").status == 200)
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 1)
+            for _ in 0..<RequestRecords.keptRequests {
+                _ = try await market.send("GET", "\(nala)/healthChecker")
+            }
+            // Requests are kept just after their answers: wait until the list is no longer among them.
+            try await waitUntil("the list request is pushed out of the kept ones") {
+                let kept = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 1)
+                return kept.count == RequestRecords.keptRequests
+                    && kept.allSatisfy {
+                        ($0["request"] as? [String: Any])?["path"] as? String == "\(nala)/healthChecker"
+                    }
+            }
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            let teams = try #require(try await teacher.get("/operator/board.json").json["teams"] as? [[String: Any]])
+            let nalaRow = try #require(teams.first { $0["name"] as? String == "nala" })
+            #expect((nalaRow["first_worked"] as? [String: String])?.keys.sorted() == ["list_first_page"])
         }
     }
 }

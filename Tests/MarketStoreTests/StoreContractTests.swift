@@ -176,6 +176,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             let since = try await store.requestRecords(vendorID: learner.id, after: kept[2].id, limit: 10)
             #expect(since.map(\.id) == [kept[0].id, kept[1].id], "only those kept since")
 
+            try await store.noteFirstStep("list_first_page", vendorID: learner.id, at: Self.now)
+            try await store.noteFirstStep("list_first_page", vendorID: learner.id, at: Self.now.addingTimeInterval(60))
+            try await store.noteFirstStep("detail", vendorID: learner.id, at: Self.now.addingTimeInterval(5))
+            #expect(
+                try await store.firstSteps(vendorID: learner.id)
+                    == ["list_first_page": Self.now, "detail": Self.now.addingTimeInterval(5)], "the first time stays")
+            #expect(try await store.firstSteps(vendorID: other.id).isEmpty)
+
             #expect(try await store.faults(vendorID: learner.id) == nil)
             try await store.setFaults(Data("a".utf8), vendorID: learner.id)
             try await store.setFaults(Data("b".utf8), vendorID: learner.id)
