@@ -1,4 +1,5 @@
 import Foundation
+import MarketHTTPShared
 import MarketPages
 
 /// What `serve --lan` tells the person at the machine: the address a phone on the same network

@@ -108,7 +108,8 @@ public struct Market: Sendable {
     public func router() throws -> Router<MarketRequestContext> {
         try MarketServer.router(
             service: service, records: records, faults: faults, flavor: configuration.flavor,
-            teamPorts: configuration.teamPorts, sessionKey: sessionKey,
+            teamPorts: configuration.teamPorts, listensOnNetwork: configuration.listensOnNetwork,
+            sessionKey: sessionKey,
             limits: limits, metrics: MarketMetrics.registry,
             fillWithDemo: { [service] in try await DemoCatalogue.fill(service) })
     }

@@ -21,6 +21,8 @@ public struct MarketConfiguration: Sendable {
     public var flavor: V2Flavor = .marketTraining
     /// The ports teams' apps reach the market on as their team, if any.
     public var teamPorts: TeamPorts?
+    /// The server listens beyond this machine, so that phones on its network reach it.
+    public var listensOnNetwork = false
     /// What the market logs: every request at `.info`.
     public var logLevel: Logger.Level = .info
     /// bcrypt's cost for new secrets; tests lower it.

@@ -20,10 +20,11 @@ public enum MarketServer {
     /// `fillWithDemo` fills an emptied market with the demo catalogue, for the operator's reset.
     public static func router(
         service: MarketService, records: RequestRecords, faults: FaultInjector, flavor: V2Flavor = .marketTraining,
-        teamPorts: TeamPorts? = nil, sessionKey: SessionKey, limits: ServerLimits, metrics: PrometheusCollectorRegistry,
+        teamPorts: TeamPorts? = nil, listensOnNetwork: Bool = false, sessionKey: SessionKey, limits: ServerLimits,
+        metrics: PrometheusCollectorRegistry,
         fillWithDemo: @escaping @Sendable () async throws -> Int
     ) throws -> Router<MarketRequestContext> {
-        let teamAddresses = TeamAddresses(ports: teamPorts)
+        let teamAddresses = TeamAddresses(ports: teamPorts, listensOnNetwork: listensOnNetwork)
         let website = try Website(
             service: service, faults: faults, teamAddresses: teamAddresses, sessionKey: sessionKey,
             resources: [Storefront.resources, InspectorPages.resources].compactMap { $0 })

@@ -45,11 +45,11 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
 
     private func response(to refusal: SpelledRefusal, of request: Request) throws -> Response {
         RequestNotes.refuse(refusal.error, field: refusal.field)
-        let response =
-            refusal.error.kind == .unavailable && request.headers[.accept]?.contains("text/html") == true
-            ? pages.problem(.serviceUnavailable, refusal: refusal.error, for: request)
-            : try Self.response(status: refusal.error.kind.status, reason: refusal.message, field: refusal.field)
-        return response.retrying(after: refusal.error.retryAfter)
+        guard refusal.error.kind == .unavailable, request.headers[.accept]?.contains("text/html") == true else {
+            return try Self.response(to: refusal)
+        }
+        return pages.problem(.serviceUnavailable, refusal: refusal.error, for: request)
+            .retrying(after: refusal.error.retryAfter)
     }
 
     /// The address exists, but not for this method: 405 and the methods it takes.
@@ -71,11 +71,10 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         var field: String?
     }
 
-    /// A refusal in the API's words, for what is refused before a route runs.
-    package static func response(to error: MarketError) throws -> Response {
-        let refusal = SpelledRefusal(error, fieldName: APIFieldNames.name)
-        return try response(status: error.kind.status, reason: refusal.message, field: refusal.field)
-            .retrying(after: error.retryAfter)
+    /// A refusal in the API's words; also for what is refused before a route runs.
+    package static func response(to refusal: SpelledRefusal) throws -> Response {
+        try response(status: refusal.error.kind.status, reason: refusal.message, field: refusal.field)
+            .retrying(after: refusal.error.retryAfter)
     }
 
     private static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {

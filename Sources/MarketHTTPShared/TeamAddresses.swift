@@ -5,9 +5,18 @@ import MarketCore
 /// market listens on team ports.
 package struct TeamAddresses: Sendable {
     package let ports: TeamPorts?
+    /// The market listens beyond this machine (`--lan`, `--host 0.0.0.0`), so that phones on the
+    /// same network reach it at this machine's network address.
+    package let listensOnNetwork: Bool
 
-    package init(ports: TeamPorts?) {
+    package init(ports: TeamPorts?, listensOnNetwork: Bool) {
         self.ports = ports
+        self.listensOnNetwork = listensOnNetwork
+    }
+
+    /// `origin` as phones on the same network reach it, when the market listens for them.
+    package func forPhones(_ origin: String) -> String {
+        listensOnNetwork ? LocalNetwork.reachable(origin) : origin
     }
 
     package func path(of vendorID: Int64, on origin: String) -> String {

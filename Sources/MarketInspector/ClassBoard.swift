@@ -152,10 +152,12 @@ struct ClassBoard: ClassBoardSource {
         return ([header] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// A CSV field, quoted when it holds a comma, a quote or a line break; a leading `=`, `+`, `-`
-    /// or `@` is set apart so that a spreadsheet never runs a team's text as a formula.
+    /// A CSV field, quoted when it holds a comma, a quote or a line break; one that starts as a
+    /// formula would (`=`, `+`, `-`, `@`, a tab or a carriage return) gets an apostrophe first, so
+    /// that a spreadsheet never runs a team's text.
     static func csvField(_ text: String) -> String {
-        let safe = ["=", "+", "-", "@"].contains(where: text.hasPrefix) && Double(text) == nil ? "'" + text : text
+        let starts = ["=", "+", "-", "@", "\t", "\r"].contains(where: text.hasPrefix)
+        let safe = starts && Double(text) == nil ? "'" + text : text
         guard safe.contains(where: { ",\"\r\n".contains($0) }) else { return safe }
         return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

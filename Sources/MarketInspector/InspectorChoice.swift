@@ -23,19 +23,19 @@ struct InspectorChoice {
         number = max(Int(query["page"] ?? "") ?? 1, 1)
     }
 
-    /// A request's method and path, without the team address it came through, with its numbers,
-    /// secrets and picture names as placeholders: `PATCH /api/products/{id}`, `GET /images/{name}`.
+    /// A request's method and path as the router takes it: without the team address it came
+    /// through or empty segments, its numbers, secrets and picture names as placeholders:
+    /// `PATCH /api/products/{id}`, `GET /images/{name}`.
     static func route(of request: InspectedRequest) -> String {
         var path = request.path.split(separator: "?", maxSplits: 1).first ?? request.path[...]
-        if let (_, rest) = TeamAddress.split(path) { path = rest.isEmpty ? "/" : rest }
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.allSatisfy(\.isNumber) && !segment.isEmpty
-                ? "{id}" : segment.contains("•") ? "{secret}" : String(segment)
+        if let (_, rest) = TeamAddress.split(path) { path = rest }
+        let segments = path.split(separator: "/")
+        let named = segments.enumerated().map { index, segment in
+            if segment.allSatisfy(\.isNumber) { return "{id}" }
+            if segment.contains("•") { return "{secret}" }
+            return index == 1 && segments[0].lowercased() == "images" ? "{name}" : String(segment)
         }
-        if let images = segments.firstIndex(where: { $0.lowercased() == "images" }), images + 1 < segments.count {
-            segments[images + 1] = "{name}"
-        }
-        return request.method + " " + segments.joined(separator: "/")
+        return request.method + " /" + named.joined(separator: "/")
     }
 
     func shows(_ request: InspectedRequest) -> Bool {

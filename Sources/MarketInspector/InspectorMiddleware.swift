@@ -6,7 +6,7 @@ import MarketHTTPShared
 import MarketModel
 import NIOCore
 
-/// Records every request that came through a team's address or names a known vendor in its
+/// Records every request an app sent through a team's address, or that names a known vendor in its
 /// `identifier` header, for that vendor's inspector, and injects the faults that vendor asked for. API requests that name no vendor are
 /// recorded for the operator (their answers only when refused); the rest pass untouched.
 /// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
@@ -27,14 +27,17 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         let route = AppPaths.firstSegment(of: request.uri.path)
         guard !route.caselessEquals("inspector".utf8) else { return try await next(request, context) }
         var vendor: Vendor?
-        if let team = context.team {
+        if let team = context.team, !Self.isForAPerson(request, route: route) {
             do {
                 vendor = try await service.vendor(.id(team))
             } catch let error as MarketError {
-                return try APIErrorMiddleware<Context>.response(to: error)
+                return try APIErrorMiddleware<Context>.response(
+                    to: SpelledRefusal(error, fieldName: APIFieldNames.name))
             }
             guard vendor != nil else {
-                return try APIErrorMiddleware<Context>.response(to: .init(.notFound, .noTeam(team)))
+                let refusal = MarketError(.notFound, .noTeam(team))
+                return try APIErrorMiddleware<Context>.response(
+                    to: SpelledRefusal(refusal, fieldName: APIFieldNames.name))
             }
         } else if let identifier = request.identifier {
             // A store that cannot tell who this is must not fail the request: the route will say so.
@@ -101,6 +104,13 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             recorder.enqueue(answered, request: captured, answer: answer)
         }
         return response
+    }
+
+    /// A page a browser asks for, or the console's and the sign-in's addresses: a team address or
+    /// port makes what an app asks the team's, never what a person opens on it.
+    static func isForAPerson(_ request: Request, route: some Sequence<UInt8>) -> Bool {
+        request.headers[.accept]?.contains("text/html") == true
+            || ["operator", "sign-in", "sign-out"].contains { route.caselessEquals($0.utf8) }
     }
 
     /// Breaks the market's answer as the vendor rehearses; what was broken, or nil when no chosen

@@ -146,17 +146,17 @@ final class BodyCapture: @unchecked Sendable {
 final class Recorder: Sendable {
     static let backlogBytes = 64 << 20
 
-    private let queue: AsyncStream<(Recording, BodyCapture, BodyCapture)>.Continuation
+    private let queue: AsyncStream<(Recording, BodyCapture, BodyCapture, weight: Int)>.Continuation
     /// Bytes waiting; shared with the task that records, which `self` must not be kept alive by.
     private let waiting = WaitingBytes()
 
     init() {
-        let (stream, queue) = AsyncStream.makeStream(of: (Recording, BodyCapture, BodyCapture).self)
+        let (stream, queue) = AsyncStream.makeStream(of: (Recording, BodyCapture, BodyCapture, weight: Int).self)
         self.queue = queue
         Task { [waiting] in
-            for await (record, request, answer) in stream {
+            for await (record, request, answer, weight) in stream {
                 await record.save(request: request, answer: answer)
-                waiting.bytes.subtract(Self.weight(request, answer), ordering: .relaxed)
+                waiting.bytes.subtract(weight, ordering: .relaxed)
             }
         }
     }
@@ -165,17 +165,20 @@ final class Recorder: Sendable {
 
     func enqueue(_ record: Recording, request: BodyCapture, answer: BodyCapture) {
         guard record.vendorID != nil else { return record.keepForOperator(request: request, answer: answer) }
-        let weight = Self.weight(request, answer)
+        let weight = Self.weight(record, request, answer)
         guard waiting.bytes.add(weight, ordering: .relaxed).newValue <= Self.backlogBytes else {
             waiting.bytes.subtract(weight, ordering: .relaxed)
             return record.logger.notice("the inspector skipped a request: it is still reading earlier ones")
         }
-        queue.yield((record, request, answer))
+        queue.yield((record, request, answer, weight))
     }
 
-    /// What a waiting request holds in memory, and a little for the record itself.
-    private static func weight(_ request: BodyCapture, _ answer: BodyCapture) -> Int {
-        request.keptCount + answer.keptCount + 1024
+    /// What a waiting request holds in memory: its head, the bodies kept, and a little more.
+    private static func weight(_ record: Recording, _ request: BodyCapture, _ answer: BodyCapture) -> Int {
+        let head = record.head.headerFields.reduce(record.head.path?.utf8.count ?? 0) {
+            $0 + $1.name.rawName.utf8.count + $1.value.utf8.count
+        }
+        return head + request.keptCount + answer.keptCount + 1024
     }
 
     private final class WaitingBytes: Sendable {

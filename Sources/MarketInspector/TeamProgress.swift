@@ -1,6 +1,7 @@
 import Foundation
 import MarketCore
 import MarketModel
+import MarketPages
 
 /// What one team's app has been seen to do: the flows the market answered it through and when each
 /// first did (noted as they happen), and, from the requests its inspector keeps (the last
@@ -20,48 +21,33 @@ struct TeamProgress: Sendable {
             guard (200..<300).contains(request.status), request.fault?.answered == nil,
                 request.fault?.dropped != true, request.broken == nil
             else { return nil }
-            let (raw, query) = Self.route(of: request.path)
-            let page = query["page_no"].flatMap { Int($0) } ?? 1
-            switch request.method + " " + Self.template(raw).joined(separator: "/") {
-            case "GET api/products": self = page <= 1 ? .listFirstPage : .nextPage
-            case "GET api/products/{id}": self = .detail
-            case "GET images/{name}": self = .pictures
-            case "POST api/products": self = .register
-            case "PATCH api/products/{id}": self = .edit
-            case "POST api/products/{id}/secret", "POST api/products/{id}/archived": self = .deleteSecret
-            case "DELETE api/products/{id}/{secret}", "DELETE api/products/api/products/{secret}": self = .delete
-            case "GET items/{id}": self = raw[1] == "1" ? .v1ListFirstPage : .v1NextPage
-            case "GET item/{id}": self = .v1Detail
-            case "POST item": self = .v1Register
-            case "PATCH item/{id}": self = .v1Edit
-            case "DELETE item/{id}": self = .v1Delete
+            let query = Self.query(of: request)
+            let page = Int(query["page_no"] ?? query["page-no"] ?? "") ?? 1
+            switch InspectorChoice.route(of: request).lowercased() {
+            case "get /api/products": self = page > 1 || query["after"] != nil ? .nextPage : .listFirstPage
+            case "get /api/products/{id}": self = .detail
+            case "get /images/{name}": self = .pictures
+            case "post /api/products": self = .register
+            case "patch /api/products/{id}": self = .edit
+            case "post /api/products/{id}/secret", "post /api/products/{id}/archived": self = .deleteSecret
+            case "delete /api/products/{id}/{secret}", "delete /api/products/{secret}",
+                "delete /api/products/api/products/{secret}":
+                self = .delete
+            case "get /items/{id}":
+                let number = request.path.split(separator: "?").first?.split(separator: "/").last
+                self = number.flatMap { Int($0) } == 1 ? .v1ListFirstPage : .v1NextPage
+            case "get /item/{id}": self = .v1Detail
+            case "post /item": self = .v1Register
+            case "patch /item/{id}": self = .v1Edit
+            case "delete /item/{id}": self = .v1Delete
             default: return nil
             }
         }
 
-        /// The path's segments without the team address, lowercased, and its query.
-        static func route(of path: String) -> (segments: [String], query: [String: String]) {
-            let parts = path.split(separator: "?", maxSplits: 1)
-            var path = parts.first ?? ""
-            if let (_, rest) = TeamAddress.split(path) { path = rest }
-            var query: [String: String] = [:]
-            for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
-                let field = pair.split(separator: "=", maxSplits: 1)
-                if let name = field.first, query[String(name)] == nil {
-                    query[String(name)] = field.count > 1 ? String(field[1]) : ""
-                }
-            }
-            return (path.split(separator: "/").map { $0.lowercased() }, query)
-        }
-
-        /// Segments with numbers as `{id}`, masked delete secrets as `{secret}` and a picture's
-        /// name as `{name}`.
-        static func template(_ segments: [String]) -> [String] {
-            segments.enumerated().map { index, segment in
-                if segment.allSatisfy(\.isNumber) { return "{id}" }
-                if segment.contains("•") { return "{secret}" }
-                return index == 1 && segments[0] == "images" ? "{name}" : segment
-            }
+        /// The request's query fields, decoded as the market reads them.
+        static func query(of request: InspectedRequest) -> [String: String] {
+            FormSubmission.urlEncodedFields(
+                String(request.path.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""))
         }
     }
 
@@ -101,7 +87,8 @@ struct TeamProgress: Sendable {
         var quirks: [String: (example: Quirk, count: Int)] = [:]
         for (index, (at, request)) in requests.enumerated() {
             if let flow = Flow(request), firstWorked[flow].map({ $0 > at }) ?? true { firstWorked[flow] = at }
-            if Flow.route(of: request.path).query["page_no"] == "0" { sentPageZero = true }
+            let query = Flow.query(of: request)
+            if (query["page_no"] ?? query["page-no"]) == "0" { sentPageZero = true }
             if let refusal = request.refusal {
                 refused += 1
                 refusals[refusal.said, default: Refused(refusal: refusal, count: 0)].count += 1
@@ -111,11 +98,9 @@ struct TeamProgress: Sendable {
             }
             if request.fault?.answered != nil || request.fault?.dropped == true || request.broken != nil {
                 rehearsedFailures += 1
-                let route = Flow.template(Flow.route(of: request.path).segments)
-                if let again = requests[(index + 1)...].first(where: {
-                    $0.request.method == request.method
-                        && Flow.template(Flow.route(of: $0.request.path).segments) == route
-                }) {
+                let route = InspectorChoice.route(of: request)
+                if let again = requests[(index + 1)...].first(where: { InspectorChoice.route(of: $0.request) == route })
+                {
                     askedAgain += 1
                     secondsBeforeAskingAgain.append(again.at.timeIntervalSince(at))
                 }

@@ -50,7 +50,7 @@ package struct FormSubmission {
     }
 
     /// Fields as a form encodes them, in a body or a query: `+` is a space, the first of a name wins.
-    static func urlEncodedFields(_ text: String) -> [String: String] {
+    package static func urlEncodedFields(_ text: String) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -202,7 +202,7 @@ extension Storefront {
         let result = failure ?? browser.consoleResult?.content
         browser.clearConsoleResult()
         let strings = browser.strings
-        let reachable = LocalNetwork.reachable(origin)
+        let reachable = website.teamAddresses.forPhones(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
             // The stand-in that 2021 items belong to is no team, and has no team address.
             let isTeam = row.vendor.identifier != MarketService.itemsVendorIdentifier
@@ -229,6 +229,8 @@ extension Storefront {
                 "when": PageRenderer.time.string(from: entry.at),
             ]
         }
+        let host = URL(string: reachable)?.host ?? "localhost"
+        let loopbackOnly = host == "localhost" || host.hasPrefix("127.") || host == "::1"
         let hidden: [PageContent] = try await service.hiddenProducts(for: actor).map { product in
             [
                 "id": product.id,
@@ -241,7 +243,7 @@ extension Storefront {
         let anonymous = anonymousRequests(strings)
         var content: PageContent = [
             "operator": actor.name, "signedInAs": strings("operator_signedInAs", ["name": actor.name]),
-            "vendors": vendors, "log": log, "noLog": log.isEmpty,
+            "vendors": vendors, "loopbackOnly": loopbackOnly, "log": log, "noLog": log.isEmpty,
             "hidden": hidden, "anyHidden": !hidden.isEmpty, "anonymous": anonymous,
             "noAnonymous": anonymous.isEmpty,
             "throttle":

@@ -105,6 +105,11 @@ struct Serve: AsyncParsableCommand {
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor
         configuration.teamPorts = try teamPorts.ports()
+        let host = lan && host == "127.0.0.1" ? "0.0.0.0" : host
+        configuration.listensOnNetwork = !["127.0.0.1", "localhost", "::1"].contains(host)
+        if let ports = configuration.teamPorts?.ports, ports.contains(port) {
+            throw ValidationError("--port \(port) is one of --team-ports; give the market a port of its own")
+        }
         configuration.logLevel = logLevel
         configuration.secretThrottle = SecretThrottle(perAddress: guessesPerAddress, firstWait: .seconds(guessWait))
         if maxConnections > 0 { configuration.maximumConnections = maxConnections }
@@ -121,7 +126,6 @@ struct Serve: AsyncParsableCommand {
                     logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
                 }
             }
-            let host = lan && host == "127.0.0.1" ? "0.0.0.0" : host
             let lan = lan
             var plainAddressTeam: Vendor?
             if let team = team ?? Environment.value("OPENMARKET_TEAM") {

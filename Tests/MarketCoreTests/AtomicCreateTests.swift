@@ -50,6 +50,10 @@ struct InterceptingStore: MarketStore {
     func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
         try await base.requestRecords(vendorID: vendorID, after: after, limit: limit)
     }
+    func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws {
+        try await base.noteFirstStep(step, vendorID: vendorID, at: date)
+    }
+    func firstSteps(vendorID: Int64) async throws -> [String: Date] { try await base.firstSteps(vendorID: vendorID) }
     func faults(vendorID: Int64) async throws -> Data? { try await base.faults(vendorID: vendorID) }
     func setFaults(_ faults: Data?, vendorID: Int64) async throws {
         try await base.setFaults(faults, vendorID: vendorID)

@@ -101,4 +101,25 @@ import Testing
             #expect((nalaRow["first_worked"] as? [String: String])?.keys.sorted() == ["list_first_page"])
         }
     }
+
+    /// Every way the API takes a next page counts as one: `page-no`, and a cursor (`after`).
+    @Test func aNextPageCountsHoweverTheAppAsksForIt() async throws {
+        try await TestMarket.inProcess { market in
+            for name in ["One", "Two"] { try await market.addProduct(name) }
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            for (vendor, query) in [
+                (TestMarket.nala, "page-no=2&items-per-page=1"),
+                (TestMarket.judy, "page_no=1&items_per_page=1&after=2"),
+            ] {
+                let team = try await TeamAddressTests.teamPath(market, vendor)
+                #expect(try await market.send("GET", "\(team)/api/products?\(query)").status == 200)
+                _ = try await InspectorTests.requests(market, of: vendor, atLeast: 1)
+            }
+            let teams = try #require(try await teacher.get("/operator/board.json").json["teams"] as? [[String: Any]])
+            for name in ["nala", "judy"] {
+                let row = try #require(teams.first { $0["name"] as? String == name })
+                #expect((row["first_worked"] as? [String: String])?.keys.sorted() == ["next_page"], "\(name)")
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MarketHTTPShared
 import MarketModel
 import MarketPages
 import MarketTestSupport
@@ -58,10 +59,11 @@ import Testing
         }
     }
 
-    /// The console gives each team its address, on this machine's network address rather than the
-    /// loopback one the teacher opened it on, with a QR code for a phone on the same network.
+    /// The console gives each team its address with a QR code for a phone: on a market that
+    /// listens on the network, on this machine's network address rather than the loopback one the
+    /// teacher opened it on.
     @Test func theConsoleGivesEachTeamItsAddressForPhonesOnTheNetwork() async throws {
-        try await TestMarket.inProcess { market in
+        try await TestMarket.inProcess(configure: { $0.listensOnNetwork = true }) { market in
             _ = try await market.service.registerVendor(name: "team 82", id: 82)
             var teacher = try await Self.signedInTeacher(market, language: "ko")
             let console = try await teacher.get("/operator").text
@@ -72,6 +74,18 @@ import Testing
             #expect(cell.2.contains(#"<summary>QR 코드</summary><svg"#))
             #expect(cell.2.contains(#"aria-label="team 82 팀 주소 QR 코드""#))
             #expect(console.contains("앱의 기본 URL을 팀 주소로 바꾸면"))
+            #expect(!console.contains("--lan으로 시작하세요") || host == "localhost")
+        }
+    }
+
+    /// A market that listens on this machine alone gives the addresses as they are, and says that
+    /// phones reach it once it is started with `--lan`.
+    @Test func aMarketOnThisMachineAloneSaysPhonesNeedLAN() async throws {
+        try await TestMarket.inProcess { market in
+            var teacher = try await Self.signedInTeacher(market)
+            let console = try await teacher.get("/operator").text
+            #expect(console.contains("<code>http://localhost/teams/1</code>"))
+            #expect(console.contains("phones and other computers reach the market once it is started with --lan"))
         }
     }
 

@@ -148,4 +148,22 @@ import Testing
             #expect(routes.sorted() == ["GET /api/products", "GET /images/{name}"])
         }
     }
+
+    /// A team address makes what an app asks the team's, never a page a person opens through it:
+    /// a teacher who follows a link to the console through a team's address leaves nothing in that
+    /// team's inspector, and meets none of its faults.
+    @Test func aPageAPersonOpensThroughATeamAddressIsNotTheTeams() async throws {
+        try await TestMarket.inProcess { market in
+            let team = try await Self.teamPath(market, TestMarket.papri)
+            #expect(try await InspectorTests.setFaults(#"{"fail_percent":100}"#, market).status == 200)
+            #expect(try await market.send("GET", "\(team)/operator").status == 200)
+            #expect(try await market.send("GET", "\(team)/", headers: ["Accept: text/html"]).status == 200)
+            #expect(try await market.send("GET", "\(team)/healthChecker").status == 503)
+            let requests = try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 1)
+            #expect(
+                requests.compactMap { ($0["request"] as? [String: Any])?["path"] as? String } == [
+                    "\(team)/healthChecker"
+                ])
+        }
+    }
 }
