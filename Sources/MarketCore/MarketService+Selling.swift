@@ -32,7 +32,11 @@ public struct OwnershipProof: Sendable, Equatable {
 extension MarketService {
     /// The vendor that 2021 items belong to: that API had no vendors, only a password per item.
     /// Its own secret is random and thrown away, so only the items' passwords change them.
-    public static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
+    static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
+
+    /// A vendor a person registered, as opposed to the stand-in that 2021 items belong to, which is
+    /// no team and has no team address.
+    public static func isTeam(_ vendor: Vendor) -> Bool { vendor.identifier != itemsVendorIdentifier }
 
     /// Registers a product for the vendor `proof` names (or signed in), or, from a password alone,
     /// a 2021 item guarded by that password and allowed to have no pictures. A secret's slow hash

@@ -133,6 +133,9 @@ struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPRe
     }
 
     private func plainAddressTeam(of request: Request) -> Int64? {
-        AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) ? plainAddressTeam : nil
+        guard let plainAddressTeam, AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) else {
+            return nil
+        }
+        return plainAddressTeam
     }
 }

@@ -12,8 +12,7 @@ struct ClassBoard: ClassBoardSource {
 
     func teams() async throws -> [TeamProgress] {
         var teams: [TeamProgress] = []
-        // The stand-in that 2021 items belong to is no team.
-        for vendor in try await service.vendors() where vendor.identifier != MarketService.itemsVendorIdentifier {
+        for vendor in try await service.vendors() where MarketService.isTeam(vendor) {
             teams.append(
                 TeamProgress(
                     vendor: vendor, records: try await records.requests(of: vendor.id),

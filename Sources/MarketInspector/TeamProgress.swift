@@ -18,9 +18,7 @@ struct TeamProgress: Sendable {
         /// The flow `request` completed, if it was answered as asked: a 2xx of the market's own,
         /// neither a rehearsed failure nor a broken answer.
         init?(_ request: InspectedRequest) {
-            guard (200..<300).contains(request.status), request.fault?.answered == nil,
-                request.fault?.dropped != true, request.broken == nil
-            else { return nil }
+            guard (200..<300).contains(request.status), !request.metRehearsedFailure else { return nil }
             let query = Self.query(of: request)
             let page = Int(query["page_no"] ?? query["page-no"] ?? "") ?? 1
             switch InspectorChoice.route(of: request).lowercased() {
@@ -83,10 +81,13 @@ struct TeamProgress: Sendable {
             (try? decoder.decode(InspectedRequest.self, from: stored.detail)).map { (at: stored.at, request: $0) }
         }
         self.requests = requests.count
+        // Each request's step and route, once: the loop below looks back and ahead along them.
+        let flows = requests.map { Flow($0.request) }
+        let routes = requests.map { InspectorChoice.route(of: $0.request) }
         var refusals: [String: Refused] = [:]
         var quirks: [String: (example: Quirk, count: Int)] = [:]
         for (index, (at, request)) in requests.enumerated() {
-            if let flow = Flow(request), firstWorked[flow].map({ $0 > at }) ?? true { firstWorked[flow] = at }
+            if let flow = flows[index], firstWorked[flow].map({ $0 > at }) ?? true { firstWorked[flow] = at }
             let query = Flow.query(of: request)
             if (query["page_no"] ?? query["page-no"]) == "0" { sentPageZero = true }
             if let refusal = request.refusal {
@@ -96,19 +97,16 @@ struct TeamProgress: Sendable {
             for quirk in request.quirks {
                 quirks[quirk.kind, default: (quirk, 0)].count += 1
             }
-            if request.fault?.answered != nil || request.fault?.dropped == true || request.broken != nil {
+            if request.metRehearsedFailure {
                 rehearsedFailures += 1
-                let route = InspectorChoice.route(of: request)
-                if let again = requests[(index + 1)...].first(where: { InspectorChoice.route(of: $0.request) == route })
-                {
+                if let again = routes[(index + 1)...].firstIndex(of: routes[index]) {
                     askedAgain += 1
-                    secondsBeforeAskingAgain.append(again.at.timeIntervalSince(at))
+                    secondsBeforeAskingAgain.append(requests[again].at.timeIntervalSince(at))
                 }
             }
-            if Flow(request) == .register || Flow(request) == .v1Register, let json = request.json,
-                requests[..<index].last(where: { Flow($0.request) == Flow(request) }).map({
-                    $0.request.json == json && at.timeIntervalSince($0.at) < 10
-                }) == true
+            if flows[index] == .register || flows[index] == .v1Register, let json = request.json,
+                let earlier = flows[..<index].lastIndex(of: flows[index]),
+                requests[earlier].request.json == json, at.timeIntervalSince(requests[earlier].at) < 10
             {
                 registeredTwice += 1
             }
@@ -116,6 +114,11 @@ struct TeamProgress: Sendable {
         commonestRefusal = refusals.values.max { $0.count < $1.count }
         forgiven = quirks.values.sorted { $0.count > $1.count }
     }
+}
+
+extension InspectedRequest {
+    /// The vendor's rehearsal failed this request or broke its answer.
+    var metRehearsedFailure: Bool { fault?.answered != nil || fault?.dropped == true || broken != nil }
 }
 
 extension Quirk {

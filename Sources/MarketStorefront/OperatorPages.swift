@@ -204,8 +204,7 @@ extension Storefront {
         let strings = browser.strings
         let reachable = website.teamAddresses.forPhones(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
-            // The stand-in that 2021 items belong to is no team, and has no team address.
-            let isTeam = row.vendor.identifier != MarketService.itemsVendorIdentifier
+            let isTeam = MarketService.isTeam(row.vendor)
             let address = isTeam ? website.teamAddresses.path(of: row.vendor.id, on: reachable) : nil
             return [
                 "id": row.vendor.id, "name": row.vendor.name, "address": address,

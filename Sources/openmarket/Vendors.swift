@@ -135,12 +135,11 @@ struct Vendors: AsyncParsableCommand {
         func run() async throws {
             let vendors = try await storage.withMarket { try await $0.service.vendors() }
             let ports = try address.teamPorts.ports()
-            // The stand-in that 2021 items belong to is no team, and has no team address.
             let addresses = vendors.map { vendor in
-                vendor.identifier == MarketService.itemsVendorIdentifier
-                    ? ""
-                    : ([TeamAddress.url(of: vendor.id, on: address.origin)]
+                MarketService.isTeam(vendor)
+                    ? ([TeamAddress.url(of: vendor.id, on: address.origin)]
                         + (ports?.url(of: vendor.id, on: address.origin).map { [$0] } ?? [])).joined(separator: " ")
+                    : ""
             }
             let width = (addresses.map(\.count).max() ?? 0) + 2
             print(
