@@ -175,6 +175,7 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("PostgresNIO", "postgres-nio"),
                 server("HummingbirdTesting", "hummingbird"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ],
             path: "Tests/MarketTestSupport",
             resources: [.copy("Resources/photo.heic")]

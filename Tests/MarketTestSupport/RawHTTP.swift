@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
     import Glibc
@@ -51,6 +52,8 @@ public enum RawHTTP {
 /// threads of their own: on a shared pool they would starve the server under test.
 public final class RawConnection: Sendable {
     private let socket: Int32
+    /// What arrived past the text a `read(until:)` waited for: the start of the next read.
+    private let unread = NIOLockedValueBox(Data())
 
     public convenience init(port: Int) async throws {
         let socket = try await Self.onThread { try Self.connect(port: port) }
@@ -142,13 +145,20 @@ public final class RawConnection: Sendable {
         }
     }
 
-    /// Reads what arrives, as text, until it holds `text` (for an answer that streams, such as
-    /// server-sent events); a minute without it fails the read.
+    /// Reads what arrives, as text, through the end of the server-sent event that holds `text`
+    /// (its blank line), or through `text` itself when it ends a line; what came after is where
+    /// the next read starts. A minute without it fails the read.
     public func read(until text: String) async throws -> String {
         try await Self.onThread {
             try self.receive { received, closed in
+                if let found = received.range(of: Data(text.utf8)),
+                    let end = text.hasSuffix("\n")
+                        ? found.upperBound : received[found.upperBound...].range(of: Data("\n\n".utf8))?.upperBound
+                {
+                    self.unread.withLockedValue { $0 = Data(received[end...]) }
+                    return String(decoding: received[..<end], as: UTF8.self)
+                }
                 let read = String(decoding: received, as: UTF8.self)
-                if read.contains(text) { return read }
                 if closed { throw RawHTTPError("the connection ended before \(text) arrived: \(read)") }
                 return nil
             }
@@ -160,7 +170,10 @@ public final class RawConnection: Sendable {
     private func receive<T>(_ enough: (Data, _ closed: Bool) throws -> T?) throws -> T {
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received = Data()
+        var received = unread.withLockedValue { unread in
+            defer { unread = Data() }
+            return unread
+        }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             if let made = try enough(received, false) { return made }
