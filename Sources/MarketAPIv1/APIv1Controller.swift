@@ -4,9 +4,8 @@ import MarketCore
 import MarketHTTPShared
 import MarketModel
 
-/// The 2021 Open Market API (v1, API reference §2): items guarded by their own password, 20 per
-/// page oldest first, 200 for every success, and 404 for a wrong password, which is how its apps
-/// tell one.
+/// The 2021 Open Market API (v1, API reference §2): items guarded by their own password, 20 per page oldest
+/// first, 200 for every success, and 404 for a wrong password, which is how its apps tell one.
 package struct APIv1Controller<Context: ConnectionRequestContext> {
     static var itemsPerPage: Int { 20 }
 
@@ -51,8 +50,8 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
         }
     }
 
-    /// Any subset of the fields, with the password. Images, when sent, replace the item's; a
-    /// password alone changes nothing and answers the item (Ryan checks passwords that way).
+    /// Any subset of the fields, with the password. Images, when sent, replace the item's; a password alone
+    /// changes nothing and answers the item (Ryan Market checks passwords that way).
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
             let form = try await Self.form(of: request)

@@ -4,9 +4,8 @@ import MarketCore
 import MarketHTTPShared
 import MarketModel
 
-/// The 2022 Open Market API (v2): wire bytes in, MarketService calls, wire bytes out, in the flavour
-/// of the host each request names. Status codes are the ones strict clients pin: GET 200, POST 201,
-/// PATCH 202.
+/// The 2022 Open Market API (v2), answered in the flavour of the host each request names. Its status codes are
+/// the ones strict clients pin: GET 200, POST 201, PATCH 202.
 package struct APIv2Controller<Context: ConnectionRequestContext> {
     let service: MarketService
     let defaultFlavor: V2Flavor
@@ -31,18 +30,15 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         products.post("{id}/secret", use: issueDeleteSecret)
         products.post("{id}/archived", use: issueDeletePath)
         products.delete("{id}/{productSecret}", use: delete)
-        // openmarket clients use `/archived`'s path whole, keep its last segment, or append it to
-        // `/api/products/`; each form ends in the delete secret. (The router takes one parameter
-        // name per position, hence `{id}`.)
+        // openmarket clients use `/archived`'s path whole, keep its last segment, or append it to `/api/products/`;
+        // each ends in the delete secret. The router takes one parameter name per position, hence `{id}`.
         products.delete("{id}", use: deleteByLastSegment)
         products.delete("api/products/{id}", use: deleteByLastSegment)
     }
 
-    /// `/healthChecker`'s answer, the JSON string "OK".
     private static var healthy: ByteBuffer { ByteBuffer(string: #""OK""#) }
 
-    /// A page of products, of the whole catalogue or of those a search finds, newest first or in
-    /// the `sort` asked for.
+    /// A page of the catalogue or of a search, newest first unless `sort` asks otherwise.
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let query = request.queryFields
         let page = try await service.products(
@@ -148,9 +144,8 @@ enum PlainText {
     }
 }
 
-/// Reads the 2022 API's requests into domain values, accepting every spelling real clients used:
-/// `descriptions` or `description`, `discounted_price` or `discountedPrice`, `thumbnail_id`,
-/// `thumbnailId` or `thumbnailID`, numbers as text.
+/// Reads the 2022 API's requests, accepting every spelling real clients used: `descriptions`/`description`,
+/// `discounted_price`/`discountedPrice`, `thumbnail_id`/`thumbnailId`/`thumbnailID`, numbers as text.
 enum V2Requests {
     static func draft(from params: JSONFields) throws(MarketError) -> ProductDraft {
         guard let name = try params.text("name") else { throw MarketError.missing(.name) }

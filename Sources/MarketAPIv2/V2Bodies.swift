@@ -2,9 +2,8 @@ import Foundation
 import MarketHTTPShared
 import MarketModel
 
-/// A product in the 2022 API's JSON (API reference §3.6), list form or, with `product`, detail
-/// form. Amounts go out as integers: clients that decode `Double` read them as well as those that
-/// decode `Int`.
+/// A product in the 2022 API's JSON (API reference §3.6), detail form when `product` is set. Amounts go out as
+/// integers, which clients decoding `Double` read as well as those decoding `Int`.
 struct V2ProductBody: JSONWritable {
     var summary: ProductSummary
     var product: Product?
@@ -22,7 +21,7 @@ struct V2ProductBody: JSONWritable {
         self.product = product
     }
 
-    /// The keys in their bytes' order, as every answer of this API has had them.
+    /// The keys in their bytes' order, as clients of this API expect them.
     func write(to json: inout JSONWriter) {
         let day = flavor.day(summary.createdAt)
         json.object { json in
@@ -101,8 +100,7 @@ struct V2ProductBody: JSONWritable {
     }
 }
 
-/// The list envelope; every one of its nine keys is required by some client. The two flavours'
-/// spellings sort alike.
+/// The list envelope: every key is required by some client, and the two flavours' spellings sort alike.
 struct V2PageBody: JSONWritable {
     var page: Page<ProductSummary>
     var flavor: V2Flavor
@@ -159,9 +157,8 @@ enum V2Dates {
     }
 }
 
-/// The two hosts of the 2022 API differed in their JSON (API reference §3.1): market-training
-/// (Jan–Jul 2022) and openmarket (Nov–Dec 2022). Their date formats cannot both be met by one
-/// answer, so each request is answered in the flavour of the host it names.
+/// The 2022 API's two hosts, market-training and openmarket, differ in their JSON (API reference §3.1); no one
+/// answer meets both date formats, so each request is answered in the flavour of the host it names.
 public enum V2Flavor: String, Sendable, CaseIterable {
     case marketTraining = "market-training"
     case openmarket

@@ -12,9 +12,8 @@ import MarketSQLite
 import NIOPosix
 import ServiceLifecycle
 
-/// A whole market, built from a configuration in one place: the store, the images, the service
-/// that holds every rule, the session key, and the background work they need. `serve`, the other
-/// commands and the tests all get their market here.
+/// A whole market, built from a configuration in one place: the store, the images, the service that holds every
+/// rule, the session key, and the background work they need. `serve`, the other commands and the tests use it.
 public struct Market: Sendable {
     public let configuration: MarketConfiguration
     public let service: MarketService

@@ -2,10 +2,9 @@ import Foundation
 import MarketCore
 import MarketPostgres
 
-/// Copies a whole market from its folder (SQLite and image files) into an empty PostgreSQL
-/// database: vendors with their secret hashes, products with their ids, image rows and bytes,
-/// delete secrets, 2021 items' password hashes, storefront sign-ins and the session key. Image bytes go in before any
-/// row names them.
+/// Copies a whole market from its folder (SQLite and image files) into an empty PostgreSQL database: vendors with
+/// their secret hashes, products with their ids, image rows and bytes, delete secrets, 2021 items' password hashes,
+/// storefront sign-ins and the session key. Image bytes go in before any row names them.
 public enum MarketMigration {
     public enum Step: Sendable, Equatable {
         case vendors(Int)

@@ -1,9 +1,8 @@
 import Synchronization
 
-/// Reads for many callers at once without ever answering one of them with a reading that began
-/// before it asked: a caller waits for the next read to start, and every caller that arrived while
-/// one read ran is answered by the read that follows, which reads all that they asked for. Under
-/// load one query answers a whole batch of requests; alone, a request pays for exactly one.
+/// Reads for many callers at once without answering any of them with a reading that began before it asked:
+/// everyone who arrives while one read runs is answered by the next read, which asks for them all. Under load
+/// one query answers a whole batch; alone, a request pays for exactly one.
 public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
     public typealias Delivery = @Sendable (Result<Answer, any Error>) -> Void
 

@@ -1,11 +1,9 @@
 import Foundation
 import MarketModel
 
-/// Failures a vendor asks the market to stage for their own app's requests, so that the app can be
-/// tried against a slow or failing server: added latency, a share of answers failing with a chosen
-/// status, a share of connections dropped without an answer, a share of answers that arrive broken
-/// (of the kinds chosen, or any), and answers whose body trickles.
-/// With a seed, the same settings stage the same failures for the same sequence of requests.
+/// Failures a vendor asks the market to stage for their own app's requests, to try the app against a slow or
+/// failing server: latency, answers failing with a chosen status, dropped connections, broken answers and
+/// trickling bodies. With a seed, the same settings stage the same failures for the same sequence of requests.
 public struct FaultSettings: Codable, Sendable, Equatable {
     public static let longest = 30_000
 

@@ -73,9 +73,8 @@ public enum ImageKey {
     /// The widths pages ask for: a phone's screen, twice that, and a large screen's half.
     public static let variantWidths = [400, 800, 1600]
 
-    /// The key of `key`'s copy `width` pixels wide in `format`: `<hash>-w800.webp`; with no width,
-    /// a copy as wide as the image itself (only ever in WebP, since originals are JPEG or PNG):
-    /// `<hash>.webp`.
+    /// The key of `key`'s copy `width` pixels wide in `format` (`<hash>-w800.webp`); with no width, a copy as wide
+    /// as the image itself, only ever in WebP since originals are JPEG or PNG (`<hash>.webp`).
     public static func variant(of key: String, width: Int?, format: ImageFormat) -> String {
         "\(name(of: key))\(width.map { "-w\($0)" } ?? "").\(format.fileExtension)"
     }

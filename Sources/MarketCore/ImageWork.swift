@@ -1,15 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Bounds the pictures being decoded and encoded at once across all requests: one step of a
-/// picture's work per core, and behind them at most 16 pictures per core (a few seconds of work;
-/// the pictures waiting are already in memory, within the server's body budget). A request whose
-/// pictures would go beyond that is refused with 503 and Retry-After at once, instead of piling up
-/// threads while reads wait for the cores.
+/// Bounds the pictures decoded and encoded at once across all requests: one step per core, and at most 16
+/// pictures per core waiting behind them. A request whose pictures would go beyond that is refused with 503 and
+/// Retry-After at once, instead of piling up threads while reads wait for the cores.
 ///
-/// Waiting steps run in the order their requests were admitted, so that one request's pictures are
-/// finished before the next request's begin: a create's decoded pictures do not wait in memory
-/// behind another create, and its last picture's steps can share the cores.
+/// Waiting steps run in the order their requests were admitted, so that one request's pictures finish before the
+/// next's begin and a create's decoded pictures do not wait in memory behind another create.
 final class ImageWork: Sendable {
     private struct State {
         var running = 0

@@ -15,10 +15,8 @@ public protocol ImageProcessor: Sendable {
 
 /// Keeps image blobs under keys the market chooses (content hashes, so a key's bytes never change).
 ///
-/// Blobs are never removed by the request that made a product go: a sweep removes, later, only
-/// blobs that no image row names and that nobody has put for a while. Putting an existing blob
-/// counts as using it, so a create that reuses a blob an instant after a delete dropped its last
-/// row cannot lose it.
+/// Only a later sweep removes blobs, and only those no image row names and nobody has put for a while. Putting
+/// an existing blob counts as using it, so a create reusing a blob just after a delete dropped its last row keeps it.
 public protocol ImageStore: Sendable {
     /// Stores the bytes under `key`, or marks the blob already there as just used.
     func put(_ data: Data, key: String) async throws

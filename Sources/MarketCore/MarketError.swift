@@ -1,9 +1,8 @@
 import MarketModel
 
-/// Why the market refused a request, as a value: what kind of refusal (each adapter picks its status
-/// code from it), the field to blame, and the reason. Each adapter says the reason in its own words:
-/// the APIs and the command in English (`message(naming:)`, as they always have), the storefront
-/// and the inspector in the visitor's language.
+/// Why the market refused a request: the kind of refusal (each adapter picks its status code from it), the field
+/// to blame, and the reason. The APIs and the command say the reason in English (`message(naming:)`), the
+/// storefront and the inspector in the visitor's language.
 public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable, Codable {
         case invalid
@@ -118,7 +117,7 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
 }
 
 extension MarketError.Reason {
-    /// The reason as the APIs have always said it.
+    /// The reason in English, as the APIs and the command say it.
     public var english: String {
         switch self {
         case .rule(let rule): rule.english

@@ -1,10 +1,9 @@
 import Foundation
 import MarketModel
 
-/// What a request presents to sell or to change a product: a vendor's identifier and secret (2022
-/// API), or a password alone (2021 API: an item guarded by its own password), or the storefront's
-/// sign-in. To change a product, the secret may be its own 2021 password or its vendor's secret, so
-/// an item made through either API can be changed through the other.
+/// What a request presents to sell or change a product: a vendor's identifier and secret (2022 API), a password
+/// alone (2021 API: an item guarded by its own password), or a storefront sign-in. Either the item's password or
+/// its vendor's secret changes a product, so an item made through either API can be changed through the other.
 public struct OwnershipProof: Sendable, Equatable {
     public var identifier: String?
     public var secret: String
@@ -122,8 +121,7 @@ extension MarketService {
 
     // MARK: Rules of ownership
 
-    /// Succeeds when `proof` lets its holder change the product, and changes nothing. Every change
-    /// asks this first.
+    /// Throws unless `proof` lets its holder change the product; every change asks this first.
     func checkOwnership(of productID: Int64, proof: OwnershipProof) async throws {
         guard let owner = try await store.ownership(of: productID) else { throw MarketError.productNotFound(productID) }
         guard owner.hidden else { return try await check(owner, of: productID, proof: proof) }

@@ -1,11 +1,10 @@
 extension MarketService {
-    /// Removes image blobs that no product names any more and that nobody has put for `grace`:
-    /// what deletes, replaced pictures and failed requests left behind. Returns how many went.
+    /// Removes image blobs that no product names any more and that nobody has put for `grace`, as deletes,
+    /// replaced pictures and failed requests leave them; returns how many went.
     ///
-    /// It is safe beside concurrent writers, on one server or several: a create puts (and so marks
-    /// as used) every blob before its rows name it, and a blob is removed only if it is still unused
-    /// after the check that no row names it. `grace` must outlast a create's step from its puts to
-    /// its commit.
+    /// Safe beside concurrent writers on any number of servers: a create puts (so marks as used) every blob before
+    /// its rows name it, and a blob goes only if still unused after the check that no row names it. `grace` must
+    /// outlast a create's step from its puts to its commit.
     @discardableResult
     public func sweepImages(unusedFor grace: Duration) async throws -> Int {
         var removed = 0

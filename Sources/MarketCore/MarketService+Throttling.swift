@@ -25,8 +25,7 @@ public struct SecretThrottle: Sendable, Equatable {
         key.hasPrefix(Self.clientPrefix) ? perAddress : Self.perSubject
     }
 
-    /// The wait after `failures` wrong secrets under `key`: none within the allowance, then
-    /// `firstWait`, doubling with each further failure up to a quarter of an hour.
+    /// The wait after `failures` wrong secrets under `key`: none within its allowance.
     func wait(after failures: Int, under key: String) -> TimeInterval {
         let over = failures - allowance(for: key)
         guard over >= 0 else { return 0 }
@@ -36,10 +35,8 @@ public struct SecretThrottle: Sendable, Equatable {
 }
 
 extension MarketService {
-    /// Runs a secret check for `subject` (a vendor or a product, when known) unless it or the
-    /// `client` address it came from has had too many wrong secrets lately, counting a wrong one
-    /// and forgetting the count after a right one. Wrong secrets are counted per client as well,
-    /// so that one client cannot guess through many identifiers.
+    /// Runs a secret check for `subject` (a vendor or product, when known) unless it or `client` has had too many
+    /// wrong secrets lately. Clients are counted too, so that one cannot guess through many identifiers.
     func throttled<T>(_ subject: String?, client: String?, _ check: () async throws -> T) async throws -> T {
         let now = now()
         let since = now.addingTimeInterval(-SecretThrottle.memory)

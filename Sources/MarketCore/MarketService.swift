@@ -118,10 +118,8 @@ public struct MarketService: Sendable {
         return smaller + [whole]
     }
 
-    /// A smaller copy of a stored image, made the first time a page asks for it and kept: pages ask
-    /// for the width they show, in WebP where the browser takes it. Nil when the image it would be
-    /// made from is not stored. Made on request rather than with every upload, so that a create does
-    /// no work for sizes nobody's screen asks for.
+    /// A smaller copy of a stored image, made the first time a page asks for it and kept; nil when its source is
+    /// not stored. Made on request rather than on upload, so that a create does no work for sizes nobody asks for.
     private func madeVariant(_ key: String) async throws -> ImageContent? {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
         for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
@@ -139,11 +137,9 @@ public struct MarketService: Sendable {
 
     // MARK: Vendors
 
-    /// Registers a vendor. A missing identifier or secret is generated; a chosen secret must be at
-    /// least `VendorSecret.minimumChosenLength` characters. The secret is returned once and only
-    /// its bcrypt hash is kept.
-    /// `id` gives the vendor a chosen `vendor_id` (some apps show their edit menus only for their
-    /// team's number on the old server).
+    /// Registers a vendor, generating a missing identifier or secret (a chosen one needs
+    /// `VendorSecret.minimumChosenLength` characters); the secret is returned once, only its bcrypt hash kept.
+    /// `id` gives a chosen `vendor_id`: some apps show their edit menus only for their team's number on the old server.
     public func registerVendor(
         name: String, identifier: String? = nil, secret: String? = nil, id: Int64? = nil
     ) async throws -> (vendor: Vendor, secret: String) {

@@ -6,9 +6,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Random bytes from the operating system's generator, fetched 4 KB at a time. Every new visitor
-/// gets a form token of 32 random bytes, and fetching them 8 at a time (Swift's and swift-crypto's
-/// way on Linux) cost four system calls per visitor.
+/// Random bytes from the operating system, fetched 4 KB at a time: every new visitor gets a 32-byte form token,
+/// and Swift's and swift-crypto's generators on Linux make a system call per 8 bytes.
 public final class RandomBytes: Sendable {
     public static let shared = RandomBytes()
 

@@ -19,8 +19,8 @@ public final class RequestRecords: Sendable {
     private let notedSteps = Mutex<Set<String>>([])
 
     private struct State {
-        /// Written out only when the operator looks: most are never read, and a read path must not
-        /// pay for them. A ring: request number n is in slot n % `keptRequests` until number n + `keptRequests`.
+        /// Written out only when the operator looks: most are never read, and a read path must not pay for them.
+        /// A ring: request n sits in slot n % `keptRequests` until request n + `keptRequests` replaces it.
         var anonymous: [AnonymousRequest?] = Array(repeating: nil, count: keptRequests)
         var anonymousCount: Int64 = 0
         /// Live inspectors, by vendor: each is woken when this server keeps one of that vendor's requests.
@@ -78,11 +78,10 @@ public final class RequestRecords: Sendable {
 
     static let tooManyFollowers = MarketError(.throttled, .tooManyFollowers(followersPerVendor))
 
-    /// Hands `deliver` the vendor's requests kept after the one with id `after`, oldest first, as
-    /// they come, until it throws or the task is cancelled: those this server keeps at once, those
-    /// other servers keep within `followInterval`. `deliver` is also called with none at each
-    /// interval, so that a caller can tell its client it is still there (and find out it is not).
-    /// At most `followersPerVendor` follow one vendor at a time on one server.
+    /// Hands `deliver` the vendor's requests kept after the one with id `after`, oldest first, as they come, until
+    /// it throws or the task is cancelled; other servers' arrive within `followInterval`. It is also called with
+    /// none each interval, so a caller can tell its client it is still there (and find out it is not).
+    /// At most `followersPerVendor` follow one vendor on one server.
     public func follow(
         _ vendorID: Int64, after: Int64?, _ deliver: ([StoredRequestRecord]) async throws -> Void
     ) async throws {

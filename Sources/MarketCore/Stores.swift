@@ -9,8 +9,7 @@ public protocol VendorStore: Sendable {
     func allVendors() async throws -> [Vendor]
 }
 
-/// Where products, their image rows and their delete secrets are kept. Every method is one
-/// transaction: it happens whole or not at all.
+/// Where products, their image rows and their delete secrets are kept; every method is one transaction.
 public protocol ProductStore: Sendable {
     func insertProduct(_ product: NewProduct) async throws -> Product
     func product(id: Int64, includingHidden: Bool) async throws -> Product?
@@ -37,11 +36,10 @@ public protocol ProductStore: Sendable {
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>
     /// Returns when the store answers now; throws what stops it.
     func checkReachable() async throws
-    /// A number that grows with every committed change to what a product's answer shows (products,
-    /// their images, vendors), whichever server or tool made it: answers read after this was read
-    /// may be reused for as long as it stays the same. A change made through this store is in the
-    /// version it gives next; one made elsewhere, as soon as the store can learn of it (on
-    /// PostgreSQL before that change is answered, on SQLite within `SQLiteMarketStore.othersSeenWithin`).
+    /// Grows with every committed change to what a product's answer shows (products, images, vendors), by any
+    /// server or tool: answers read after it may be reused while it stays the same. A change made here is in the
+    /// next version; one made elsewhere, on PostgreSQL before it is answered, on SQLite within
+    /// `SQLiteMarketStore.othersSeenWithin`.
     func catalogueVersion() async throws -> Int64
 }
 
@@ -161,7 +159,7 @@ public struct OperatorAction: Sendable, Equatable {
         case showedProduct(id: Int64, name: String)
         case emptiedMarket(products: Int)
         case filledMarket(products: Int)
-        /// An act an older version kept as a sentence.
+        /// An act stored as a plain sentence, as the log's older entries are.
         case said(String)
 
         /// As the command and the log's older entries say it.
@@ -189,7 +187,7 @@ public struct OperatorAction: Sendable, Equatable {
         self.at = at
     }
 
-    /// As a store keeps it: the act as JSON (or, from an older version, a sentence).
+    /// From a store's text: the act as JSON, or a plain sentence for older entries.
     public init(operatorName: String, stored: String, at: Date) {
         let act = try? JSONDecoder().decode(Act.self, from: Data(stored.utf8))
         self.init(operatorName: operatorName, act: act ?? .said(stored), at: at)
@@ -204,9 +202,7 @@ public struct VendorOverview: Sendable, Equatable {
     public var vendor: Vendor
     /// The vendor's products buyers see.
     public var productCount: Int
-    /// The vendor's products the operator hid.
     public var hiddenCount: Int
-    /// Every product the vendor has, shown or hidden.
     public var allProductCount: Int { productCount + hiddenCount }
     public var lastRequestAt: Date?
 

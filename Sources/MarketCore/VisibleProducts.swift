@@ -1,8 +1,7 @@
 import Synchronization
 
-/// The ids of every product on show, oldest first, as of one catalogue version: a page deep in the
-/// whole catalogue is then found by position and read by its ids, instead of the database
-/// stepping over every product before it (page 4,000 of 20 stepped over 80,000). A store reads the
+/// The ids of every product on show, oldest first, as of one catalogue version, so that a deep page is found by
+/// position and read by its ids instead of the database stepping over every product before it. A store reads the
 /// version in the same read as the page, and the ids again after a change.
 public final class VisibleProducts: Sendable {
     /// Pages that begin before this many products are found by `OFFSET`, as cheaply.

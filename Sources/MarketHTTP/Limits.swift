@@ -13,9 +13,8 @@ public struct ServerLimits: Sendable {
     public var bodies: BodyBudget
     public var idleTimeout: Duration
     public var responseCacheBytes: Int
-    /// The longest request head (its line and headers) read: a search of 10,000 Korean letters
-    /// typed into a browser's address bar is a line of about 90 KB, which gets the storefront's
-    /// own page saying it is too long instead of a bare 400.
+    /// The longest request head read: room for the longest search typed into an address bar (about 90 KB of Korean),
+    /// so that it gets the storefront's own too-long page instead of a bare 400.
     public static let headBytes = 128 * 1024
 
     public init(connections: ConnectionLimit, bodies: BodyBudget, idleTimeout: Duration, responseCacheBytes: Int) {
@@ -26,9 +25,8 @@ public struct ServerLimits: Sendable {
     }
 }
 
-/// How many connections the server keeps open at most. One more is still accepted, but its first
-/// request is answered 503 with Retry-After and the connection closed: a client learns at once
-/// that the market is full, instead of waiting in the listen queue until it gives up.
+/// How many connections the server keeps open at most. One more is accepted only to answer its first request 503 with
+/// Retry-After and close: a client learns at once that the market is full, instead of waiting in the listen queue.
 public final class ConnectionLimit: Sendable {
     public let maximum: Int
     private let count = Atomic<Int>(0)
@@ -98,9 +96,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// How many bytes of request bodies the server holds in memory at once, across every request.
-/// A request declares its size in its head; what does not fit now is refused with 503 and
-/// Retry-After before a byte of it is read, instead of piling up uploads until memory runs out.
+/// How many bytes of request bodies the server holds in memory at once, across every request. A body that does not
+/// fit now is refused with 503 and Retry-After by its declared size, before a byte of it is read.
 public final class BodyBudget: Sendable {
     public let limit: Int
     private let held = Mutex(0)
@@ -125,11 +122,9 @@ public final class BodyBudget: Sendable {
     }
 }
 
-/// Answers `Expect: 100-continue` with `100 Continue` once the request's turn has come, as HTTP/1.1
-/// asks: Hummingbird has no place for interim responses. curl sends it with every body over 1 MB (a
-/// create with photos) and otherwise waits a whole second before sending the body. Refusals that
-/// need no body still come before it is read: the route answers them without asking for the body,
-/// and the client stops sending. The go-ahead of a request pipelined behind others waits until the
+/// Answers `Expect: 100-continue` with `100 Continue` once the request's turn has come, as HTTP/1.1 asks and
+/// Hummingbird cannot: curl sends it with every body over 1 MB and otherwise waits a second before sending the body.
+/// A refusal that needs no body still comes before it is read. A pipelined request's go-ahead waits until the
 /// responses before it have ended, so that interim responses keep the requests' order too.
 final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart

@@ -33,8 +33,8 @@ public enum MarketServer {
             website: website, fillWithDemo: fillWithDemo, anonymousRequests: inspectorPages.anonymousRequests,
             classBoard: inspectorPages.classBoard)
         let cache = ResponseCache(capacity: limits.responseCacheBytes)
-        // Old clients send `/Items/2`, `//api/products` and `/api/products/`: paths are matched
-        // case-insensitively, and Hummingbird already ignores empty segments.
+        // Apps send `/Items/2`, `//api/products` and `/api/products/`: paths are matched case-insensitively, and
+        // Hummingbird already ignores empty segments.
         let router = Router(
             context: MarketRequestContext.self, options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         let methods = RouteMethods()
@@ -95,12 +95,11 @@ public enum MarketServer {
     }
 }
 
-/// Takes a team address off each request's path before the router sees it, as a proxy that mounts
-/// an application under a path does: `/teams/82/api/products` is routed as `/api/products`, with
-/// the vendor_id in the context (for the inspector and the faults) and `X-Forwarded-Prefix:
-/// /teams/82` in the head (for the picture URLs in the answer, and the response cache's key). A
-/// request to a team's own port (the port its Host names) is that team's as it is. With
-/// `plainAddressTeam`, the market's own address is that vendor's too, for what apps ask.
+/// Takes a team address off each request's path before the router sees it, as a proxy mounting an application under
+/// a path does: `/teams/82/api/products` is routed as `/api/products`, with the vendor_id in the context (for the
+/// inspector and the faults) and `X-Forwarded-Prefix: /teams/82` in the head (for the picture URLs in the answer and
+/// the response cache's key). A request to a team's own port, or with `plainAddressTeam` to the market's own address,
+/// is that team's as it is.
 struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPResponder {
     let router: Router
     let teamPorts: TeamPorts?

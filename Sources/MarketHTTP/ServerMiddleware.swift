@@ -8,14 +8,10 @@ import Metrics
 import NIOCore
 import Synchronization
 
-/// Each request's log line and metrics, once its response is made. The line: method, path,
-/// status and how long it took, every path segment shaped like a UUID masked, whatever route it
-/// took or missed (delete secrets are UUIDs, and reach the server in several spellings: a log is no
-/// place for a key). The metrics: what `/metrics` shows, under Hummingbird's own names and labels
-/// (`hb_requests`, `hb_request_errors`, `http_server_request_duration`,
-/// `http_server_active_requests`). Hummingbird's `MetricsMiddleware` counts once the body is
-/// written, by wrapping it in a closure, which takes every response off Hummingbird's one write of
-/// head, body and end (docs/benchmarks/http-stack.md measures what that cost).
+/// Each request's log line and metrics, once its response is made. The line masks every path segment shaped like a
+/// UUID, whatever route it took: delete secrets are UUIDs in several spellings, and a log is no place for a key.
+/// The metrics keep Hummingbird's own names and labels, but not its `MetricsMiddleware`: that wraps the body in a
+/// closure, which takes every response off Hummingbird's one write of head, body and end.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     private let meters = RequestMeters()
 
@@ -93,9 +89,8 @@ private final class RequestMeters: Sendable {
     }
 }
 
-/// Sends text (pages, styles, scripts, JSON) gzip-compressed to clients that accept it, which is
-/// every browser and every app's URLSession: a catalogue page is a sixth of its size on the wire.
-/// Pictures are compressed already and go as they are.
+/// Sends text (pages, styles, scripts, JSON) gzip-compressed to clients that accept it, which is every browser and
+/// every app's URLSession. Pictures are compressed already and go as they are.
 struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Below this, the gzip header and the work cost more than they save.
     static var smallest: Int { 1024 }
@@ -153,9 +148,8 @@ struct BodyBudgetMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// What the body will take at most: its declared length, or the largest body the market reads
-    /// when it comes in chunks of unknown total. A body over that limit is refused by its length
-    /// alone and never read, so it holds nothing.
+    /// What the body will take at most: its declared length, or the largest body the market reads when its total is
+    /// unknown. A body over that limit is refused by its length alone and never read, so it holds nothing.
     static func bytesToHold(_ request: Request) -> Int {
         let maximum = Request.maximumAPIBodyBytes
         if let length = request.declaredLength { return length <= maximum ? length : 0 }

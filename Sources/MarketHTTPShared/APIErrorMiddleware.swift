@@ -5,10 +5,8 @@ import Logging
 import MarketCore
 import MarketModel
 
-/// Turns every failure into a JSON body that says what is wrong, in the shape v1 clients know
-/// (`{"error": true, "reason": …}`) plus the field to blame. Anything unexpected is logged and
-/// answered with a 500 that leaks no detail. A browser asking for an address nothing answers gets
-/// the storefront's page instead.
+/// Answers every failure in the JSON shape v1 clients know (`{"error": true, "reason": …}`) plus the field
+/// to blame. Anything unexpected is logged and gets a 500 that leaks no detail; browsers get pages instead.
 package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     package let pages: any ProblemPages
     package let methods: RouteMethods
@@ -52,7 +50,6 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
             .retrying(after: refusal.error.retryAfter)
     }
 
-    /// The address exists, but not for this method: 405 and the methods it takes.
     private func methodNotAllowed(_ request: Request, allowed methods: [HTTPRequest.Method]) throws -> Response {
         let allowed = methods.map(\.rawValue).joined(separator: ", ")
         var response =

@@ -1,7 +1,6 @@
 import MarketModel
 
-/// The APIs' names for the market's fields, as the 2022 API's clients send and read them; the 2021
-/// API differs in three.
+/// The market's fields as the 2022 API's clients spell them; the 2021 API differs in three.
 package enum APIFieldNames {
     @Sendable package static func name(of field: MarketField) -> String {
         switch field {

@@ -1,7 +1,6 @@
 extension Sequence<UInt8> {
-    /// The same bytes, ASCII letters in either case: how paths and header values are compared
-    /// without lowercasing them into new strings on every request. Inlinable, so that each caller
-    /// compares its own kind of bytes directly rather than through the generic protocol for each byte.
+    /// The same bytes, ASCII letters in either case, without lowercasing into new strings per request.
+    /// Inlinable, so each caller compares its own kind of bytes rather than through the generic protocol.
     @inlinable
     package func caselessEquals(_ other: some Sequence<UInt8>) -> Bool {
         elementsEqual(other) { asciiLowercased($0) == asciiLowercased($1) }

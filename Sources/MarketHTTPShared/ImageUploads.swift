@@ -21,7 +21,7 @@ package enum ImageUploads {
         return images
     }
 
-    /// Whether the bytes begin as a picture the market takes does.
+    /// Whether the bytes begin like a picture format the market takes.
     package static func startsLikeAnImage(_ data: Data) -> Bool {
         UploadKind.sniff(data) != nil
     }

@@ -1,8 +1,6 @@
-/// JSON written straight into bytes, as JSONEncoder writes it with sorted keys and unescaped
-/// slashes: the members of an object in the order they are given, which must be the order of
-/// their keys' UTF-8 bytes (checked in debug builds); strings escaped as JSONEncoder escapes them.
-/// For the answers every read of the catalogue makes, where JSONEncoder's boxes and dictionaries
-/// cost more than the rest of the answer.
+/// JSON written straight into bytes, the same bytes JSONEncoder writes with sorted keys and unescaped
+/// slashes. Members must come in their keys' UTF-8 byte order (checked in debug builds). For catalogue
+/// reads, where JSONEncoder's boxes and dictionaries cost more than the rest of the answer.
 package struct JSONWriter {
     package private(set) var bytes: [UInt8] = []
     /// A value was written last: the next member or element needs a comma first.

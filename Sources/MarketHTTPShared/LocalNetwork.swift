@@ -36,9 +36,8 @@ package enum LocalNetwork {
             || (parts[0] == 192 && parts[1] == 168)
     }
 
-    /// `origin` (`http://host:port`) as a phone on the same network reaches it, for a market that
-    /// listens beyond this machine: a loopback host is replaced by this machine's first network
-    /// address, when it has one.
+    /// `origin` (`http://host:port`) as a phone on the same network reaches it: a loopback host becomes
+    /// this machine's first network address, when it has one.
     package static func reachable(_ origin: String) -> String {
         guard let url = URL(string: origin), let host = url.host,
             host == "localhost" || host.hasPrefix("127.") || host == "::1", let address = addresses().first

@@ -17,7 +17,6 @@ package struct MultipartForm {
         package var head: [String]
         package var body: Data
 
-        /// Whether the part was sent as a file (its Content-Disposition names a filename).
         package var isFile: Bool { filename != nil }
     }
 
@@ -109,9 +108,8 @@ package struct MultipartForm {
         return (content, newline + 1)
     }
 
-    /// Where `needle` first occurs at or after `start`: the C library's `memchr` finds each
-    /// candidate first byte and `memcmp` checks the rest, since a body may be 50 MB of pictures and
-    /// this runs once per boundary.
+    /// Where `needle` first occurs at or after `start`, by `memchr` and `memcmp`: bodies of pictures are
+    /// large and this runs once per boundary.
     package static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         guard let first = needle.first, start <= haystack.count else { return nil }
         return needle.withUnsafeBytes { needle in

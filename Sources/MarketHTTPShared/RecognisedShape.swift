@@ -8,9 +8,8 @@ package enum RecognisedShape: String, Codable, Sendable {
     case january2021Delete
 }
 
-/// What a route recognised in the request it answered, and why the API refused it, for the
-/// inspector that records it. The inspector binds `current` around the routes; a route that
-/// recognises a shape, and the API's refusals, note it there.
+/// What a route recognised in the request and why the API refused it, for the inspector's record.
+/// The inspector binds `current` around the routes; routes and the API's refusals note into it.
 package final class RequestNotes: Sendable {
     @TaskLocal package static var current: RequestNotes?
 

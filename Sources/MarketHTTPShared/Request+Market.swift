@@ -43,7 +43,7 @@ extension Request {
     /// The largest request body the API reads: five images of the largest size, and the rest.
     package static let maximumAPIBodyBytes = 5 * MarketRules.maximumImageBytes + 4 * 1024 * 1024
 
-    /// The vendor identifier header. HTTP header names are matched case-insensitively.
+    /// The vendor identifier header.
     package var identifier: String? { head.identifier }
 
     /// Query parameters by name; the first occurrence wins.
@@ -68,8 +68,7 @@ extension Request {
     /// The body as multipart/form-data; `refusal` when the request says it is something else.
     package mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm
     {
-        // Read once and not kept in the request: photos make bodies of megabytes, held otherwise
-        // until the request ends beside the parts read from them.
+        // Not kept in the request, where a body of photos would stay beside its parts until the request ends.
         let body = try await apiBody(keptForLaterReads: false)
         guard let boundary = MultipartForm.boundary(in: headers[.contentType]) else { throw refusal() }
         // Photos make bodies of megabytes, whose reading would hold a thread the reads need.

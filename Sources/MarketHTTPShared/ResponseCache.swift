@@ -6,14 +6,13 @@ import MarketCore
 import NIOCore
 import Synchronization
 
-/// Responses to the catalogue's reads (lists, details, pages), kept with the catalogue version they
-/// were read at and given again while that version stands. The version is read after each request
-/// arrives, from the store every server writes to, so a change made through any server is seen by
-/// the next request to every server: nothing expires on a timer, and nothing is stale.
+/// Responses to the catalogue's reads (lists, details, pages), given again while the catalogue version
+/// they were read at stands. The version is read per request from the store every server writes to, so a
+/// change through any server is seen by the next request to every server; nothing expires on a timer.
 ///
-/// Bounded by bytes; what was not used for a generation goes first. A response is kept the second
-/// time it is made within the last few thousand, not the first: most products of a large catalogue
-/// are asked for once in a long while, and keeping each of those would push out what is asked again.
+/// Bounded by bytes; what was not used for a generation goes first. A response is kept only the second
+/// time it is made lately: most products of a large catalogue are asked for once in a long while, and
+/// keeping those would push out what is asked again.
 package final class ResponseCache: Sendable {
     /// One kept response, as the route made it (compression and the rest are added outside).
     struct Entry: Sendable {
@@ -110,17 +109,16 @@ package final class ResponseCache: Sendable {
         kept = Generations(newestVersion: version)
     }
 
-    /// Entries let go of are freed after the lock, on another thread: a generation is thousands of
-    /// responses, and freeing them under the lock held up every request.
+    /// Dropped entries are freed after the lock, on another thread: a generation is thousands of
+    /// responses, and freeing them under the lock would hold up every request.
     private static func release(_ dropped: [[Key: Entry]]) {
         guard dropped.contains(where: { !$0.isEmpty }) else { return }
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(dropped) {} }
     }
 }
 
-/// Everything a kept response depends on besides the catalogue: the URL, the host, scheme and team
-/// address its links are made for, the language and cookies of a page's visitor, and whether the storefront's
-/// script asked for it.
+/// Everything a kept response depends on besides the catalogue: the URL, the host, scheme and team address
+/// its links are made for, a page visitor's language and cookies, and whether the storefront's script asked.
 struct Key: Hashable, Sendable {
     var path: String
     var authority: String?
@@ -144,8 +142,7 @@ struct Key: Hashable, Sendable {
     }
 }
 
-/// What a route's response may be kept under, besides its URL and the request headers named in
-/// `ResponseCacheMiddleware.key(of:)`.
+/// What a route's response may be kept under, besides its URL and the request headers in `Key`.
 package struct CachePolicy: Sendable {
     /// It may be kept at all.
     package var keep = true
@@ -158,11 +155,10 @@ package struct CachePolicy: Sendable {
     }
 }
 
-/// Gives a kept response while the catalogue has not changed since it was made, and keeps the
-/// successful responses of the routes it is added to. Every response it passes carries an `ETag`;
-/// a client that revalidates with `If-None-Match` and holds the same bytes gets 304 without them.
-/// Added only to routes whose response depends on nothing but the URL, the catalogue and the
-/// request headers in `key(of:)`; a response that sets a cookie is never kept.
+/// Gives a kept response while the catalogue is unchanged, and keeps its routes' successful responses,
+/// each with an `ETag` so a client revalidating with the same bytes gets 304. Only for routes whose
+/// response depends on nothing but the URL, the catalogue and the headers in `Key`; a response that sets
+/// a cookie is never kept.
 package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     let cache: ResponseCache
     let version: @Sendable () async throws -> Int64

@@ -3,9 +3,7 @@ import MarketCore
 import MarketModel
 import MarketPages
 
-/// The class board: one row per team with the flows its app completed and when each first did,
-/// its refusals, what the market forgave and what it did after rehearsed failures; and the class's
-/// tallies with no team named, for a projector.
+/// The class board: each team's progress, and the class's tallies with no team named, for a projector.
 struct ClassBoard: ClassBoardSource {
     let service: MarketService
     let records: RequestRecords
@@ -21,7 +19,7 @@ struct ClassBoard: ClassBoardSource {
         return teams
     }
 
-    /// The flows worth showing for `teams`: the 2022 API's, and the 2021 API's when a team used it.
+    /// The flows to show: every v2 flow, and the v1 flows only when some team used v1.
     static func flows(for teams: [TeamProgress]) -> [TeamProgress.Flow] {
         let v1: [TeamProgress.Flow] = [.v1ListFirstPage, .v1NextPage, .v1Detail, .v1Register, .v1Edit, .v1Delete]
         let usesV1 = teams.contains { team in v1.contains { team.firstWorked[$0] != nil } }
@@ -151,9 +149,8 @@ struct ClassBoard: ClassBoardSource {
         return ([header] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// A CSV field, quoted when it holds a comma, a quote or a line break; one that starts as a
-    /// formula would (`=`, `+`, `-`, `@`, a tab or a carriage return) gets an apostrophe first, so
-    /// that a spreadsheet never runs a team's text.
+    /// A CSV field, quoted where needed. Text that starts like a formula (`=`, `+`, `-`, `@`, tab, CR) gets an
+    /// apostrophe first, so that a spreadsheet never runs a team's text.
     static func csvField(_ text: String) -> String {
         let starts = ["=", "+", "-", "@", "\t", "\r"].contains(where: text.hasPrefix)
         let safe = starts && Double(text) == nil ? "'" + text : text

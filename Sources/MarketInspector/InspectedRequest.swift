@@ -2,8 +2,7 @@ import Foundation
 import MarketCore
 import MarketHTTPShared
 
-/// One request as the inspector keeps it for the vendor who sent it: what arrived, what the market
-/// made of it, what it answered and why, each explanation as a value (`Explanations.swift`).
+/// One request as the inspector keeps it for the vendor who sent it, each explanation as a value.
 /// Secrets, passwords and delete secrets are masked before it is made.
 package struct InspectedRequest: Codable, Sendable, Equatable {
     package struct Header: Codable, Sendable, Equatable {

@@ -3,9 +3,8 @@ import MarketCore
 import MarketHTTPShared
 import MarketPages
 
-/// Which of a vendor's kept requests the inspector lists, as its address says: only the refused
-/// ones or all (`refused=1`), one route or every one (`route=POST /api/products`), and which page
-/// of them (`page=2`), so that older requests and a burst's broken ones stay within reach.
+/// Which of a vendor's kept requests the inspector lists, as its address says (`refused`, `route`, `page`), so
+/// that older requests and a burst's broken ones stay within reach.
 struct InspectorChoice {
     static let perPage = 50
 
@@ -23,9 +22,8 @@ struct InspectorChoice {
         number = max(Int(query["page"] ?? "") ?? 1, 1)
     }
 
-    /// A request's method and path as the router takes it: without the team address it came
-    /// through or empty segments, its numbers, secrets and picture names as placeholders:
-    /// `PATCH /api/products/{id}`, `GET /images/{name}`.
+    /// A request's method and path as the router takes it, without its team address or empty segments and with
+    /// placeholders for numbers, secrets and picture names: `PATCH /api/products/{id}`, `GET /images/{name}`.
     static func route(of request: InspectedRequest) -> String {
         var path = request.path.split(separator: "?", maxSplits: 1).first ?? request.path[...]
         if let (_, rest) = TeamAddress.split(path) { path = rest }

@@ -5,9 +5,7 @@ import MarketCore
 import MarketHTTPShared
 import MarketModel
 
-/// The inspector's JSON twin, for scripts and apps: a vendor's recent requests, their rehearsed
-/// faults, a fresh start, and the team address. Every route asks for the vendor's `identifier` and
-/// `secret` headers.
+/// The inspector's JSON twin for scripts and apps; every route needs the vendor's `identifier` and `secret` headers.
 package struct InspectorController<Context: ConnectionRequestContext> {
     let service: MarketService
     let records: RequestRecords

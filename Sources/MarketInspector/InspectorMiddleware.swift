@@ -6,11 +6,10 @@ import MarketHTTPShared
 import MarketModel
 import NIOCore
 
-/// Records every request an app sent through a team's address, or that names a known vendor in its
-/// `identifier` header, for that vendor's inspector, and injects the faults that vendor asked for. API requests that name no vendor are
-/// recorded for the operator (their answers only when refused); the rest pass untouched.
-/// It sits outside the error mapping, so it sees each answer exactly as the client gets it, and it
-/// reads the request body only as the route reads it, so the body limits still hold.
+/// Records each request sent through a team's address or naming a vendor in `identifier` for that vendor's
+/// inspector, and injects the faults they rehearse; API requests naming no vendor are kept for the operator.
+/// It sits outside the error mapping, so it sees each answer as the client gets it, and reads the request
+/// body only as the route reads it, so the body limits still hold.
 package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMiddleware {
     let service: MarketService
     let records: RequestRecords

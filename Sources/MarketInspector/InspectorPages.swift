@@ -212,7 +212,6 @@ struct FaultsForm {
         self.context = context
     }
 
-    /// The form's fields, by name, with the market field each one fills.
     static let fields: [(name: String, field: MarketField)] = [
         ("latency", .latency), ("jitter", .jitter), ("fail", .failPercent), ("status", .failStatus),
         ("drop", .dropPercent), ("slow_body", .slowBody), ("broken", .brokenPercent), ("seed", .sent("seed")),

@@ -5,12 +5,11 @@ import MarketCore
 import NIOCore
 import ServiceLifecycle
 
-/// A vendor's requests as server-sent events, each as soon as it is kept: what the live
-/// inspector page and `openmarket inspect` follow. An event's id is its record's, so a client
-/// that reconnects (as EventSource does by itself) carries on after the last one it saw.
+/// A vendor's requests as server-sent events, for the live inspector page and `openmarket inspect`. An event's id
+/// is its record's, so a reconnecting client (EventSource reconnects by itself) resumes after the last one it saw.
 package enum LiveEvents {
-    /// How long the stream may stay silent: a comment then says it is still there, before a proxy
-    /// or the client gives up on it, and finds out when the client has gone.
+    /// The longest silence before a comment is sent: it keeps proxies and the client from giving up on the
+    /// stream, and finds out when the client has gone.
     static let heartbeat: Duration = .seconds(15)
 
     /// Where to carry on from: the `Last-Event-ID` a reconnecting client sends, else `after`.
@@ -19,9 +18,8 @@ package enum LiveEvents {
             ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
     }
 
-    /// The stream of `vendorID`'s requests that `request` asks to follow, each written as `event`
-    /// says (nil leaves one out). Nginx is told not to hold the events back. It ends when the
-    /// client goes or the server shuts down.
+    /// `vendorID`'s requests as `event` writes each (nil leaves one out); nginx is told not to buffer them.
+    /// Ends when the client goes or the server shuts down.
     package static func response(
         to request: Request, _ records: RequestRecords, vendorID: Int64,
         event: @escaping @Sendable (StoredRequestRecord) -> String?
@@ -62,7 +60,6 @@ package enum LiveEvents {
             })
     }
 
-    /// One record's event: its id, then each line of what `event` writes as a data line.
     private static func text(of record: StoredRequestRecord, as event: (StoredRequestRecord) -> String?) -> String {
         let lines = event(record)?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
         return "id: \(record.id)\n" + lines.map { "data: \($0)\n" }.joined() + "\n"

@@ -102,7 +102,6 @@ struct Recording: Sendable {
 }
 
 extension Recording {
-    /// The `reason` of an API refusal's JSON, as sent.
     static func reason(in answer: Data) -> String? {
         ((try? JSONSerialization.jsonObject(with: answer)) as? [String: Any])?["reason"] as? String
     }
@@ -131,7 +130,6 @@ final class BodyCapture: @unchecked Sendable {
         }
     }
 
-    /// It keeps any of what it is given.
     var keeps: Bool { limit > 0 }
 
     var bytes: Data { lock.withLock { kept } }
@@ -139,10 +137,9 @@ final class BodyCapture: @unchecked Sendable {
     var keptCount: Int { lock.withLock { kept.count } }
 }
 
-/// Reads finished requests into records one after another, in the order they finished, off every
-/// connection's path: a request of several megabytes takes a while to read. What waits is bounded
-/// by its bytes, not its number: a class's apps loading their thumbnails at once are all recorded,
-/// while a burst of uploads beyond `backlogBytes` is not recorded rather than piled up in memory.
+/// Records finished requests one at a time, in the order they finished, off the connections' path, since a
+/// request of several megabytes takes a while to read. The backlog is bounded by bytes, not count: a class's
+/// apps loading thumbnails at once are all recorded, but uploads beyond `backlogBytes` are skipped, not piled up.
 final class Recorder: Sendable {
     static let backlogBytes = 64 << 20
 
@@ -187,7 +184,6 @@ final class Recorder: Sendable {
 }
 
 extension Optional {
-    /// `map` for an asynchronous transform.
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let self else { return nil }
         return try await transform(self)

@@ -61,7 +61,6 @@ extension RequestDiagnosis {
         "\(name)\(index + 1).\(sniffed.fileExtension)"
     }
 
-    /// Bytes that were meant as text, with every secret in them masked.
     static func maskingSecrets(in bytes: Data) -> String {
         maskingSecrets(in: String(decoding: bytes, as: UTF8.self))
     }

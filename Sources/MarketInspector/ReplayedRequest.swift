@@ -1,10 +1,8 @@
 import Foundation
 import MarketHTTPShared
 
-/// A recorded request as the inspector page's script sends it again from the browser: method,
-/// path, headers and JSON body as recorded, masked secrets (`•••`) and all. The script puts the
-/// secret the learner types in their place for that one send; the market never sees it apart from
-/// the request itself. Requests with multipart bodies are not sent again: their pictures are not kept.
+/// A recorded request for the inspector page's script to send again, masked secrets (`•••`) and all: the script
+/// fills in the secret the learner types. Multipart requests are not sent again: their pictures are not kept.
 struct ReplayedRequest: Encodable {
     /// Headers a browser sets itself and a script may not.
     static let browsers: Set<String> = [

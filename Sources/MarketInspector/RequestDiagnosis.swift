@@ -2,9 +2,8 @@ import Foundation
 import HTTPTypes
 import MarketHTTPShared
 
-/// Reads a request's bytes as the inspector shows them: its parts with what they claim and what
-/// they are, its JSON with secrets masked, every liberty it took that the market forgave, and the
-/// mistakes that kept the market from finding its parts, with the bytes seen where they went wrong.
+/// Reads a request's bytes as the inspector shows them: its parts, its JSON with secrets masked, the liberties
+/// the market forgave, and the mistakes that kept the market from finding its parts.
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
     static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
@@ -49,7 +48,7 @@ package struct RequestDiagnosis {
 
     private mutating func readMultipart(boundary: String) {
         let delimiter = Array("--\(boundary)".utf8)
-        // Bodies of pictures run to megabytes: searched as MultipartForm searches them.
+        // Picture bodies run to megabytes, so the raw bytes are searched as MultipartForm searches them.
         let (first, closed, lf, crlf) = body.withUnsafeBytes { bytes in
             (
                 MultipartForm.find(delimiter, in: bytes), MultipartForm.find(delimiter + Array("--".utf8), in: bytes),
@@ -107,8 +106,8 @@ package struct RequestDiagnosis {
         var start = 0
         while let found = body.withUnsafeBytes({ MultipartForm.find(delimiter, in: $0, from: start) }) {
             start = found + delimiter.count
-            // A part's head glued to its boundary line; anything else after it (a longer boundary
-            // that only begins as declared) the market forgives. The first one says it.
+            // Only a part's head glued to its boundary line is a mistake; anything else after it (a longer
+            // boundary that only begins as declared) the market forgives. The first one is enough.
             let seen = Self.excerpt(body[(body.startIndex + start)...])
             guard seen.contains(":") else { continue }
             mistakes.append(.boundaryLineNotEnded(boundary: String(decoding: delimiter, as: UTF8.self), seen: seen))
@@ -181,9 +180,8 @@ package struct RequestDiagnosis {
         }
     }
 
-    /// Text that may hold a secret but that the inspector could not read as JSON (a part under
-    /// another name, a body it could not split, an answer quoting what was sent): every value
-    /// under a secret's key, quoted or not, in JSON or a form, masked.
+    /// Masks every value under a secret's key, quoted or not, in text the inspector could not read as JSON
+    /// (a part under another name, a body it could not split, an answer quoting what was sent).
     static func maskingSecrets(in text: String) -> String {
         var masked = text
         for (pattern, replacement) in secretPatterns {

@@ -4,9 +4,8 @@ import Hummingbird
 import MarketCore
 import NIOCore
 
-/// Breaks a market answer on purpose, in the first of a vendor's chosen ways that fits it, and
-/// says how in words a learner can act on. Only answers that succeeded are broken: a refusal
-/// already teaches what it should.
+/// Breaks a market answer on purpose, in the first of the vendor's chosen ways that fits, and says how in words a
+/// learner can act on. Only successes are broken: a refusal already teaches what it should.
 struct ResponseBreaker {
     /// An answer as it leaves broken.
     struct Broken {
@@ -23,7 +22,6 @@ struct ResponseBreaker {
 
     let kinds: [BrokenAnswer]
 
-    /// Whether the answer's body must be read for some chosen kind to fit it.
     func needsBody(_ response: Response) -> Bool {
         Self.isJSON(response.headers) && (response.body.contentLength ?? Self.readable) < Self.readable
             && kinds.contains { $0 != .emptyBody && $0 != .proxyPage }

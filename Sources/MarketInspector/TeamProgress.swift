@@ -3,10 +3,8 @@ import MarketCore
 import MarketModel
 import MarketPages
 
-/// What one team's app has been seen to do: the flows the market answered it through and when each
-/// first did (noted as they happen), and, from the requests its inspector keeps (the last
-/// `RequestRecords.keptRequests`), what was refused, what the market forgave, and what the app did
-/// after a rehearsed failure.
+/// What one team's app has been seen to do: the flows it completed and when each first did, and, from the
+/// requests its inspector keeps, its refusals, what the market forgave, and what it did after rehearsed failures.
 struct TeamProgress: Sendable {
     /// A step of an app's life that the market answered as it should.
     enum Flow: String, CaseIterable, Codable, Sendable {

@@ -1,6 +1,5 @@
-/// A field a request may get wrong, as the market knows it. Each adapter spells it its own way (the
-/// 2022 API `discounted_price`, the 2021 API `title` for a name, a form "Discount", the command
-/// `--discount`), so rules and refusals name the field by this value and never by a spelling.
+/// A field a request may get wrong. Each adapter spells it its own way (`discounted_price`, the 2021 API's `title`, a
+/// form's "Discount", `--discount`), so rules and refusals name the field by this value, never by a spelling.
 public enum MarketField: Hashable, Sendable, Codable, CustomStringConvertible {
     case name, description, price, discount, stock, currency
     case images

@@ -42,9 +42,8 @@ public enum MarketRules {
     /// What a description may hold of the control characters: its line breaks and tabs.
     public static let lineBreaksAndTabs: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
 
-    /// The first control character (U+0000–U+001F, U+007F–U+009F) outside `allowed`, written as
-    /// U+XXXX, or nil. Such characters are refused rather than stored: some stores cut text at a
-    /// NUL, and none of them prints.
+    /// The first control character (U+0000–U+001F, U+007F–U+009F) outside `allowed`, as U+XXXX, or nil. These are
+    /// refused rather than stored: some stores cut text at a NUL, and none of them prints.
     public static func firstControlCharacter(in text: String, allowing allowed: Set<Unicode.Scalar>) -> String? {
         text.unicodeScalars.first { $0.properties.generalCategory == .control && !allowed.contains($0) }
             .map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }

@@ -13,9 +13,8 @@ public struct PageRequest: Sendable, Equatable {
     public var number: Int
     public var itemsPerPage: Int
     public var order: ListOrder
-    /// A cursor: the page holds the products that come after this one in the list's order, so a
-    /// client scrolling through a market that changes meanwhile neither skips nor repeats one.
-    /// `number` then only names the page.
+    /// A cursor: the page holds the products after this one in the list's order, so a client scrolling through a
+    /// changing market neither skips nor repeats one. `number` then only names the page.
     public var after: Int64?
 
     public init(number: Int, itemsPerPage: Int, order: ListOrder = .newestFirst, after: Int64? = nil) {

@@ -1,6 +1,5 @@
-/// How a shopper arranges a list, as Korean market apps let them: its order, a price range and
-/// whether sold-out products show. The APIs list as they always have (`asListed`) unless a client
-/// asks for an order.
+/// How a shopper arranges a list, as Korean market apps let them: its order, a price range and whether sold-out
+/// products show. The APIs list `asListed` unless a client asks for an order.
 public struct ProductArrangement: Sendable, Hashable {
     public enum Order: String, Sendable, CaseIterable {
         /// 정확도순, by where the term first appears: in the name before in the description; in
@@ -38,16 +37,14 @@ public struct ProductArrangement: Sendable, Hashable {
     /// through, and a bound on what one page of a common syllable costs.
     public static let rankedMatches = 2_000
 
-    /// Whether a term found in `found` of `shown` products is so common (one product in fifty or
-    /// more) that walking a list's own order and testing each product fills a page sooner than
+    /// Whether a term is so common that walking a list's own order and testing each product fills a page sooner than
     /// gathering every match from the term's index first.
     public static func isDense<Count: BinaryInteger>(found: Count, shown: Count) -> Bool { found * 50 >= shown }
 
-    /// Whether a page by price that ends `reach` matches in, of a term `found` among `shown`
-    /// products (not dense), is read sooner by walking the price index and testing each entry's id
-    /// against the term's matches (about `reach × shown ÷ found` entries) than by looking up every
-    /// match's row and sorting them. An entry walked costs about an eighth of a row looked up in
-    /// SQLite, and less in PostgreSQL, for which the rule is a little cautious.
+    /// Whether a page by price that ends `reach` matches in, of a term `found` among `shown` products, is read sooner
+    /// by walking the price index and testing each entry against the term's matches (about `reach × shown ÷ found`
+    /// entries) than by looking up every match's row and sorting them, a row counting as eight entries as in SQLite
+    /// (in PostgreSQL a row costs more, so there the rule is a little cautious).
     public func walksPrices(found: Int, shown: Int, reach: Int) -> Bool {
         [.lowestPrice, .highestPrice].contains(order) && !Self.isDense(found: found, shown: shown)
             && Double(reach) * Double(shown) <= 8 * Double(found) * Double(found)

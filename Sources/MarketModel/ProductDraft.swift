@@ -90,8 +90,7 @@ public struct ProductChanges: Sendable, Equatable {
             name: name ?? product.name, description: description ?? product.description,
             currency: currency ?? product.currency, price: price,
             discount: try discount(for: product, at: price), stock: stock ?? product.stock
-                // A description kept as it was is not checked again: a product listed before descriptions
-                // were required stays editable.
+                // A description kept as it was is not checked again, so a product stored without one stays editable.
         ).validated(checkingDescription: description != nil)
         changed.name = draft.name
         changed.description = draft.description

@@ -1,8 +1,7 @@
 import Foundation
 
-/// A product as a person types it into a form (an app's editor, the storefront's page), amounts as
-/// text. Checking it applies every rule of `MarketRules` at once and says, field by field, what is
-/// wrong in words a person can act on.
+/// A product as a person types it into a form (an app's editor, the storefront's page), amounts as text. Checking it
+/// applies every rule of `MarketRules` at once and says, field by field, what is wrong in words a person can act on.
 public struct ProductEntry: Sendable, Equatable {
     public enum Field: String, Sendable, CaseIterable {
         case name, description, price, discount, stock, currency, images

@@ -1,6 +1,5 @@
-/// A rule of the market that a value breaks, as a value: each adapter says it in its own words (the
-/// APIs and the command in English, `english`; the storefront and the inspector in the visitor's
-/// language), always from this value, never from the English.
+/// A rule of the market that a value breaks. Each adapter words it from this value, never from `english`: the APIs
+/// and the command in English, the storefront and the inspector in the visitor's language.
 public enum Rule: Sendable, Equatable, Codable {
     case required
     case notEmpty
@@ -48,7 +47,7 @@ public enum Rule: Sendable, Equatable, Codable {
     /// libvips could not read or make a picture, in its own words.
     case unreadable(String)
 
-    /// The rule as the APIs have always said it, after the field's name.
+    /// The rule in the APIs' English, after the field's name.
     public var english: String {
         switch self {
         case .required: "is required"

@@ -7,8 +7,8 @@ import MarketModel
 import Mustache
 import NIOCore
 
-/// What the pages know about the person behind a request, from their cookies: their sign-in, their
-/// form token, the notice waiting for them and their language. Cookies it sets ride on the page.
+/// A visitor as their cookies tell it: sign-in, form token, waiting notice and language. Cookies it sets
+/// go out with the response it finishes.
 package struct BrowserSession {
     package enum CookieName {
         package static let session = "market_session"
@@ -30,8 +30,7 @@ package struct BrowserSession {
     package let isScripted: Bool
     /// The sign-in this browser holds; the market still checks it before acting on it.
     package let session: SessionCookie?
-    /// The language every page of this browser speaks: the one chosen on a page (`?lang=`, then
-    /// remembered), else the browser's preference.
+    /// The language chosen on a page (`?lang=`, then remembered), else the browser's preference.
     package let strings: Localization
     /// The request this browser is for: each language link repeats its address.
     private let page: Request
@@ -68,21 +67,20 @@ package struct BrowserSession {
 
     package var language: Language { strings.language }
 
-    /// Where the visitor is, which the market counts wrong secrets by.
+    /// The visitor's address, by which the market counts wrong secrets.
     package var client: String? { page.clientAddress(peer: peer) }
 
     /// This page again in each other language, for the switch every page shows.
     package var otherLanguages: [LanguageLink] { LanguageLink.others(than: language, request: page) }
 
-    /// How long a page of this browser may be kept and given again: one that shows a sign-in, until
-    /// the sign-in ends; and not at all when it shows a form token made for this one response (a
-    /// signed-in visitor who came without one), which another response would hand out anew.
+    /// How long this browser's page may be kept: until the sign-in it shows ends, and not at all when it
+    /// holds a form token made for this response alone (a signed-in visitor who came without one).
     package var cachePolicy: CachePolicy {
         CachePolicy(keep: !(madeFormToken && session != nil), expires: session?.expires)
     }
 
-    /// A form's token matches this visitor's cookie: the form came from one of our pages, not from
-    /// another site posting in the visitor's name.
+    /// A form's token matches this visitor's cookie (compared in constant time): the form came from one
+    /// of our pages, not from another site posting in the visitor's name.
     package func acceptsForm(token: String?) -> Bool {
         guard let token, cookies[CookieName.formToken]?.value != nil else { return false }
         let expected = Array(formToken.utf8)
@@ -115,8 +113,7 @@ package struct BrowserSession {
         set(CookieName.session, "", maxAge: 0)
     }
 
-    /// The visitor is signed in as the vendor of `product` (the market checks the sign-in again
-    /// before it changes anything).
+    /// The visitor is signed in as `product`'s vendor; the market checks the sign-in again before any change.
     package func owns(_ product: Product) -> Bool {
         session?.vendorID == product.vendor.id
     }
@@ -136,10 +133,8 @@ package struct BrowserSession {
         return response
     }
 
-    /// `response` with the form token this browser made, if it made one (32 random bytes in hex, the
-    /// proof that a form came from one of our pages). Set outside the pages themselves, so that a
-    /// page without forms is the same for every new visitor and can be kept. The header is written
-    /// out here: every response to a new visitor carries one, and building a `Cookie` cost more.
+    /// `response` with the form token this browser made, if any. Set outside the pages so that a page
+    /// without forms is alike for every new visitor and can be kept.
     package func handOutFormToken(with response: Response) -> Response {
         guard madeFormToken else { return response }
         var response = response

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The teacher's class board, made from the requests each team's inspector keeps, for the console
-/// to show: as a page's values, as JSON and as CSV.
+/// The teacher's class board, from the requests each team's inspector keeps: as page values, JSON and CSV.
 package protocol ClassBoardSource: Sendable {
     /// The board's values for `class-board.mustache`: every team's row and the class's tallies.
     func content(_ strings: Localization) async throws -> PageContent

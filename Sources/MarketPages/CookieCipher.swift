@@ -3,9 +3,8 @@ import Foundation
 import MarketCore
 import MarketHTTPShared
 
-/// Seals small values into cookie text that only this market can read, and that nobody can alter
-/// without it showing: AES-GCM under the market's session key. A product's secret may ride in a
-/// sealed edit pass because no page, script or log ever sees it in the clear.
+/// Seals small values into cookie text that only this market can read or alter unnoticed (AES-GCM under
+/// the session key), which is why a sealed edit pass may carry a product's secret.
 package struct CookieCipher: Sendable {
     /// The key's bytes (`SymmetricKey` itself is not `Sendable`).
     let keyBytes: Data
@@ -29,8 +28,8 @@ package struct CookieCipher: Sendable {
         return try? JSONDecoder().decode(type, from: plain)
     }
 
-    // Base64 made safe for a cookie (RFC 4648's URL alphabet, without padding) and back, byte by
-    // byte rather than through NSString's `replacingOccurrences`, which is slow on Linux.
+    // Base64 in RFC 4648's URL alphabet without padding, safe in a cookie, and back: byte by byte,
+    // as NSString's `replacingOccurrences` is slow on Linux.
 
     private static func cookieText(_ base64: String) -> String {
         String(
@@ -56,13 +55,13 @@ package struct CookieCipher: Sendable {
     }
 }
 
-/// A sign-in, kept in the `market_session` cookie: the session's token, which the market checks
-/// before anything is done in the vendor's name, and the name to greet the vendor with.
+/// A sign-in, kept in the `market_session` cookie; the market checks its token before acting in the
+/// vendor's name.
 package struct SessionCookie: Codable, Sendable {
     package var token: String
     package var name: String
     package var expires: Date
-    /// Whose faults a storefront request meets; cookies sealed before there were faults lack it.
+    /// Whose rehearsed faults a page request meets; optional so that cookies sealed without it still open.
     package var vendorID: Int64?
 
     init(_ session: VendorSession) {

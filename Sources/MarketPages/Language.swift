@@ -1,8 +1,7 @@
 import Foundation
 import MarketHTTPShared
 
-/// The languages the storefront speaks. Korean comes first: most of the people who shop here, and
-/// the apps this market serves, are Korean.
+/// The languages the storefront speaks; Korean is the default, as most shoppers and apps here are Korean.
 package enum Language: String, CaseIterable, Sendable {
     case ko
     case en

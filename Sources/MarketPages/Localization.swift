@@ -5,7 +5,7 @@ import Mustache
 /// The pages' phrases in one language, read from each module's `words/<language>.json`. A template
 /// names a phrase as `{{w.key}}`; Swift fills a phrase's `{placeholders}` with `strings("key", ["name": …])`.
 package struct Localization: Sendable {
-    /// A phrase as written, and cut where its `{placeholders}` are, once, when it is read.
+    /// A phrase, split at its `{placeholders}` once, when it is read.
     private struct Phrase: Sendable {
         enum Piece: Sendable {
             case text(Substring)
@@ -41,7 +41,7 @@ package struct Localization: Sendable {
     }
 
     /// The phrase `key` with each `{name}` replaced by its value (left as it is when `values` has
-    /// none); the key itself when the phrase is missing, which a test of the phrase localizations catches.
+    /// none); the key itself when the phrase is missing, which a test catches.
     package func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
         guard let phrase = phrases[key] else { return key }
         guard !values.isEmpty, phrase.pieces.count > 1 else { return phrase.text }
@@ -84,10 +84,9 @@ package struct Localization: Sendable {
 
     private enum FinalConsonant { case rieul, other }
 
-    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a number as
-    /// Koreans say it (13 십삼, 10 십; 1 일, 7 칠, 8 팔), but one digit right after a Latin letter
-    /// in English, as in a model name (M3 엠쓰리, A7 에이세븐, PS5 피에스파이브), a Latin letter by its
-    /// Korean name (L 엘, M 엠, N 엔), anything else by the last character before it that says something.
+    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a digit as Koreans
+    /// say it (7 칠), or in English right after a Latin letter as in a model name (PS5 피에스파이브), a
+    /// Latin letter by its Korean name (L 엘, M 엠); other characters are skipped.
     private static func finalConsonant(of value: String) -> FinalConsonant? {
         let scalars = Array(value.unicodeScalars)
         for (index, scalar) in scalars.enumerated().reversed() {

@@ -5,8 +5,7 @@ import MarketCore
 import MarketHTTPShared
 import Mustache
 
-/// The pages' templates, phrases and assets, read once from the resources of every module that
-/// serves pages.
+/// The pages' templates, phrases and assets, read once from every page-serving module's resources.
 package struct PageRenderer: Sendable {
     package struct TemplateError: Error, CustomStringConvertible {
         package let description: String
@@ -118,9 +117,8 @@ package struct PageRenderer: Sendable {
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
-    /// When something happened, as the inspector and the console list it: in the market's time
-    /// zone, which it names by its offset (`2026-11-28 12:40:05 UTC+09:00`), since a learner's or a
-    /// teacher's own zone may be another.
+    /// Times as the inspector and the console list them: in the market's zone, named by its offset
+    /// (`2026-11-28 12:40:05 UTC+09:00`), since a learner's or a teacher's own zone may differ.
     package static let time: DateFormatter = {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'xxx"
@@ -128,9 +126,8 @@ package struct PageRenderer: Sendable {
         return formatter
     }()
 
-    /// Headers of every page: kept by no shared cache and asked for again each time (they show who
-    /// is signed in), yet not `no-store`, so that Back returns to a catalogue scrolled three pages
-    /// deep as it was left.
+    /// Headers of every page: private and revalidated, as pages show who is signed in, yet not
+    /// `no-store`, so that Back returns to a scrolled catalogue as it was left.
     package static func headers(contentType: String) -> HTTPFields {
         [
             .contentType: contentType,
@@ -167,9 +164,8 @@ package struct PageContent: MustacheParent, ExpressibleByDictionaryLiteral {
     }
 }
 
-/// HTML as the pages escape it: every `<`, `>`, `&`, `"` and `'`, also one a combining mark
-/// follows (swift-mustache's own HTML escaping compares whole characters, and would pass `<` with
-/// an accent on it).
+/// HTML escaped by Unicode scalar: swift-mustache's own escaping compares whole characters, and would
+/// pass a `<` that a combining mark follows.
 struct PageHTML: MustacheContentType {
     static let name = "PAGE_HTML"
 

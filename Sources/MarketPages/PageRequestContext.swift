@@ -29,11 +29,8 @@ package struct PageRequestContext: ChildRequestContext, ConnectionRequestContext
     }
 }
 
-/// What every page request passes, once: the browser session read from its cookies; the faults a
-/// signed-in seller rehearses on their own pages (a delay, a failure page with the chosen status,
-/// or a connection dropped before any answer; the pages that switch faults off, and signing in and
-/// out, are spared); and, for a failure, a page in the visitor's language that says what happened
-/// and where to go next.
+/// Runs before every page route: reads the browser session, applies the faults a signed-in seller
+/// rehearses (sparing the pages that switch them off, and signing in and out), and shows a failure as a page.
 struct BrowserSessionMiddleware: RouterMiddleware {
     static let spared = ["/inspector", "/sign-in", "/sign-out", "/operator"]
 

@@ -1,7 +1,6 @@
-/// A QR code (ISO/IEC 18004) for a short text such as a URL: byte mode, error correction level L,
-/// the smallest of versions 1 to 5 that holds it (up to 106 bytes, one Reed–Solomon block each) and
-/// mask 0, which every reader accepts. Drawn in a terminal with half blocks, two rows per line, or
-/// on a page as SVG.
+/// A QR code (ISO/IEC 18004) for a short text such as a URL: byte mode, level L, the smallest of versions
+/// 1 to 5 that holds it (up to 106 bytes, one Reed–Solomon block each) and mask 0, which every reader
+/// accepts. Drawn for a terminal or as SVG.
 public struct QRCode: Sendable {
     /// Data and error-correction codewords of versions 1…5 at level L.
     private static let capacity: [(data: Int, ec: Int)] = [(19, 7), (34, 10), (55, 15), (80, 20), (108, 26)]

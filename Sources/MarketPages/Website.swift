@@ -43,9 +43,8 @@ package struct Website: Sendable {
     /// The page a browser gets for failures outside the pages' own addresses.
     package var problemPages: some ProblemPages { ProblemPagesForBrowsers(website: self) }
 
-    /// A form posted from one of our own pages: the token matches the visitor's cookie and, where
-    /// the browser says where the form came from, it came from here: the same scheme, host and port
-    /// as this request (or as the host a proxy in front says it forwarded). `Origin: null` is not here.
+    /// A form posted from one of our own pages: its token matches the visitor's cookie, and any `Origin` is
+    /// this request's scheme, host and port (or a proxy's forwarded host). `Origin: null` is refused.
     package func submission(_ request: inout Request, browser: BrowserSession) async throws -> FormSubmission {
         let form = try await FormSubmission.read(&request, strings: browser.strings)
         let scheme = request.scheme
@@ -68,9 +67,8 @@ package struct Website: Sendable {
         return "\(scheme)://\(host):\(port)"
     }
 
-    /// See Other: after a form, the browser shows `location` with a GET, so reloading never posts twice.
-    /// The script is told where to go instead: a redirect it followed itself would use up the notice
-    /// meant for the page it then opens.
+    /// See Other, so that reloading never posts twice. The script is told where to go instead: a redirect
+    /// it followed itself would use up the notice meant for the page it then opens.
     package func redirect(to location: String, browser: BrowserSession) -> Response {
         let response =
             browser.isScripted

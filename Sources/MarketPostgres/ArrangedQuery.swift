@@ -1,13 +1,12 @@
 import MarketModel
 import PostgresNIO
 
-/// The SQL of a list a shopper arranged (`ProductArrangement`): which products on show, as
-/// conditions on `product p`, and in which order. Each value is bound, and each query planned for
-/// its values, so that a price range or a rare term uses its index.
+/// The SQL of a list a shopper arranged (`ProductArrangement`). Each query is planned for its bound
+/// values, so that a price range or a rare term uses its index.
 struct ArrangedQuery {
     private var binds = PostgresBindings()
     private var conditions = ["NOT p.hidden"]
-    /// Where a page continues after a cursor: the list's total does not count it.
+    /// A page's cursor, kept out of `conditions` so that the list's total does not count it.
     private var cursor = ""
     private let term: String?
     private let order: ProductArrangement.Order
@@ -19,9 +18,8 @@ struct ArrangedQuery {
     private var walked: (index: Int, condition: String)?
     /// How many products the list holds, wherever a page begins (its values are bound first).
     private(set) var count: PostgresQuery = ""
-    /// For a list of what is in stock: how many it leaves out as sold out, for its total to be what
-    /// the search finds less these when there is no price range (and `HeldCountQuery` did not
-    /// count them).
+    /// For an in-stock list, how many sold-out products it leaves out: with no price range, its total
+    /// is what the search finds less these (when `HeldCountQuery` did not count them).
     private(set) var soldOutCount: PostgresQuery?
     /// The oldest of the newest `rankedMatches` products a 정확도순 list holds (no row when it holds
     /// no more); nil for other orders, and for a term found first, whose page ranks its matches itself.
@@ -97,9 +95,8 @@ struct ArrangedQuery {
 
     private var whereClause: String { conditions.joined(separator: " AND ") }
 
-    /// Where a page's ids come from, with `listed` (`p` either way): a term that is not dense has
-    /// its matches found first whatever the planner guesses of it. From a hundred sampled texts it
-    /// can take a rare word for a common one, and walk the price index past many others instead.
+    /// Where a page's ids come from, with `listed` (`p` either way). A term that is not dense has its
+    /// matches found first: from sampled texts the planner can take a rare word for a common one.
     private var matches: String {
         guard matchesFirst else { return "" }
         return
@@ -114,11 +111,9 @@ struct ArrangedQuery {
         return "FROM product p WHERE \(onPage.joined(separator: " AND "))"
     }
 
-    /// The page's summaries, in order: the ids from the arranged list, then only their rows joined;
-    /// after each, the list's total when it `countsInPage`.
-    /// When only the matches from `rankedFrom` on are ranked, the older ones are walked newest
-    /// first, only as far as the page reaches, so that a common term costs no more than its ranked
-    /// matches.
+    /// The page's summaries in order (only the page's rows joined), each followed by the list's total
+    /// when it `countsInPage`. Matches older than `rankedFrom` are walked newest first only as far as
+    /// the page reaches, so that a common term costs no more than its ranked matches.
     func page(limit: Int, offset: Int, rankedFrom: Int64?) -> PostgresQuery {
         var query = self
         let listed = self.listed + cursor
@@ -169,8 +164,7 @@ struct ArrangedQuery {
                 """, binds: query.binds)
     }
 
-    /// Where the term first stands in a product's search text, as `ProductArrangement.Order.relevance`
-    /// ranks it (`relevance_rank`, migration 22).
+    /// How `ProductArrangement.Order.relevance` ranks a product: where the term first stands in its text.
     private mutating func rank(_ term: String) -> String {
         "relevance_rank(p.search_text, \(bind(term)), \(bind(ProductArrangement.wordSeparators)))"
     }

@@ -4,17 +4,14 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// Lets a server know the catalogue's version without asking the database for every request, and
-/// still never give an answer older than a change whose response has been sent, by any server.
+/// Lets a server know the catalogue's version without asking the database for every request, yet
+/// never answer older than a change whose response any server has sent.
 ///
-/// The server listens for the version each change commits (`catalogue_changed`, sent by the
-/// trigger that counts versions) on a connection of its own, and through the same connection
-/// holds a lease in `catalogue_watcher`: "until then, I know every version you tell me". Every
-/// change, before its response goes out, waits until each watcher whose lease runs has taken in
-/// its version (`MarketDatabase.transaction`). The server trusts what it holds only while its
-/// lease runs by its own clock, which starts before the database's does; a lost connection, a
-/// slow renewal or a server that stopped answering costs round trips or a wait of one lease, never
-/// a stale answer.
+/// On a connection of its own, the watch listens on `catalogue_changed` and holds a lease in
+/// `catalogue_watcher`; each change waits before responding until every leased watcher has its
+/// version (`MarketDatabase.transaction`). The version is trusted only while the lease runs by this
+/// server's clock, which starts before the database's: a lost or slow connection costs a wait of one
+/// lease, never a stale answer.
 public final class CatalogueWatch: Service, Sendable {
     static let channel = "catalogue_changed"
     /// How the watch's connection is named to the database (`pg_stat_activity`).
@@ -141,9 +138,8 @@ public final class CatalogueWatch: Service, Sendable {
         }
     }
 
-    /// What `query` returns, or `WatchLost` once a lease has passed without an answer. A query
-    /// written to a connection that closed meanwhile is never answered, and cancelling its task
-    /// does not end it: it is left behind rather than awaited.
+    /// What `query` returns, or `WatchLost` once a lease passes without an answer: a query on a
+    /// connection that closed meanwhile is never answered, and cancelling does not end it.
     private func answered<T: Sendable>(_ query: @escaping @Sendable () async throws -> T) async throws -> T {
         let first = FirstOutcome<T>()
         return try await withCheckedThrowingContinuation { continuation in

@@ -10,7 +10,6 @@ struct DatabaseSession: Sendable {
         try await connection.query(query, logger: logger)
     }
 
-    /// Every row of a statement.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
         for try await row in try await self.query(query) { rows.append(row) }

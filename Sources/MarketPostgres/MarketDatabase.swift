@@ -3,9 +3,8 @@ import MarketCore
 import Metrics
 import PostgresNIO
 
-/// The pool of connections to the market's database, and the one place that decides what a
-/// database failure means to a client: a lost or refusing database is `MarketError.unavailable`
-/// (503) within `deadline`, never a hang, and the pool reconnects by itself when it is back.
+/// The pool of connections to the market's database, and the one place that maps its failures: a lost
+/// or refusing database is `MarketError.unavailable` within `deadline`, never a hang.
 struct MarketDatabase: Sendable {
     let client: PostgresClient
     let location: PostgresLocation
@@ -42,9 +41,8 @@ struct MarketDatabase: Sendable {
         return result
     }
 
-    /// Returns once every server whose lease runs (`CatalogueWatch`) holds `version`, which takes
-    /// them a round trip; a server that stopped answering is waited for until its lease runs out.
-    /// Their word comes through the database, so this asks again after a pause that doubles.
+    /// Returns once every server whose lease runs (`CatalogueWatch`) holds `version`; one that stopped
+    /// answering is waited for until its lease runs out. Their word comes through the database, so this polls.
     private func waitUntilWatchersHold(_ version: Int64) async throws {
         var pause = Duration.microseconds(200)
         while try await read({ session in

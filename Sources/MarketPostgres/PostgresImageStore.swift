@@ -2,9 +2,8 @@ import Foundation
 import MarketCore
 import PostgresNIO
 
-/// Image bytes in the market's database, by content hash, so that a second server needs nothing
-/// but the database's URL. Blobs go in before the rows that name them, and `touched_at` says when
-/// a blob was last put, which keeps a blob that a create is about to name out of a sweep.
+/// Image bytes in the market's database, by content hash, so that a second server needs only its URL.
+/// Blobs go in before the rows that name them; `touched_at` keeps one about to be named out of a sweep.
 public struct PostgresImageStore: ImageStore {
     let database: MarketDatabase
 

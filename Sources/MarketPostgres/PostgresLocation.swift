@@ -53,16 +53,12 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(3)
-        // The pool starts timers for every connection it gets back (a keep-alive query after 30 s,
-        // closing one beyond the minimum after 60 s idle), and stops them at its next use: a task
-        // group and a dispatch timer for every query, a sizeable share of a server's CPU on quick reads.
-        // Four connections are kept open, and none is probed while idle: a database that closes
-        // one, or goes away, is noticed when its socket closes.
+        // The pool's keep-alive and idle-close timers cost a task group and a dispatch timer per query, so
+        // connections stay open unprobed: one the database closes is noticed when its socket closes.
         configuration.options.minimumConnections = 4
         configuration.options.keepAliveBehavior = nil
-        // More queries at once than the database has cores to run them only moves their wait from
-        // the pool into the database, where they take the cores from each other and each takes
-        // longer (docs/benchmarks/search.md measures it).
+        // More queries at once than the database has cores only moves their wait from the pool into
+        // the database, where they slow each other down.
         configuration.options.maximumConnections = 8
         return configuration
     }

@@ -5,8 +5,6 @@ import PostgresNIO
 import ServiceLifecycle
 
 /// A market kept in PostgreSQL: its store, its image bytes and the connection pool they share.
-/// Opening one checks that the database answers, brings its layout up to date and reads the
-/// session key.
 public struct PostgresMarket: Sendable {
     public let store: PostgresMarketStore
     public let images: PostgresImageStore
@@ -18,8 +16,8 @@ public struct PostgresMarket: Sendable {
     /// The key that seals the storefront's cookies, the same for every server of this market.
     public let sessionKey: Data
 
-    /// Connects once to migrate, then prepares the pool. Throws a `PostgresUnreachable` that says
-    /// what to check when the database does not answer.
+    /// Connects once to migrate and read the session key, then prepares the pool. Throws
+    /// `PostgresUnreachable` when the database does not answer, `PostgresUnprepared` when it cannot migrate.
     public static func open(
         url: String, logger: Logger, deadline: Duration = .seconds(5)
     ) async throws -> PostgresMarket {

@@ -38,10 +38,9 @@ extension PostgresMarketStore: MarketImporting {
         }
     }
 
-    /// A batch of products in three statements (products, their pictures, their delete secrets),
-    /// each row an element of the arrays it binds: one statement per row would run the triggers that
-    /// count grams and versions once for every product. Arrays hold no NULL, so a missing cover is 0
-    /// and a missing password "" (neither is ever a real one).
+    /// A batch in three statements of bound arrays: a statement per row would run the triggers that
+    /// count grams and versions once per product. Arrays hold no NULL, so a missing cover is 0 and a
+    /// missing password "" (neither is ever a real one).
     public func importProducts(_ products: [StoredProduct]) async throws {
         let rows = products.map(\.product)
         let images = rows.flatMap { product in product.images.enumerated().map { (product.id, $0, $1) } }

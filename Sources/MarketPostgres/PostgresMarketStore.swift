@@ -29,9 +29,8 @@ public final class PostgresMarketStore: MarketStore {
         }
         productRows = Batches { ids in
             let products = try await database.read { session in
-                // One product by the statement for one: PostgreSQL keeps no plan for `ANY` of a list
-                // much shorter than the ten it assumes, and planning it anew costs a lone read more than
-                // the read itself.
+                // A lone product uses the statement for one: `ANY` of a one-element list is planned
+                // anew each time, which costs more than the read itself.
                 guard ids.count > 1 else { return [try await Self.product(id: ids[0], in: session, visibleOnly: true)] }
                 return try Self.products(from: try await session.rows(ShownProductsQuery(ids: Array(Set(ids)))))
             }
@@ -168,9 +167,8 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     /// A page of a list a shopper arranged. 정확도순 first looks for a page of whole words in names
-    /// (`BestRankedQuery`). A term of four characters and more that its words do not count is
-    /// counted only by finding every match, so its page is taken from those and counts them in the
-    /// same statement.
+    /// (`BestRankedQuery`). A long term its words do not count is counted only by finding every match,
+    /// so its page is taken from those, counted in the same statement.
     private func arrangedProducts(
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement
     ) async throws -> Page<ProductSummary> {
@@ -308,7 +306,6 @@ public final class PostgresMarketStore: MarketStore {
         return items
     }
 
-    /// The rows of the page that `Matches` finds for `term`, in the page's order.
     private static func matchesPage<Matches: MatchesFunction>(
         _ matches: Matches.Type, _ session: DatabaseSession, _ page: PageRequest, term: String
     ) async throws -> [PostgresRow] {
@@ -320,10 +317,9 @@ public final class PostgresMarketStore: MarketStore {
                 MatchesPageQuery<Matches, OldestFirst>(term: term, after: after, limit: limit, offset: offset))
     }
 
-    /// A page of the products on show that `search` finds, and how many those are (nil when the
-    /// page is empty): a page and its count from one function of the schema's, planned once. A term
-    /// of four characters and more is counted by finding every match, so the page is taken from
-    /// those same matches rather than finding them and planning the pattern a second time.
+    /// A page of the products on show that `search` finds, and how many (nil when the page is empty),
+    /// from one function of the schema's, planned once. A long term is counted by finding every match,
+    /// so the page comes from those same matches rather than a second search.
     private static func summariesCounted(
         _ session: DatabaseSession, _ page: PageRequest, _ search: SearchCondition
     ) async throws -> (items: [ProductSummary], total: Int64?) {

@@ -1,11 +1,9 @@
 import MarketModel
 import PostgresNIO
 
-// The reads that browsing makes for every request the response cache cannot answer, prepared once per
-// connection: parsing and planning them again each time would be most of what the database does for
-// a random product or a deep page. Reads whose best plan depends on their values (a search, a
-// vendor's products) stay unprepared, but for an API search's page: its matches come from a
-// function whose one plan fits any term (`MatchesFunction`).
+// Browsing's reads are prepared once per connection: parsing and planning them each time would be most
+// of the database's work for a product or a deep page. Reads whose best plan depends on their values
+// stay unprepared, but for an API search's page, whose function's one plan fits any term (`MatchesFunction`).
 
 /// The catalogue's version; see `MarketStore.catalogueVersion()`.
 struct CatalogueVersionQuery: PostgresPreparedStatement {
@@ -35,12 +33,11 @@ struct GramCountQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64) { try row.decode((Int64, Int64).self) }
 }
 
-/// How many products on show hold a term, how many are on show, and whether the words that hold
-/// it are known (`held_words`, migration 21: at most 100, for a term of two characters and more in
-/// one word). A shorter term's count is kept (`GramCountQuery`); a longer one's is counted among
-/// its words' products rather than by reading every match's row, or NULL when they are not known.
-/// When `countsSoldOut`, how many of them are sold out too, kept or counted in the same pass
-/// (migrations 23 and 24), for a list of what is in stock; NULL otherwise.
+/// How many products on show hold a term, how many are on show, and whether the words that hold it
+/// are known (`held_words`: at most 100, for a term of two characters and more in one word). A shorter
+/// term's count is kept (`GramCountQuery`); a longer one's is counted among its words' products rather
+/// than by reading every match's row, or NULL when they are not known. With `countsSoldOut`, also how
+/// many of them are sold out, in the same pass; NULL otherwise.
 struct HeldCountQuery: PostgresPreparedStatement {
     typealias Row = (found: Int64?, shown: Int64, held: Bool, soldOut: Int64?)
     static let sql = """
@@ -149,10 +146,7 @@ protocol MatchesFunction {
 }
 
 /// The page of those whose text is `LIKE` a pattern, each row ending with how many match: from the
-/// products of the words that hold the pattern's term, when a few do, or else from every match
-/// found through the trigram index (`found_page`, migrations 21, 20 and 17):
-/// `PostgresMarketStore.summariesCounted`. Prepared and planned once, a search neither parses
-/// the statement nor plans it for each pattern (docs/benchmarks/search.md).
+/// products of the words that hold the term when few do, else through the trigram index (`found_page`).
 enum CountedMatches: MatchesFunction {
     static let newestFirst = pageStatement("found_page", newest: true)
     static let oldestFirst = pageStatement("found_page", newest: false)
@@ -160,7 +154,7 @@ enum CountedMatches: MatchesFunction {
 
 /// The page of those whose text holds a term of one to three characters, each row ending with how
 /// many do: from the products of the words that hold it, by a walk from the newest (or oldest), or
-/// through the index of every product's grams, whichever reads least (`short_page`, migration 21).
+/// through the index of every product's grams, whichever reads least (`short_page`).
 enum ShortMatches: MatchesFunction {
     static let newestFirst = pageStatement("short_page", newest: true)
     static let oldestFirst = pageStatement("short_page", newest: false)
@@ -201,8 +195,7 @@ struct MatchesPageQuery<Matches: MatchesFunction, Order: MatchesOrder>: Postgres
 }
 
 /// A 정확도순 page of those that hold a term, in its order, each row ending with how many do; no row
-/// when a walk of the newest matches cannot tell it (`best_ranked`, migration 22):
-/// `PostgresMarketStore.arrangedProducts`.
+/// when a walk of the newest matches cannot tell it (`best_ranked`).
 struct BestRankedQuery: PostgresPreparedStatement {
     typealias Row = PostgresRow
     static let sql = """

@@ -1,12 +1,10 @@
 import MarketModel
 import PostgresNIO
 
-/// How many products on show the buyer pays each amount for, by currency and by whether they are
-/// in stock (`product_price_count`), kept by triggers on `product`: a price range's total adds up
-/// a row for each price in the range instead of stepping over each product's entry in the price
-/// index.
+/// How many products on show sell at each price, by currency and stock, kept by triggers on `product`:
+/// a price range's total sums a row per price instead of stepping through the price index.
 enum PriceCounts {
-    /// How many products on show, in stock or not, lie in `range`.
+    /// How many products on show lie in `range`.
     static func total(in range: PriceRange, inStockOnly: Bool) -> PostgresQuery {
         """
         SELECT coalesce(sum(count), 0)::bigint FROM product_price_count

@@ -18,8 +18,8 @@ struct SearchCondition {
         gram = term.unicodeScalars.count <= 3 ? term : nil
     }
 
-    /// What `held_words` (migration 21) is given to find the words that hold the term: the term
-    /// itself when short, its pattern when not.
+    /// What `held_words` is given to find the words that hold the term: the term itself when short,
+    /// its pattern when not.
     var heldWordsArguments: (term: String?, pattern: String?) { (gram, gram == nil ? pattern : nil) }
 
     /// How many products on show match a term of four characters and more, and how many are on

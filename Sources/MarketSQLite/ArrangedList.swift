@@ -117,9 +117,8 @@ struct ArrangedList {
         return "SELECT p.id FROM product p WHERE \(whereClause) ORDER BY p.id DESC \(offset)"
     }
 
-    /// Where `:term` first stands in `text` (a search text: the name, a line break, the
-    /// description), as `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the
-    /// description, in a few string functions a row.
+    /// Where `:term` first stands in `text` (a search text: the name, a line break, the description), as
+    /// `ProductArrangement.Order.relevance` ranks it: 0–2 in the name, 3–5 in the description.
     static func rank(of text: String) -> String {
         let at = "instr(\(text), :term)"
         let before = "instr(:separators, substr(\(text), \(at) - 1, 1)) > 0"

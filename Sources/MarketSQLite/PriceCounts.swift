@@ -1,9 +1,8 @@
 import GRDB
 import MarketModel
 
-/// How many products on show the buyer pays each amount for, by currency and by whether they are
-/// in stock (`productPriceCount`), kept by triggers on `product`. A price range's total adds up a
-/// row for each price in the range instead of stepping over each product's entry in the price
+/// How many products on show the buyer pays each amount for, by currency and stock (`productPriceCount`),
+/// kept by triggers on `product`. A price range's total sums a row per price instead of walking the price
 /// index: shops price in round amounts, so a range holds far fewer prices than products.
 enum PriceCounts {
     static let create = """

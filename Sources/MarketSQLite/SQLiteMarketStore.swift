@@ -8,9 +8,8 @@ import Synchronization
 /// The market's vendors and products in one SQLite file, in WAL mode so that readers never wait
 /// for the writer.
 public final class SQLiteMarketStore: MarketStore {
-    /// How soon a change another process made to the file (the `openmarket` command beside a
-    /// running server) is in `catalogueVersion()`: a read transaction costs a request more than all
-    /// else it does to give a kept answer, so the version is read again only this often.
+    /// How soon another process's change to the file (the `openmarket` command beside a running server)
+    /// shows in `catalogueVersion()`; a read transaction each time would cost more than the rest of a kept answer.
     public static let othersSeenWithin: Duration = .milliseconds(100)
 
     let pool: DatabasePool
@@ -19,10 +18,9 @@ public final class SQLiteMarketStore: MarketStore {
     private let known = Mutex<(version: Int64, readAt: ContinuousClock.Instant?)>((0, nil))
     /// The version read once for everyone who asks while it is due.
     private let versionReads: Batches<Void, Int64>
-    /// Products on show, read together for every one asked for while the last read ran: handing a
-    /// read to one of GRDB's readers and back costs more than reading one product. Each is one
-    /// statement, which reads one state of the database by itself: a transaction around them would
-    /// cost more than the statements (docs/benchmarks/http-stack.md).
+    /// Products on show, read together for all asked for while the last read ran: handing a read to a GRDB
+    /// reader and back costs more than reading one product. Each is one statement, consistent by itself,
+    /// so no transaction is wrapped around them.
     private let productReads: Batches<Int64, Product?>
 
     /// Opens (creating and migrating when needed) the database at `path`.
@@ -41,9 +39,8 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// How every connection to the file is opened. Reads go through memory mapped from the file
-    /// rather than a system call for each page not in SQLite's own small cache (SQLite caps the
-    /// size at its build's maximum, 2 GB in Debian's).
+    /// How every connection is opened. Reads go through memory mapped from the file rather than a system
+    /// call per page missing from SQLite's small cache; SQLite caps `mmap_size` at its build's maximum.
     static var configuration: Configuration {
         _ = memoryUncounted
         var configuration = Configuration()
@@ -52,9 +49,8 @@ public final class SQLiteMarketStore: MarketStore {
         return configuration
     }
 
-    /// SQLite stops counting its memory before this process opens a database through a store
-    /// (once, whichever thread asks first): counting takes a process-wide lock on every allocation
-    /// (docs/benchmarks/search.md measures it).
+    /// SQLite stops counting its memory before the first store opens a database: counting takes a
+    /// process-wide lock on every allocation.
     private static let memoryUncounted: Void = { _ = market_sqlite_stop_counting_memory() }()
 
     /// Reads through the pool, timed.
@@ -234,7 +230,6 @@ public final class SQLiteMarketStore: MarketStore {
         return (held ?? 0) <= ProductArrangement.rankedMatches ? ids : nil
     }
 
-    /// A page of products.
     private static func products(
         _ page: PageRequest, matching search: String?, in db: Database, visible: VisibleProducts
     ) throws -> Page<ProductSummary> {
@@ -279,8 +274,8 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// The ids on show as this transaction sees them, oldest first: those kept, when the catalogue
-    /// has not changed since; otherwise read now, or nil unless `reading`.
+    /// The ids on show as this transaction sees them, oldest first: those kept while the catalogue is
+    /// unchanged, otherwise read now.
     private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
         return try kept.ids(at: version) {
@@ -449,7 +444,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     /// What a product's summary and its whole read both begin with, read by position: GRDB's
-    /// lookups by name lowercased every column's name for every row.
+    /// lookups by name lowercase every column's name for every row.
     private static let productColumns = """
         p.id, p.vendorId, v.name, v.createdAt, p.name, p.description, p.currency, p.price, p.discount, p.stock, \
         p.createdAt

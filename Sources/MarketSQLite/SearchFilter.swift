@@ -14,7 +14,6 @@ struct SearchFilter {
     }
 
     var source: Source
-    /// `DESC` for newest first, `ASC` for oldest first.
     var direction: String
     /// The ids beyond a cursor (`:after`) in the list's order, or nothing.
     var beyondCursor: String

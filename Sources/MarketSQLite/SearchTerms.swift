@@ -1,11 +1,9 @@
-/// The index of search terms of one and two characters (`productGrams`): for each product on show,
-/// the distinct characters and pairs of characters of its search text, each written as the hex of
-/// its UTF-8 bytes. A term of one or two characters is found exactly where it is a substring. How
-/// many products hold each token, and how many of those are sold out, is kept (`productGramCount`).
+/// The index of one- and two-character terms (`productGrams`): each product's distinct characters and
+/// character pairs as hex of their UTF-8 bytes, so a short term is found exactly where it is a substring.
+/// How many products hold each token, and how many of those are sold out, is in `productGramCount`.
 enum ShortTerms {
-    /// The longest search text, in characters (Unicode scalars), whose every pair is indexed: a name
-    /// and a description hold at most 1,101 characters as people count them, and this leaves room
-    /// for accents and marks written as characters of their own.
+    /// The longest search text, in Unicode scalars, whose every pair is indexed: well above what a name and
+    /// description may hold, leaving room for accents and marks written as scalars of their own.
     static let longestText = 16_384
 
     /// The SQL of the distinct tokens (`gram`) of `text`, one row each, for each row of `rows`
@@ -47,10 +45,9 @@ enum ShortTerms {
     }
 }
 
-/// The index of whole words (`searchWord`): each word of three characters and more (a run of text
-/// between spaces and line ends) of the products on show, with how many hold it, found by its
-/// trigrams (`searchWordText`). A term with no space or line end in it lies inside one word; when a
-/// single word holds it, that word's count is the term's total.
+/// The index of whole words (`searchWord`): each word of three characters or more (between spaces and line
+/// ends) of the products on show, with how many hold it, found by its trigrams (`searchWordText`). When a
+/// single word holds a term with no space or line end, that word's count is the term's total.
 enum WholeWords {
     /// The distinct words (`word`) of each `text` that `texts` selects, with its other `columns`;
     /// each text's characters walked in turn (`CROSS JOIN` keeps SQLite from walking the positions

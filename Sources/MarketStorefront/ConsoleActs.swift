@@ -34,9 +34,8 @@ struct Confirmation {
 }
 
 extension Storefront {
-    /// Runs an operator's form. An act that cannot be taken back is asked about first; once done,
-    /// the console is shown again by a redirect (so a reload never repeats the act), with what came
-    /// of it; a refusal is shown at once, in the operator's language, beside the console.
+    /// Runs an operator's form, confirming first an act that cannot be taken back. Done, it redirects to
+    /// the console so that a reload never repeats it; a refusal is shown at once beside the console.
     func operatorAct(
         _ request: Request, _ context: PageRequestContext, action: String,
         confirming ask: ((MarketOperator, FormSubmission, Localization) async throws -> Confirmation)? = nil,

@@ -4,9 +4,8 @@ import MarketHTTPShared
 import MarketModel
 import MarketPages
 
-/// Price and stock as every page shows them. The views the templates show are classes: a template
-/// value holds one by reference, where a struct this size would be copied into a box of its own at
-/// every look-up.
+/// Price and stock as every page shows them. Template views are classes: a struct this size would be
+/// copied into a box of its own at every template look-up.
 final class PriceTag {
     /// The list price; struck through when there is a discount.
     let price: String
@@ -126,8 +125,8 @@ final class ProductSheet {
         deleteQuestion = strings("deleteProduct", ["name": product.name])
     }
 
-    /// Without the spaces and line breaks at either end. Most descriptions have none there, and
-    /// Foundation's trimming goes through NSString even then.
+    /// Without white space at either end; checked first, as Foundation's trimming goes through NSString
+    /// even when there is none.
     private static func trimmed(_ text: String) -> String {
         let spaces = CharacterSet.whitespacesAndNewlines
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,

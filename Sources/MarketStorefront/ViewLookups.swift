@@ -1,8 +1,7 @@
 import Mustache
 
-// What each value the templates show calls its parts, so that swift-mustache finds them by name
-// instead of reflecting on each value (`Mirror`) for every name a page looks up. A part that is nil
-// is not there, and the template looks further out.
+// Template values name their parts, so that swift-mustache finds them without reflecting (`Mirror`)
+// at every look-up. A nil part is not there, and the template looks further out.
 
 extension PriceTag: MustacheParent {
     func child(named name: String) -> Any? {

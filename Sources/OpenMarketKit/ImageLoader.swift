@@ -4,10 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Fetches product pictures for lists, grids and carousels: from memory when it can (a cache bounded
-/// in bytes that lets the least recently used go first), with one download per URL however many
-/// cells ask at once, a download stopped when no one waits for it any more, and prefetching for
-/// the rows about to scroll in.
+/// Fetches product pictures for lists, grids and carousels: from memory when it can (a least-recently-used cache
+/// bounded in bytes), with one download per URL however many cells ask at once, a download stopped when no one waits
+/// for it any more, and prefetching for the rows about to scroll in.
 public actor ImageLoader {
     /// What the loader has done so far, for tests and for a debug screen.
     public struct Statistics: Sendable, Equatable {

@@ -35,11 +35,10 @@ public struct OpenMarketClient: Sendable {
         return (try? JSONDecoder().decode(String.self, from: data)) == "OK"
     }
 
-    /// One page of the catalogue, newest first; `search` matches names and descriptions. With
-    /// `after`, the products that come after that one (this server's cursor; a 2022 server ignores
-    /// it), so that paging through a market that changes meanwhile skips and repeats nothing.
-    /// A page of products: those `search` finds where given, in `sort`'s order (newest first when
-    /// nil; a server of 2022 always lists newest first), after the product `after` names.
+    /// A page of products: those whose name or description `search` matches, in `sort`'s order (newest first when
+    /// nil; a 2022 server always lists newest first). With `after`, the products after that one (this server's
+    /// cursor; a 2022 server ignores it), so that paging through a market that changes meanwhile skips and repeats
+    /// nothing.
     public func products(
         page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, sort: ProductArrangement.Order? = nil,
         after: Int64? = nil

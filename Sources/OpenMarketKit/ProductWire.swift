@@ -1,8 +1,8 @@
 import Foundation
 import MarketModel
 
-/// The 2022 API's JSON read into the kit's values (and written back, for caches), in either flavour: snake_case or camelCase
-/// envelope, dates with or without a fraction, prices as integers or as `2000.0`.
+/// The 2022 API's JSON read into the kit's values (and written back, for caches), in either flavour: snake_case or
+/// camelCase envelope, dates with or without a fraction, prices as integers or as `2000.0`.
 struct WireKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }

@@ -5,12 +5,10 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// URLSession transfers whose caller may be cancelled at any moment. On Apple platforms a
-/// cancelled caller cancels its transfer. On Linux cancelling a transfer just as its answer arrives
-/// can deadlock inside FoundationNetworking (a corelibs-foundation bug in Swift 6.3's toolchain), so
-/// there the transfer runs in a task of its own that is never cancelled: a cancelled caller stops
-/// waiting at once, and the answer, when it comes, is dropped. FoundationNetworking also ignores
-/// a request's own timeout, so there the wait is bounded here.
+/// URLSession transfers whose caller may be cancelled at any moment. On Apple platforms a cancelled caller cancels its
+/// transfer. On Linux, cancelling a transfer just as its answer arrives can deadlock inside FoundationNetworking, so
+/// there the transfer runs in a task that is never cancelled: the caller stops waiting and a late answer is dropped.
+/// FoundationNetworking also ignores a request's own timeout, so there the wait is bounded here.
 enum Transfer {
     static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)

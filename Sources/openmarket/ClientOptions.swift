@@ -37,7 +37,6 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    /// Prints the market's JSON, indented.
     func printJSON(_ data: Data) throws {
         let object = try JSONSerialization.jsonObject(with: data)
         let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])

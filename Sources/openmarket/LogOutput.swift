@@ -3,9 +3,8 @@ import Foundation
 import MarketCore
 import Synchronization
 
-/// Writes log lines to a file descriptor from a queue of its own, everything that came within a
-/// hundredth of a second in one write: a request never waits for the terminal or a pipe, and under
-/// load one write carries hundreds of lines. Lines keep their order; `flush()` writes the rest.
+/// Writes log lines from a queue of its own, gathering what comes within a hundredth of a second into one write, so
+/// that a request never waits for the terminal or a pipe. Lines keep their order; `flush()` writes the rest.
 final class LogOutput: Sendable {
     static let standardOutput = LogOutput(descriptor: STDOUT_FILENO)
     static let standardError = LogOutput(descriptor: STDERR_FILENO)

@@ -4,10 +4,8 @@ import Logging
 import MarketCore
 import Synchronization
 
-/// How `serve` writes its log: as text on standard output, one line per event the way swift-log's
-/// own stream handler writes it (time, level, label, metadata, source, message); or one JSON object
-/// per line on standard error, for log shippers (time, level, label, message and the metadata as
-/// strings). Both go through `LogOutput`, off the request threads.
+/// How `serve` writes its log: text lines on standard output as swift-log's stream handler writes them, or one JSON
+/// object per line on standard error for log shippers. Both go through `LogOutput`, off the request threads.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
