@@ -4,7 +4,6 @@ import Hummingbird
 import MarketCore
 import MarketHTTPShared
 import MarketModel
-import Mustache
 import NIOCore
 
 /// A visitor as their cookies tell it: sign-in, form token, waiting notice and language. Cookies it sets
@@ -70,8 +69,24 @@ package struct BrowserSession {
     /// The visitor's address, by which the market counts wrong secrets.
     package var client: String? { page.clientAddress(peer: peer) }
 
-    /// This page again in each other language, for the switch every page shows.
-    package var otherLanguages: [LanguageLink] { LanguageLink.others(than: language, request: page) }
+    /// This page again in each other language, for the switch every page shows (`language`, `name`,
+    /// `url`). A form's answer links to the catalogue instead: its address only takes a post.
+    package var otherLanguages: [PageContent] {
+        var components = URLComponents()
+        components.path = page.method == .get ? page.uri.path : "/"
+        let kept =
+            page.method == .get
+            ? page.formQuery.filter { $0.key != "lang" }.sorted { $0.key < $1.key }.map {
+                URLQueryItem(name: $0.key, value: $0.value)
+            } : []
+        return Language.allCases.filter { $0 != language }.map { other in
+            components.queryItems = kept + [URLQueryItem(name: "lang", value: other.rawValue)]
+            return [
+                "language": other.rawValue, "name": other.name,
+                "url": components.string ?? "/?lang=\(other.rawValue)",
+            ]
+        }
+    }
 
     /// How long this browser's page may be kept: until the sign-in it shows ends, and not at all when it
     /// holds a form token made for this response alone (a signed-in visitor who came without one).
@@ -145,41 +160,5 @@ package struct BrowserSession {
                     "\(CookieName.formToken)=\(formToken); Path=/; HttpOnly; SameSite=Lax\(isSecure ? "; Secure" : "")")
         )
         return response
-    }
-}
-
-/// A link to the page being shown, in another language.
-package struct LanguageLink {
-    package var language: String
-    package var name: String
-    package var url: String
-
-    /// Links for every language but `current`. A form's answer links to the catalogue instead: its
-    /// address only takes a post.
-    package static func others(than current: Language, request: Request) -> [LanguageLink] {
-        var components = URLComponents()
-        components.path = request.method == .get ? request.uri.path : "/"
-        let kept =
-            request.method == .get
-            ? request.formQuery.filter { $0.key != "lang" }.sorted { $0.key < $1.key }.map {
-                URLQueryItem(name: $0.key, value: $0.value)
-            } : []
-        return Language.allCases.filter { $0 != current }.map { language in
-            components.queryItems = kept + [URLQueryItem(name: "lang", value: language.rawValue)]
-            return LanguageLink(
-                language: language.rawValue, name: language.name,
-                url: components.string ?? "/?lang=\(language.rawValue)")
-        }
-    }
-}
-
-extension LanguageLink: MustacheParent {
-    package func child(named name: String) -> Any? {
-        switch name {
-        case "language": language
-        case "name": self.name
-        case "url": url
-        default: nil
-        }
     }
 }

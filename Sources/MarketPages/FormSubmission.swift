@@ -11,10 +11,6 @@ package struct FormSubmission {
     package private(set) var images: [Data] = []
     static let imageField = "images"
 
-    package init(fields: [String: String]) {
-        self.fields = fields
-    }
-
     package static func read(_ request: inout Request, strings: Localization) async throws -> FormSubmission {
         let contentType = request.headers[.contentType]
         let body: Data

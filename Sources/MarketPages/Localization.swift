@@ -114,9 +114,6 @@ package struct Localization: Sendable {
         (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value)
     }
 
-    /// Every phrase's key.
-    package var keys: Set<String> { Set(phrases.keys) }
-
     /// A count of products: "1 product", "12 products", "12개".
     package func products(_ count: Int) -> String {
         count == 1 ? self("oneProduct") : self("products", ["count": Self.grouped(Int64(count))])

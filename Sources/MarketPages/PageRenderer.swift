@@ -220,8 +220,6 @@ struct Assets: Sendable {
         "/assets/\(name)?v=\(files[name]?.hash ?? "0")"
     }
 
-    func asset(named name: String) -> Asset? { files[name] }
-
     /// The asset as a response browsers may keep for good: its address changes with its bytes.
     func response(named name: String) throws -> Response {
         guard let asset = files[name] else { throw HTTPError(.notFound) }

@@ -75,11 +75,6 @@ struct CatalogueFilterForm: MustacheParent {
     let choice: CatalogueFilter
     let strings: Localization
 
-    init(_ choice: CatalogueFilter, strings: Localization) {
-        self.choice = choice
-        self.strings = strings
-    }
-
     /// A select's options: each value, named by its phrase, the chosen one selected.
     private func options(_ values: [String], chosen: String, phrase: String) -> [[String: Any]] {
         values.map { ["value": $0, "name": strings(phrase + $0), "selected": $0 == chosen] }

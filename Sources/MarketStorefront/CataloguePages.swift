@@ -61,7 +61,7 @@ extension Storefront {
         var content: PageContent = [
             "heading": strings(mine ? "yourProducts" : "productsForSale"),
             "mine": mine,
-            "cards": page.items.map { ProductCard($0, strings: strings) },
+            "cards": page.items.map { Self.card($0, strings: strings) },
             "isGrid": view == .grid,
             "otherView": other.rawValue,
             "otherViewName": strings(other == .grid ? "showAsGrid" : "showAsList"),
@@ -94,7 +94,7 @@ extension Storefront {
             "nextPage": page.hasNext
                 ? link(page: number + 1, after: mine || !filter.arrangement.isByAge ? nil : page.items.last?.id)
                 : nil,
-            "filter": mine ? nil : CatalogueFilterForm(filter, strings: strings),
+            "filter": mine ? nil : CatalogueFilterForm(choice: filter, strings: strings),
             "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : nil,
             "refresh": link(page: nil),
         ]
@@ -137,6 +137,17 @@ extension Storefront {
                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(names)))))
     }
 
+    /// A product in the catalogue. Its thumbnail says nothing the link's text does not: the name is read once.
+    private static func card(_ product: ProductSummary, strings: Localization) -> PageContent {
+        [
+            "id": product.id, "name": product.name,
+            "thumbnail": "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)",
+            "tag": PriceTag(
+                currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
+                strings: strings),
+        ]
+    }
+
     private static func summary(total: Int, search: String, strings: Localization) -> String {
         let count = strings.products(total)
         guard !search.isEmpty else {
@@ -152,16 +163,10 @@ extension Storefront {
         let browser = context.browser
         let product = try await service.product(
             id: id, for: browser.session.map { .signedIn(token: $0.token) } ?? .anyone)
+        let sheet = ProductSheet(product, strings: browser.strings, isOwner: browser.owns(product))
         return renderer.page(
             "product", title: product.name, browser: browser,
-            content: productPage(product, browser: browser, request: request))
-    }
-
-    private func productPage(_ product: Product, browser: BrowserSession, request: Request) -> PageContent {
-        let sheet = ProductSheet(product, strings: browser.strings, isOwner: browser.owns(product))
-        return [
-            "product": sheet, "secretError": false, "preview": preview(of: product, sheet, request),
-        ]
+            content: ["product": sheet, "secretError": false, "preview": preview(of: product, sheet, request)])
     }
 
     /// What a messenger shows for a shared link to a product: its name, price and first photo.

@@ -13,11 +13,7 @@ struct ConsoleResult: Codable {
     var secret: String?
 
     var content: PageContent {
-        var content: PageContent = ["heading": heading]
-        content["identifier"] = identifier.map { $0 }
-        content["vendorID"] = vendorID.map { $0 }
-        content["secret"] = secret.map { $0 }
-        return content
+        ["heading": heading, "identifier": identifier, "vendorID": vendorID, "secret": secret]
     }
 }
 

@@ -240,7 +240,7 @@ extension Storefront {
             ]
         }
         let anonymous = anonymousRequests(strings)
-        var content: PageContent = [
+        let content: PageContent = [
             "operator": actor.name, "signedInAs": strings("operator_signedInAs", ["name": actor.name]),
             "vendors": vendors, "loopbackOnly": loopbackOnly, "log": log, "noLog": log.isEmpty,
             "hidden": hidden, "anyHidden": !hidden.isEmpty, "anonymous": anonymous,
@@ -252,8 +252,8 @@ extension Storefront {
                         "count": String(service.secretThrottle.perAddress),
                         "seconds": String(service.secretThrottle.firstWait.components.seconds),
                     ]),
+            "result": result,
         ]
-        content["result"] = result.map { $0 }
         return renderer.page(
             "operator", title: strings("operator_title"), browser: browser, status: status, content: content)
     }

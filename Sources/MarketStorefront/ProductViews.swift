@@ -22,26 +22,11 @@ final class PriceTag {
     }
 }
 
-/// A product in the catalogue. Its thumbnail says nothing the link's text does not: the name is read once.
-final class ProductCard {
-    let id: Int64
-    let name: String
-    let thumbnail: String
-    let tag: PriceTag
-
-    init(_ product: ProductSummary, strings: Localization) {
-        id = product.id
-        name = product.name
-        thumbnail = "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)"
-        tag = PriceTag(
-            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
-            strings: strings)
-    }
-}
-
 /// A product's own page.
 final class ProductSheet {
     final class Photo {
+        typealias Copy = (key: String, width: Int, format: ImageFormat)
+
         let number: Int
         let count: Int
         let url: String
@@ -57,9 +42,10 @@ final class ProductSheet {
         let position: String
         let dotLabel: String
 
+        /// Photo `number` of `count` of the product `name`, with `copies` made of it.
         init(
-            number: Int, count: Int, url: String, width: Int, height: Int, srcset: String?, webpSrcset: String?,
-            alt: String, position: String, dotLabel: String
+            number: Int, count: Int, url: String, width: Int, height: Int, copies: [Copy], name: String,
+            strings: Localization
         ) {
             self.number = number
             self.count = count
@@ -67,11 +53,18 @@ final class ProductSheet {
             self.width = width
             self.height = height
             isFirst = number == 1
-            self.srcset = srcset
-            self.webpSrcset = webpSrcset
-            self.alt = alt
-            self.position = position
-            self.dotLabel = dotLabel
+            let own = copies.filter { $0.format != .webp }
+            let webp = copies.filter { $0.format == .webp }
+            srcset = own.isEmpty ? nil : Self.candidates(own) + ", \(url) \(width)w"
+            webpSrcset = webp.isEmpty ? nil : Self.candidates(webp)
+            let values = ["number": String(number), "count": String(count), "name": name]
+            alt = strings("photoOf", values)
+            position = strings("photoPosition", values)
+            dotLabel = strings("photoNumber", values)
+        }
+
+        private static func candidates(_ copies: [Copy]) -> String {
+            copies.map { "/images/\($0.key) \($0.width)w" }.joined(separator: ", ")
         }
     }
 
@@ -97,27 +90,16 @@ final class ProductSheet {
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
             strings: strings)
-        typealias Copy = (key: String, width: Int, format: ImageFormat)
-        let images: [(url: String, width: Int, height: Int, copies: [Copy])] =
+        let images: [(url: String, width: Int, height: Int, copies: [Photo.Copy])] =
             product.images.isEmpty
             ? [("/images/\(Placeholder.key)", 400, 400, [])]
             : product.images.map {
                 ("/images/\($0.originalKey)", $0.width, $0.height, MarketService.variants(of: $0))
             }
         photos = images.enumerated().map { index, image in
-            let values = ["number": String(index + 1), "count": String(images.count), "name": product.name]
-            func candidates(_ copies: [Copy]) -> [String] {
-                copies.map { "/images/\($0.key) \($0.width)w" }
-            }
-            let webp = image.copies.filter { $0.format == .webp }
-            let own = image.copies.filter { $0.format != .webp }
-            return Photo(
+            Photo(
                 number: index + 1, count: images.count, url: image.url, width: image.width, height: image.height,
-                srcset: own.isEmpty
-                    ? nil : (candidates(own) + ["\(image.url) \(image.width)w"]).joined(separator: ", "),
-                webpSrcset: webp.isEmpty ? nil : candidates(webp).joined(separator: ", "),
-                alt: strings("photoOf", values), position: strings("photoPosition", values),
-                dotLabel: strings("photoNumber", values))
+                copies: image.copies, name: product.name, strings: strings)
         }
         hasSeveralPhotos = photos.count > 1
         self.isOwner = isOwner

@@ -135,7 +135,8 @@ extension Storefront {
     }
 
     func productForm(_ form: ProductFormPage, browser: BrowserSession, status: HTTPResponse.Status = .ok) -> Response {
-        renderer.page("product-form", title: form.heading, browser: browser, status: status, content: ["form": form])
+        renderer.page(
+            "product-form", title: form.heading, browser: browser, status: status, content: ["form": form.content])
     }
 }
 

@@ -20,7 +20,6 @@ package struct Storefront: Sendable {
 
     var service: MarketService { website.service }
     var renderer: PageRenderer { website.renderer }
-    var cipher: CookieCipher { website.cipher }
 
     package init(
         website: Website, fillWithDemo: @escaping @Sendable () async throws -> Int,

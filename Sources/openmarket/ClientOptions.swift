@@ -43,6 +43,12 @@ struct ClientOptions: ParsableArguments {
         print(String(decoding: pretty, as: UTF8.self))
     }
 
+    /// Prints the market's answer: its JSON with --json, else what `text` makes of it decoded.
+    func show<T: Decodable>(_ json: Data, _ text: (T) -> String) throws {
+        if self.json { return try printJSON(json) }
+        try print(text(client().decode(json)))
+    }
+
     static func explain(_ error: OpenMarketError, server: String) -> String {
         switch error {
         case .transport(let reason), .unreachable(let reason):
@@ -90,4 +96,13 @@ struct ClientOptions: ParsableArguments {
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+
+    /// Runs `work`, ending the command with what went wrong, said as one line.
+    static func catching<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+    }
 }

@@ -42,10 +42,6 @@ struct MarketOptions: ParsableArguments {
     }
 
     static func open(_ configuration: MarketConfiguration) async throws -> Market {
-        do {
-            return try await Market.open(configuration)
-        } catch {
-            throw CommandFailure(String(describing: error))
-        }
+        try await CommandFailure.catching { try await Market.open(configuration) }
     }
 }

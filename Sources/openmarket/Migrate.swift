@@ -24,7 +24,7 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let folder = URL(fileURLWithPath: dataDir, isDirectory: true)
-        do {
+        try await CommandFailure.catching {
             try await MarketMigration.copy(from: folder, to: to) { step in
                 switch step {
                 case .vendors(let count): print("vendors: \(count)")
@@ -32,8 +32,6 @@ struct Migrate: AsyncParsableCommand {
                 case .products(let done, let total): print("products: \(done) of \(total)")
                 }
             }
-        } catch {
-            throw CommandFailure(String(describing: error))
         }
         print("done: the market now lives in the database; start it with openmarket serve --database …")
     }

@@ -33,9 +33,7 @@ struct Products: AsyncParsableCommand {
             let json = try await options.run {
                 try await $0.productsJSON(page: page, itemsPerPage: perPage, search: search)
             }
-            if options.json { return try options.printJSON(json) }
-            let listed: ProductPage = try options.client().decode(json)
-            print(ProductTable.list(listed))
+            try options.show(json, ProductTable.list)
         }
     }
 
@@ -52,7 +50,7 @@ struct Products: AsyncParsableCommand {
 
         func run() async throws {
             let json = try await options.run { try await $0.productJSON(id: id) }
-            try show(json, options: options)
+            try options.show(json, ProductTable.card)
         }
     }
 
@@ -95,7 +93,7 @@ struct Products: AsyncParsableCommand {
                     "uploading \(pictures.count) picture(s), \(bytes.formatted(.byteCount(style: .file))), to \(options.server) …\n"
                         .utf8))
             let json = try await options.run { try await $0.createProductJSON(draft, images: pictures) }
-            try show(json, options: options)
+            try options.show(json, ProductTable.card)
         }
     }
 
@@ -129,7 +127,7 @@ struct Products: AsyncParsableCommand {
                 discount: discount.map { .amount($0) },
                 stock: stock, coverImageID: cover)
             let json = try await options.run { try await $0.updateProductJSON(id: id, changes) }
-            try show(json, options: options)
+            try options.show(json, ProductTable.card)
         }
     }
 
@@ -146,16 +144,7 @@ struct Products: AsyncParsableCommand {
 
         func run() async throws {
             let json = try await options.run { try await $0.deleteProductJSON(id: id) }
-            if options.json { return try options.printJSON(json) }
-            let product: ProductDetails = try options.client().decode(json)
-            print("deleted \(product.id): \(product.listing.name)")
+            try options.show(json) { (product: ProductDetails) in "deleted \(product.id): \(product.listing.name)" }
         }
     }
-}
-
-/// Prints one product as JSON or as a readable card.
-private func show(_ json: Data, options: ClientOptions) throws {
-    if options.json { return try options.printJSON(json) }
-    let product: ProductDetails = try options.client().decode(json)
-    print(ProductTable.card(product))
 }

@@ -30,18 +30,13 @@ struct Snapshot: AsyncParsableCommand {
         var file: String
 
         func run() async throws {
-            let saved: (products: Int, images: Int)
             let target = URL(fileURLWithPath: file)
-            do {
-                saved =
-                    if let database {
-                        try await MarketSnapshot.save(fromDatabase: database, to: target)
-                    } else {
-                        try await MarketSnapshot.save(
-                            from: URL(fileURLWithPath: dataDir, isDirectory: true), to: target)
-                    }
-            } catch {
-                throw CommandFailure(String(describing: error))
+            let saved: (products: Int, images: Int) = try await CommandFailure.catching {
+                if let database {
+                    try await MarketSnapshot.save(fromDatabase: database, to: target)
+                } else {
+                    try await MarketSnapshot.save(from: URL(fileURLWithPath: dataDir, isDirectory: true), to: target)
+                }
             }
             print("saved \(saved.products) products and \(saved.images) pictures in \(file)")
         }
@@ -66,14 +61,12 @@ struct Snapshot: AsyncParsableCommand {
 
         func run() async throws {
             let snapshot = URL(fileURLWithPath: file)
-            do {
+            try await CommandFailure.catching {
                 if let database {
                     try await MarketSnapshot.restore(snapshot, intoDatabase: database)
                 } else {
                     try await MarketSnapshot.restore(snapshot, into: URL(fileURLWithPath: dataDir, isDirectory: true))
                 }
-            } catch {
-                throw CommandFailure(String(describing: error))
             }
             print(
                 "restored \(file); start it with openmarket serve \(database == nil ? "--data-dir \(dataDir)" : "--database …")"
