@@ -93,7 +93,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
     }
 
     private func respond(with product: Product, to request: Request) throws -> Response {
-        try JSONResponse.make(V1ItemBody(product: product, urls: request.imageURLs))
+        try JSONResponse.make(V1ItemBody(summary: product.summary, product: product, urls: request.imageURLs))
     }
 
     /// The 2021 apps read a 404 as "wrong password".
@@ -120,13 +120,11 @@ enum V1Requests {
     }
 
     static func draft(from fields: JSONFields) throws(MarketError) -> ProductDraft {
-        guard let title = try fields.text("title") else { throw MarketError.missing(.name) }
-        guard let description = try fields.text("descriptions", "description") else {
-            throw MarketError.missing(.description)
-        }
-        guard let price = try fields.wholeNumber("price") else { throw MarketError.missing(.price) }
-        guard let currency = try fields.currency("currency") else { throw MarketError.missing(.currency) }
-        guard let stock = try fields.wholeNumber("stock") else { throw MarketError.missing(.stock) }
+        let title = try fields.text("title").orMissing(.name)
+        let description = try fields.text("descriptions", "description").orMissing(.description)
+        let price = try fields.wholeNumber("price").orMissing(.price)
+        let currency = try fields.currency("currency").orMissing(.currency)
+        let stock = try fields.wholeNumber("stock").orMissing(.stock)
         let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice")
         let discount: Int64
         do {
@@ -153,7 +151,6 @@ enum V1Requests {
     }
 
     static func password(in fields: JSONFields) throws(MarketError) -> String {
-        guard let password = try fields.text("password") else { throw MarketError.missing(.secret) }
-        return password
+        try fields.text("password").orMissing(.secret)
     }
 }

@@ -9,30 +9,25 @@ struct V1ItemBody: Encodable {
     var product: Product?
     var urls: ImageURLs
 
-    init(summary: ProductSummary, urls: ImageURLs) {
-        self.summary = summary
-        self.urls = urls
-    }
-
-    init(product: Product, urls: ImageURLs) {
-        self.init(summary: product.summary, urls: urls)
-        self.product = product
+    private enum CodingKeys: String, CodingKey {
+        case id, title, price, currency, stock, thumbnails, descriptions, images
+        case discountedPrice = "discounted_price", registrationDate = "registration_date"
     }
 
     func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: JSONKey.self)
-        try json.encode(summary.id, forKey: "id")
-        try json.encode(summary.name, forKey: "title")
-        try json.encode(summary.price, forKey: "price")
-        try json.encode(summary.currency.rawValue, forKey: "currency")
-        try json.encode(summary.stock, forKey: "stock")
-        if summary.discount > 0 { try json.encode(summary.salePrice, forKey: "discounted_price") }
+        var json = encoder.container(keyedBy: CodingKeys.self)
+        try json.encode(summary.id, forKey: .id)
+        try json.encode(summary.name, forKey: .title)
+        try json.encode(summary.price, forKey: .price)
+        try json.encode(summary.currency.rawValue, forKey: .currency)
+        try json.encode(summary.stock, forKey: .stock)
+        if summary.discount > 0 { try json.encode(summary.salePrice, forKey: .discountedPrice) }
         let thumbnails = summary.thumbnailKeys.map(urls.url(for:))
-        try json.encode(thumbnails.isEmpty ? [urls.thumbnail(for: "")] : thumbnails, forKey: "thumbnails")
-        try json.encode(summary.createdAt.timeIntervalSince1970, forKey: "registration_date")
+        try json.encode(thumbnails.isEmpty ? [urls.thumbnail(for: "")] : thumbnails, forKey: .thumbnails)
+        try json.encode(summary.createdAt.timeIntervalSince1970, forKey: .registrationDate)
         guard let product else { return }
-        try json.encode(product.description, forKey: "descriptions")
-        try json.encode(product.images.map { urls.url(for: $0.originalKey) }, forKey: "images")
+        try json.encode(product.description, forKey: .descriptions)
+        try json.encode(product.images.map { urls.url(for: $0.originalKey) }, forKey: .images)
     }
 }
 
@@ -41,10 +36,12 @@ struct V1PageBody: Encodable {
     var page: Page<ProductSummary>
     var urls: ImageURLs
 
+    private enum CodingKeys: String, CodingKey { case page, items }
+
     func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: JSONKey.self)
-        try json.encode(page.request.number, forKey: "page")
-        try json.encode(page.items.map { V1ItemBody(summary: $0, urls: urls) }, forKey: "items")
+        var json = encoder.container(keyedBy: CodingKeys.self)
+        try json.encode(page.request.number, forKey: .page)
+        try json.encode(page.items.map { V1ItemBody(summary: $0, urls: urls) }, forKey: .items)
     }
 }
 

@@ -56,7 +56,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         let admitted = try await service.admitSeller(identifier: request.identifier)
         let form = try await request.multipartForm(
             orRefuse: MarketError(.invalid, .createTakesMultipart))
-        guard let params = form.parts(named: "params").first else { throw MarketError.missing(.sent("params")) }
+        let params = try form.parts(named: "params").first.orMissing(.sent("params"))
         let fields = try JSONFields(body: params.body, part: "params")
         let product = try await service.createProduct(
             try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),
@@ -126,7 +126,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     }
 
     private func body(of product: Product, for head: HTTPRequest) -> V2ProductBody {
-        V2ProductBody(product: product, flavor: flavor(of: head), urls: head.imageURLs)
+        V2ProductBody(summary: product.summary, product: product, flavor: flavor(of: head), urls: head.imageURLs)
     }
 
     private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
@@ -148,12 +148,10 @@ enum PlainText {
 /// `discounted_price`/`discountedPrice`, `thumbnail_id`/`thumbnailId`/`thumbnailID`, numbers as text.
 enum V2Requests {
     static func draft(from params: JSONFields) throws(MarketError) -> ProductDraft {
-        guard let name = try params.text("name") else { throw MarketError.missing(.name) }
-        guard let description = try params.text("descriptions", "description") else {
-            throw MarketError.missing(.description)
-        }
-        guard let price = try params.wholeNumber("price") else { throw MarketError.missing(.price) }
-        guard let currency = try params.currency("currency") else { throw MarketError.missing(.currency) }
+        let name = try params.text("name").orMissing(.name)
+        let description = try params.text("descriptions", "description").orMissing(.description)
+        let price = try params.wholeNumber("price").orMissing(.price)
+        let currency = try params.currency("currency").orMissing(.currency)
         return ProductDraft(
             name: name, description: description, currency: currency, price: price,
             discount: try params.wholeNumber("discounted_price", "discountedPrice") ?? 0,
@@ -172,8 +170,7 @@ enum V2Requests {
     }
 
     static func secret(in body: JSONFields) throws(MarketError) -> String {
-        guard let secret = try body.text("secret") else { throw MarketError.missing(.secret) }
-        return secret
+        try body.text("secret").orMissing(.secret)
     }
 
     /// The body of `/secret` and `/archived`: `{"secret": "…"}`, or the secret alone as a JSON string.
@@ -182,10 +179,7 @@ enum V2Requests {
         case .string(let secret) where !secret.isEmpty:
             return secret
         case .object(let members):
-            guard let secret = try JSONFields(members: members).text("secret") else {
-                throw MarketError.missing(.secret)
-            }
-            return secret
+            return try JSONFields(members: members).text("secret").orMissing(.secret)
         default:
             throw MarketError.missing(.secret)
         }

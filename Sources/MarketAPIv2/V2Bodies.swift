@@ -10,17 +10,6 @@ struct V2ProductBody: JSONWritable {
     var flavor: V2Flavor
     var urls: ImageURLs
 
-    init(summary: ProductSummary, flavor: V2Flavor, urls: ImageURLs) {
-        self.summary = summary
-        self.flavor = flavor
-        self.urls = urls
-    }
-
-    init(product: Product, flavor: V2Flavor, urls: ImageURLs) {
-        self.init(summary: product.summary, flavor: flavor, urls: urls)
-        self.product = product
-    }
-
     /// The keys in their bytes' order, as clients of this API expect them.
     func write(to json: inout JSONWriter) {
         let day = flavor.day(summary.createdAt)

@@ -46,9 +46,6 @@ public final class ConnectionLimit: Sendable {
     func release() {
         count.wrappingSubtract(1, ordering: .relaxed)
     }
-
-    /// The handler each connection's pipeline gets.
-    func gate() -> ConnectionGate { ConnectionGate(limit: self) }
 }
 
 final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {

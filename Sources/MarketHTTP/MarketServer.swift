@@ -80,12 +80,11 @@ public enum MarketServer {
         responder: some HTTPResponder<MarketRequestContext>, host: String, port: Int, limits: ServerLimits,
         logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let connections = limits.connections
-        return Application(
+        Application(
             responder: responder,
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [connections.gate(), ExpectContinue()],
+                    additionalChannelHandlers: [ConnectionGate(limit: limits.connections), ExpectContinue()],
                     idleTimeout: TimeAmount(limits.idleTimeout),
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: ServerLimits.headBytes, maxHeaderListSize: ServerLimits.headBytes))),
@@ -107,19 +106,18 @@ struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPRe
 
     func respond(to request: Request, context: MarketRequestContext) async throws -> Response {
         var context = context
-        guard let path = request.head.path, let (vendorID, rest) = TeamAddress.split(path[...]) else {
+        var head = request.head
+        if let path = head.path, let (vendorID, rest) = TeamAddress.split(path[...]) {
+            head.path = rest.first == "/" ? String(rest) : "/" + rest
+            head.headerFields[.forwardedPrefix] = TeamAddress.path(of: vendorID)
+            context.team = vendorID
+        } else {
             context.team = portTeam(of: request) ?? plainAddressTeam(of: request)
-            guard request.headers[.forwardedPrefix] != nil else {
+            guard head.headerFields[.forwardedPrefix] != nil else {
                 return try await router.respond(to: request, context: context)
             }
-            var head = request.head
             head.headerFields[.forwardedPrefix] = nil
-            return try await router.respond(to: Request(head: head, body: request.body), context: context)
         }
-        var head = request.head
-        head.path = rest.first == "/" ? String(rest) : "/" + rest
-        head.headerFields[.forwardedPrefix] = TeamAddress.path(of: vendorID)
-        context.team = vendorID
         return try await router.respond(to: Request(head: head, body: request.body), context: context)
     }
 

@@ -7,7 +7,7 @@ import MarketModel
 
 /// Answers every failure in the JSON shape v1 clients know (`{"error": true, "reason": …}`) plus the field
 /// to blame. Anything unexpected is logged and gets a 500 that leaks no detail; browsers get pages instead.
-package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
+package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     package let pages: any ProblemPages
     package let methods: RouteMethods
 
@@ -16,18 +16,27 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
         self.methods = methods
     }
 
-    package func response(to failure: any Error, of request: Request, context: Context) throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try response(to: error, of: request, context: context)
+        }
+    }
+
+    private func response(to failure: any Error, of request: Request, context: Context) throws -> Response {
         if let error = failure as? any HTTPResponseError, error.status == .notFound {
             let allowed = methods.allowed(at: request.uri.path)
             if !allowed.isEmpty { return try methodNotAllowed(request, allowed: allowed) }
         }
-        let wantsPage = request.headers[.accept]?.contains("text/html") == true
         switch failure {
         case let error as MarketError:
             return try response(to: SpelledRefusal(error, fieldName: APIFieldNames.name), of: request)
         case let refusal as SpelledRefusal:
             return try response(to: refusal, of: request)
-        case let error as any HTTPResponseError where error.status == .notFound && wantsPage:
+        case let error as any HTTPResponseError where error.status == .notFound && request.wantsPage:
             return pages.problem(.notFound, refusal: nil, for: request)
         case let error as any HTTPResponseError:
             let reason =
@@ -43,7 +52,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
 
     private func response(to refusal: SpelledRefusal, of request: Request) throws -> Response {
         RequestNotes.refuse(refusal.error, field: refusal.field)
-        guard refusal.error.kind == .unavailable, request.headers[.accept]?.contains("text/html") == true else {
+        guard refusal.error.kind == .unavailable, request.wantsPage else {
             return try Self.response(to: refusal)
         }
         return pages.problem(.serviceUnavailable, refusal: refusal.error, for: request)
@@ -53,7 +62,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: FailureMiddleware {
     private func methodNotAllowed(_ request: Request, allowed methods: [HTTPRequest.Method]) throws -> Response {
         let allowed = methods.map(\.rawValue).joined(separator: ", ")
         var response =
-            request.headers[.accept]?.contains("text/html") == true
+            request.wantsPage
             ? pages.problem(.methodNotAllowed, refusal: nil, for: request)
             : try Self.response(
                 status: .methodNotAllowed,
@@ -108,23 +117,6 @@ extension Response {
         var response = self
         response.headers[.retryAfter] = String(seconds)
         return response
-    }
-}
-
-/// A middleware that answers whatever a route throws with a response of its own kind.
-package protocol FailureMiddleware<Context>: RouterMiddleware {
-    func response(to failure: any Error, of request: Request, context: Context) throws -> Response
-}
-
-extension FailureMiddleware {
-    package func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch {
-            return try response(to: error, of: request, context: context)
-        }
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import MarketCore
 
 /// The images in one uploaded file part. One app sends all its images concatenated in a single
 /// part; walking each format's own structure finds where every image ends and the next begins.
@@ -19,11 +18,6 @@ package enum ImageUploads {
         // Most parts hold one image: that part's bytes, not a copy of them.
         images.append(start == 0 ? data : Data(bytes[start...]))
         return images
-    }
-
-    /// Whether the bytes begin like a picture format the market takes.
-    package static func startsLikeAnImage(_ data: Data) -> Bool {
-        UploadKind.sniff(data) != nil
     }
 
     private static func imageEnd(in bytes: [UInt8], from start: Int) -> Int? {

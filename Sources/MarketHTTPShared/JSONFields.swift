@@ -81,3 +81,11 @@ extension Decimal {
         return result
     }
 }
+
+extension Optional {
+    /// The value, or the refusal that `field` is required.
+    package func orMissing(_ field: MarketField) throws(MarketError) -> Wrapped {
+        guard let self else { throw MarketError.missing(field) }
+        return self
+    }
+}

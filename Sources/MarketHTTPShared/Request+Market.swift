@@ -7,21 +7,8 @@ import MarketModel
 import NIOCore
 
 extension HTTPRequest {
-    package var identifier: String? {
-        headerFields[.identifier]
-    }
-
     package var clientScheme: String {
         headerFields[.forwardedProto]?.lowercased() ?? "http"
-    }
-
-    /// Query parameters by name; the first occurrence wins.
-    package var queryFields: [String: String] {
-        var fields: [String: String] = [:]
-        for (key, value) in URI(path ?? "").queryParameters where fields[String(key)] == nil {
-            fields[String(key)] = String(value)
-        }
-        return fields
     }
 
     /// Image URLs on the scheme, host and team address this request came to.
@@ -44,10 +31,19 @@ extension Request {
     package static let maximumAPIBodyBytes = 5 * MarketRules.maximumImageBytes + 4 * 1024 * 1024
 
     /// The vendor identifier header.
-    package var identifier: String? { head.identifier }
+    package var identifier: String? { headers[.identifier] }
 
     /// Query parameters by name; the first occurrence wins.
-    package var queryFields: [String: String] { head.queryFields }
+    package var queryFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (key, value) in URI(head.path ?? "").queryParameters where fields[String(key)] == nil {
+            fields[String(key)] = String(value)
+        }
+        return fields
+    }
+
+    /// Whether a browser asks: the answer is a page rather than JSON.
+    package var wantsPage: Bool { headers[.accept]?.contains("text/html") == true }
 
     /// The body's length as the head declares it, if it does.
     package var declaredLength: Int? {
@@ -131,14 +127,8 @@ package enum JSONResponse {
 extension RequestContext {
     /// The `{id}` of the path; anything but a whole number names no product.
     package func productID() throws(MarketError) -> Int64 {
-        try MarketError.productID(parameters.get("id") ?? "")
-    }
-}
-
-extension MarketError {
-    /// The product a path's `{id}` names; anything but a whole number names none.
-    package static func productID(_ text: some StringProtocol) throws(MarketError) -> Int64 {
-        guard let id = Int64(text) else { throw MarketError(.notFound, .noProductCalled(String(text))) }
+        let text = parameters.get("id") ?? ""
+        guard let id = Int64(text) else { throw MarketError(.notFound, .noProductCalled(text)) }
         return id
     }
 }
@@ -148,7 +138,7 @@ extension MultipartForm {
     /// failed to encode; they are no pictures. Neither is a text field of the same name that holds
     /// no image (an early-2021 app describes its photo array there, `[]` when it has none).
     package func images(named first: String, _ second: String) -> [Data] {
-        parts(named: first, second).filter { $0.isFile || ImageUploads.startsLikeAnImage($0.body) }
+        parts(named: first, second).filter { $0.isFile || UploadKind.sniff($0.body) != nil }
             .flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
     }
 }

@@ -12,7 +12,7 @@ package final class RouteMethods: @unchecked Sendable {
 
     package func learn<Context>(_ router: Router<Context>) {
         let learned = router.routes.map { route in
-            (segments: Self.segments(route.path.description.lowercased()), method: route.method)
+            (segments: route.path.description.lowercased().split(separator: "/"), method: route.method)
         }
         lock.withLock { routes = learned }
     }
@@ -22,7 +22,7 @@ package final class RouteMethods: @unchecked Sendable {
     /// route has that very segment (the router tries the literal first and never backtracks, so
     /// `DELETE /api/products/1/secret` is not `/api/products/{id}/{product_secret}`).
     package func allowed(at path: String) -> [HTTPRequest.Method] {
-        let asked = Self.segments(path.lowercased())
+        let asked = path.lowercased().split(separator: "/")
         var candidates = lock.withLock { routes }.filter { $0.segments.count == asked.count }
         for (index, segment) in asked.enumerated() {
             let literal = candidates.filter { $0.segments[index] == segment }
@@ -32,9 +32,5 @@ package final class RouteMethods: @unchecked Sendable {
         }
         let methods = candidates.map(\.method)
         return methods.reduce(into: []) { unique, method in if !unique.contains(method) { unique.append(method) } }
-    }
-
-    private static func segments(_ path: String) -> [Substring] {
-        path.split(separator: "/")
     }
 }

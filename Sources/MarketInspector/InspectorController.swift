@@ -49,13 +49,8 @@ package struct InspectorController<Context: ConnectionRequestContext> {
             }
             return limit
         }
-        let records = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests).compactMap
-        {
-            stored in
-            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).map {
-                RecordBody(id: stored.id, at: stored.at, request: $0.twin)
-            }
-        }
+        let records = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests)
+            .compactMap { RecordBody($0) }
         return try Self.json(RecordsBody(requests: records))
     }
 
@@ -64,10 +59,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         let vendor = try await vendor(of: request, context)
         let encoder = Self.encoder
         return try LiveEvents.response(to: request, records, vendorID: vendor.id) { stored in
-            (try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail)).flatMap {
-                try? String(
-                    decoding: encoder.encode(RecordBody(id: stored.id, at: stored.at, request: $0.twin)), as: UTF8.self)
-            }
+            RecordBody(stored).flatMap { try? String(decoding: encoder.encode($0), as: UTF8.self) }
         }
     }
 
@@ -141,6 +133,14 @@ struct RecordBody: Encodable {
     var id: Int64
     var at: Date
     var request: InspectedRequest.Twin
+}
+
+extension RecordBody {
+    /// A kept request as the twin gives it; nil for one that no longer decodes.
+    fileprivate init?(_ stored: StoredRequestRecord) {
+        guard let inspected = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail) else { return nil }
+        self.init(id: stored.id, at: stored.at, request: inspected.twin)
+    }
 }
 
 /// Faults as the JSON twin answers them: `{"faults": null}` when none are set.

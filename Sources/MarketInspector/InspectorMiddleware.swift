@@ -29,14 +29,10 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         if let team = context.team, !Self.isForAPerson(request, route: route) {
             do {
                 vendor = try await service.vendor(.id(team))
+                guard vendor != nil else { throw MarketError(.notFound, .noTeam(team)) }
             } catch let error as MarketError {
                 return try APIErrorMiddleware<Context>.response(
                     to: SpelledRefusal(error, fieldName: APIFieldNames.name))
-            }
-            guard vendor != nil else {
-                let refusal = MarketError(.notFound, .noTeam(team))
-                return try APIErrorMiddleware<Context>.response(
-                    to: SpelledRefusal(refusal, fieldName: APIFieldNames.name))
             }
         } else if let identifier = request.identifier {
             // A store that cannot tell who this is must not fail the request: the route will say so.
@@ -44,7 +40,8 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         }
         guard vendor != nil || AppPaths.isAPI(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
-        let fault = try? await vendor.asyncMap { try await faults.nextFault(for: $0.id) } ?? nil
+        var fault: InjectedFault?
+        if let vendor { fault = try? await faults.nextFault(for: vendor.id) }
         let captured = BodyCapture()
         let notes = RequestNotes()
         var request = request
@@ -108,8 +105,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
     /// A page a browser asks for, or the console's and the sign-in's addresses: a team address or
     /// port makes what an app asks the team's, never what a person opens on it.
     static func isForAPerson(_ request: Request, route: some Sequence<UInt8>) -> Bool {
-        request.headers[.accept]?.contains("text/html") == true
-            || ["operator", "sign-in", "sign-out"].contains { route.caselessEquals($0.utf8) }
+        request.wantsPage || ["operator", "sign-in", "sign-out"].contains { route.caselessEquals($0.utf8) }
     }
 
     /// Breaks the market's answer as the vendor rehearses; what was broken, or nil when no chosen

@@ -28,20 +28,6 @@ struct Recording: Sendable {
     /// Why the market refused it, as the API said it.
     var refusal: (error: MarketError, field: String?)?
 
-    init(
-        records: RequestRecords, vendorID: Int64?, head: HTTPRequest, scheme: String, started: ContinuousClock.Instant,
-        fault: RehearsedEffects?, failedOnPurpose: Bool = false, logger: Logger
-    ) {
-        self.records = records
-        self.vendorID = vendorID
-        self.head = head
-        self.scheme = scheme
-        self.started = started
-        self.fault = fault
-        self.failedOnPurpose = failedOnPurpose
-        self.logger = logger
-    }
-
     /// This request, answered with `status` now, and what the route noted of it.
     func answered(_ status: Int, notes: RequestNotes? = nil) -> Recording {
         var answered = self
@@ -180,12 +166,5 @@ final class Recorder: Sendable {
 
     private final class WaitingBytes: Sendable {
         let bytes = Atomic<Int>(0)
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }
