@@ -43,12 +43,6 @@ public protocol ProductStore: Sendable {
     func catalogueVersion() async throws -> Int64
 }
 
-extension ProductStore {
-    public func products(_ page: PageRequest, matching search: String?) async throws -> Page<ProductSummary> {
-        try await products(page, matching: search, arranged: .asListed)
-    }
-}
-
 /// Where storefront sign-ins live, so that a sign-out ends a session on every server at once.
 /// Sessions are kept by the SHA-256 of their token, never the token itself.
 public protocol SessionStore: Sendable {
@@ -161,20 +155,6 @@ public struct OperatorAction: Sendable, Equatable {
         case filledMarket(products: Int)
         /// An act stored as a plain sentence, as the log's older entries are.
         case said(String)
-
-        /// As the command and the log's older entries say it.
-        public var english: String {
-            switch self {
-            case .registeredVendor(let name, let id): "registered vendor \(name) (vendor_id \(id))"
-            case .gaveNewSecret(let identifier): "gave vendor \(identifier) a new secret"
-            case .removedProduct(let id, let name, let vendor): "removed product \(id) “\(name)” of \(vendor)"
-            case .hidProduct(let id, let name): "hid product \(id) “\(name)”"
-            case .showedProduct(let id, let name): "showed product \(id) “\(name)” again"
-            case .emptiedMarket(let products): "emptied the market (\(products) products)"
-            case .filledMarket(let products): "filled the market with \(products) demo products"
-            case .said(let text): text
-            }
-        }
     }
 
     public var operatorName: String
@@ -194,7 +174,7 @@ public struct OperatorAction: Sendable, Equatable {
     }
 
     public var stored: String {
-        (try? JSONEncoder().encode(act)).map { String(decoding: $0, as: UTF8.self) } ?? act.english
+        String(decoding: (try? JSONEncoder().encode(act)) ?? Data(), as: UTF8.self)
     }
 }
 

@@ -10,9 +10,9 @@ struct ArrangedQuery {
     private var cursor = ""
     private let term: String?
     private let order: ProductArrangement.Order
-    /// A term that is not dense is found through its index before the list is ordered: its page
-    /// then counts the list too (`countsInPage`).
-    private let matchesFirst: Bool
+    /// A term that is not dense is found through its index before the list is ordered: its `page`
+    /// then ends each row with how many products the list holds, as it finds every one of them anyway.
+    let matchesFirst: Bool
     /// For a page that walks a price index (`ProductArrangement.walksPrices`): which of
     /// `conditions` is the term's, and what the page tests in its place.
     private var walked: (index: Int, condition: String)?
@@ -84,10 +84,6 @@ struct ArrangedQuery {
         if let after, arrangement.isByAge { cursor = " AND p.id < \(bind(after))" }
     }
 
-    /// Whether `page` ends each row with how many products the list holds: it finds every one of
-    /// them anyway.
-    var countsInPage: Bool { matchesFirst }
-
     private mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
         binds.append(value)
         return "$\(binds.count)"
@@ -112,7 +108,7 @@ struct ArrangedQuery {
     }
 
     /// The page's summaries in order (only the page's rows joined), each followed by the list's total
-    /// when it `countsInPage`. Matches older than `rankedFrom` are walked newest first only as far as
+    /// when `matchesFirst`. Matches older than `rankedFrom` are walked newest first only as far as
     /// the page reaches, so that a common term costs no more than its ranked matches.
     func page(limit: Int, offset: Int, rankedFrom: Int64?) -> PostgresQuery {
         var query = self

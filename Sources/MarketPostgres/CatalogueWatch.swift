@@ -57,7 +57,7 @@ public final class CatalogueWatch: Service, Sendable {
                         )
                     }
                 }
-                self.distrust()
+                self.state.withLock { $0.trustedUntil = nil }
                 try? await Task.sleep(for: .seconds(1))
             }
         }
@@ -153,10 +153,6 @@ public final class CatalogueWatch: Service, Sendable {
                 alarm.cancel()
             }
         }
-    }
-
-    private func distrust() {
-        state.withLock { $0.trustedUntil = nil }
     }
 }
 

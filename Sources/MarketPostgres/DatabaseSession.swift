@@ -11,16 +11,12 @@ struct DatabaseSession: Sendable {
     }
 
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        var rows: [PostgresRow] = []
-        for try await row in try await self.query(query) { rows.append(row) }
-        return rows
+        try await self.query(query).collect()
     }
 
     /// The rows of a statement prepared on this connection (prepared now if it is the first time).
     func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        var rows: [Statement.Row] = []
-        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-        return rows
+        try await connection.execute(statement, logger: logger).collect()
     }
 
     /// Runs a statement for its effect, reading whatever it returns.
@@ -49,8 +45,15 @@ struct DatabaseSession: Sendable {
         description: "the database returned no row for a query that always returns one")
 
     func all<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] {
-        var values: [T] = []
-        for try await value in try await self.query(query).decode(T.self) { values.append(value) }
-        return values
+        try await self.query(query).decode(T.self).collect()
+    }
+}
+
+extension AsyncSequence {
+    /// Every element, in order (PostgresNIO's own `collect()` is for undecoded rows only).
+    func collect() async throws -> [Element] {
+        var elements: [Element] = []
+        for try await element in self { elements.append(element) }
+        return elements
     }
 }

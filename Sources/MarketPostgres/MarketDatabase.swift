@@ -67,7 +67,7 @@ struct MarketDatabase: Sendable {
     private func guarded<T: Sendable>(
         _ timer: Metrics.Timer, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let work = Task { try await MarketTimers.measure(timer, operation) }
+        let work = Task { try await timer.measure { try await operation() } }
         // A timer on an event loop rather than a sleeping task: one task less for every query.
         let alarm = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(
             in: .nanoseconds(Int64(deadline / .nanoseconds(1)))

@@ -12,12 +12,11 @@ public struct PostgresMarket: Sendable {
     public let client: PostgresClient
     /// What a server runs to know the catalogue's version without asking for it (`CatalogueWatch`).
     public let watch: any Service
-    public let location: PostgresLocation
     /// The key that seals the storefront's cookies, the same for every server of this market.
     public let sessionKey: Data
 
     /// Connects once to migrate and read the session key, then prepares the pool. Throws
-    /// `PostgresUnreachable` when the database does not answer, `PostgresUnprepared` when it cannot migrate.
+    /// a `SetupError` when the database does not answer, `PostgresUnprepared` when it cannot migrate.
     public static func open(
         url: String, logger: Logger, deadline: Duration = .seconds(5)
     ) async throws -> PostgresMarket {
@@ -28,7 +27,11 @@ public struct PostgresMarket: Sendable {
             connection = try await PostgresConnection.connect(
                 configuration: try location.connectionConfiguration(), id: 1, logger: logger)
         } catch {
-            throw PostgresUnreachable(location: location, reason: MarketDatabase.explain(error))
+            let reason = MarketDatabase.explain(error)
+            throw SetupError(
+                "cannot open the market's database at \(location.host):\(location.port) (\(reason)); check that "
+                    + "PostgreSQL is running there and that the user, password and database name in --database "
+                    + "are right")
         }
         do {
             let session = DatabaseSession(connection: connection, logger: logger)
@@ -52,18 +55,7 @@ public struct PostgresMarket: Sendable {
         return PostgresMarket(
             store: PostgresMarketStore(database: database, watch: watch),
             images: PostgresImageStore(database: database),
-            client: client, watch: watch, location: location, sessionKey: sessionKey)
-    }
-}
-
-/// The database did not answer at start: one line that names it and says what to check.
-public struct PostgresUnreachable: Error, CustomStringConvertible {
-    public var location: PostgresLocation
-    public var reason: String
-
-    public var description: String {
-        "cannot open the market's database at \(location.host):\(location.port) (\(reason)); check that PostgreSQL "
-            + "is running there and that the user, password and database name in --database are right"
+            client: client, watch: watch, sessionKey: sessionKey)
     }
 }
 

@@ -7,28 +7,21 @@ import PostgresNIO
 extension PostgresMarketStore: MarketExporting {
     public func exportVendors() async throws -> [StoredVendor] {
         try await database.read { session in
-            var vendors: [StoredVendor] = []
-            for try await (id, identifier, name, createdAt, hash) in try await session.query(
+            try await session.query(
                 "SELECT id, identifier, name, created_at, secret_hash FROM vendor ORDER BY id"
-            ).decode((Int64, String, String, Date, String).self) {
-                vendors.append(
-                    StoredVendor(
-                        vendor: Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt),
-                        secretHash: hash))
+            ).decode((Int64, String, String, Date, String).self).collect().map {
+                StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
             }
-            return vendors
         }
     }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {
         try await database.read { session in
-            var sessions: [StoredSession] = []
-            for try await (hash, vendorID, expiresAt) in try await session.query(
+            try await session.query(
                 "SELECT token_hash, vendor_id, expires_at FROM vendor_session WHERE expires_at > \(now)"
-            ).decode((String, Int64, Date).self) {
-                sessions.append(StoredSession(tokenHash: hash, vendorID: vendorID, expiresAt: expiresAt))
+            ).decode((String, Int64, Date).self).collect().map {
+                StoredSession(tokenHash: $0, vendorID: $1, expiresAt: $2)
             }
-            return sessions
         }
     }
 
@@ -40,21 +33,15 @@ extension PostgresMarketStore: MarketExporting {
 
     public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {
         try await database.read { session in
-            var rows: [(Int64, String?, Bool)] = []
-            for try await row in try await session.query(
+            let rows = try await session.query(
                 "SELECT id, password_hash, hidden FROM product WHERE id > \(id) ORDER BY id LIMIT \(limit)"
-            ).decode((Int64, String?, Bool).self) {
-                rows.append(row)
-            }
+            ).decode((Int64, String?, Bool).self).collect()
             var products: [StoredProduct] = []
             for (productID, passwordHash, hidden) in rows {
                 guard let product = try await Self.product(id: productID, in: session) else { continue }
-                var tokens: [DeleteToken] = []
-                for try await (hash, issuedAt) in try await session.query(
+                let tokens = try await session.query(
                     "SELECT token_hash, issued_at FROM delete_token WHERE product_id = \(productID) ORDER BY token_hash"
-                ).decode((String, Date).self) {
-                    tokens.append(DeleteToken(hash: hash, issuedAt: issuedAt))
-                }
+                ).decode((String, Date).self).collect().map { DeleteToken(hash: $0, issuedAt: $1) }
                 products.append(
                     StoredProduct(product: product, passwordHash: passwordHash, deleteTokens: tokens, hidden: hidden))
             }

@@ -35,20 +35,15 @@ extension PostgresMarketStore {
 
     public func operatorActions(limit: Int) async throws -> [OperatorAction] {
         try await database.read { session in
-            var actions: [OperatorAction] = []
-            for try await (name, action, at) in try await session.query(
+            try await session.query(
                 "SELECT operator_name, action, at FROM operator_action ORDER BY id DESC LIMIT \(limit)"
-            ).decode((String, String, Date).self) {
-                actions.append(OperatorAction(operatorName: name, stored: action, at: at))
-            }
-            return actions
+            ).decode((String, String, Date).self).collect().map { OperatorAction(operatorName: $0, stored: $1, at: $2) }
         }
     }
 
     public func vendorOverview() async throws -> [VendorOverview] {
         try await database.read { session in
-            var overview: [VendorOverview] = []
-            for try await (id, identifier, name, createdAt, count, hidden, last) in try await session.query(
+            try await session.query(
                 """
                 SELECT v.id, v.identifier, v.name, v.created_at,
                     (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND NOT p.hidden),
@@ -56,13 +51,11 @@ extension PostgresMarketStore {
                     (SELECT max(at) FROM request_record r WHERE r.vendor_id = v.id)
                 FROM vendor v ORDER BY v.id
                 """
-            ).decode((Int64, String, String, Date, Int, Int, Date?).self) {
-                overview.append(
-                    VendorOverview(
-                        vendor: Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt),
-                        productCount: count, hiddenCount: hidden, lastRequestAt: last))
+            ).decode((Int64, String, String, Date, Int, Int, Date?).self).collect().map {
+                VendorOverview(
+                    vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), productCount: $4, hiddenCount: $5,
+                    lastRequestAt: $6)
             }
-            return overview
         }
     }
 
@@ -75,16 +68,12 @@ extension PostgresMarketStore {
 
     public func hiddenProducts() async throws -> [ProductLabel] {
         try await database.read { session in
-            var hidden: [ProductLabel] = []
-            for try await (id, name, vendorName) in try await session.query(
+            try await session.query(
                 """
                 SELECT p.id, p.name, v.name FROM product p JOIN vendor v ON v.id = p.vendor_id
                 WHERE p.hidden ORDER BY p.id
                 """
-            ).decode((Int64, String, String).self) {
-                hidden.append(ProductLabel(id: id, name: name, vendorName: vendorName))
-            }
-            return hidden
+            ).decode((Int64, String, String).self).collect().map { ProductLabel(id: $0, name: $1, vendorName: $2) }
         }
     }
 

@@ -18,16 +18,12 @@ extension PostgresMarketStore {
 
     public func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
         try await database.read { session in
-            var records: [StoredRequestRecord] = []
-            for try await (id, at, detail) in try await session.query(
+            try await session.query(
                 """
                 SELECT id, at, detail FROM request_record WHERE vendor_id = \(vendorID) AND id > \(after ?? 0)
                 ORDER BY id DESC LIMIT \(limit)
                 """
-            ).decode((Int64, Date, Data).self) {
-                records.append(StoredRequestRecord(id: id, at: at, detail: detail))
-            }
-            return records
+            ).decode((Int64, Date, Data).self).collect().map { StoredRequestRecord(id: $0, at: $1, detail: $2) }
         }
     }
 
@@ -43,13 +39,10 @@ extension PostgresMarketStore {
 
     public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
         try await database.read { session in
-            var steps: [String: Date] = [:]
-            for try await (step, firstAt) in try await session.query(
-                "SELECT step, first_at FROM team_step WHERE vendor_id = \(vendorID)"
-            ).decode((String, Date).self) {
-                steps[step] = firstAt
-            }
-            return steps
+            Dictionary(
+                try await session.query("SELECT step, first_at FROM team_step WHERE vendor_id = \(vendorID)")
+                    .decode((String, Date).self).collect(),
+                uniquingKeysWith: { $1 })
         }
     }
 

@@ -49,13 +49,9 @@ extension PostgresMarketStore {
 
     public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
         try await database.read { session in
-            var attempts: [FailedAttempts] = []
-            for try await (key, count, last) in try await session.query(
+            try await session.query(
                 "SELECT key, count, last_at FROM failed_attempt WHERE key = ANY(\(keys)) AND last_at >= \(since)"
-            ).decode((String, Int, Date).self) {
-                attempts.append(FailedAttempts(key: key, count: count, last: last))
-            }
-            return attempts
+            ).decode((String, Int, Date).self).collect().map { FailedAttempts(key: $0, count: $1, last: $2) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MarketCore
 import PostgresNIO
 
 /// The storefront's session key, kept in the database so that every server seals and opens the
@@ -7,8 +8,7 @@ enum SessionKeySetting {
     static let name = "session_key"
 
     static func read(in session: DatabaseSession) async throws -> Data {
-        var random = SystemRandomNumberGenerator()
-        let proposed = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) })
+        let proposed = SessionKey.random().bytes
         try await session.execute(
             "INSERT INTO market_setting (name, value) VALUES (\(name), \(proposed)) ON CONFLICT (name) DO NOTHING")
         return try await session.single("SELECT value FROM market_setting WHERE name = \(name)", as: Data.self)

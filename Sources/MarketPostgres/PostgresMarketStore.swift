@@ -38,7 +38,7 @@ public final class PostgresMarketStore: MarketStore {
             return ids.map { byID[$0] }
         }
         versionReads = Batches { asked in
-            let version = try await database.read { session in try await Self.catalogueVersion(session) }
+            let version = try await database.read { session in try await session.single(CatalogueVersionQuery()) }
             return asked.map { version }
         }
     }
@@ -50,10 +50,6 @@ public final class PostgresMarketStore: MarketStore {
     public func catalogueVersion() async throws -> Int64 {
         if let version = watch.version { return version }
         return try await versionReads.ask(())
-    }
-
-    static func catalogueVersion(_ session: DatabaseSession) async throws -> Int64 {
-        try await session.single(CatalogueVersionQuery())
     }
 
     // MARK: Vendors
@@ -152,18 +148,11 @@ public final class PostgresMarketStore: MarketStore {
             }
             let (items, found) = try await Self.summariesCounted(session, page, search)
             let total = try await Self.total(found, firstPage: page.offset == 0 && page.after == nil) {
-                try await Self.found(search, in: session).found
+                if let gram = search.gram { return try await session.rows(GramCountQuery(gram: gram)).first ?? 0 }
+                return try await session.first(search.count, as: Int64.self) ?? 0
             }
             return Page(request: page, totalCount: Int(total), items: items)
         }
-    }
-
-    /// How many products on show `search` finds, and how many are on show.
-    private static func found(
-        _ search: SearchCondition, in session: DatabaseSession
-    ) async throws -> (found: Int64, shown: Int64) {
-        if let gram = search.gram { return try await session.rows(GramCountQuery(gram: gram)).first ?? (0, 0) }
-        return try await session.query(search.count).decode((Int64, Int64).self).first { _ in true } ?? (0, 0)
     }
 
     /// A page of a list a shopper arranged. 정확도순 first looks for a page of whole words in names
@@ -208,7 +197,7 @@ public final class PostgresMarketStore: MarketStore {
                 } ?? false
             let query = ArrangedQuery(
                 arrangement, term: search, dense: dense, walksPrices: walksPrices, after: page.after)
-            if query.countsInPage {
+            if query.matchesFirst {
                 let (items, counted) = try Self.counted(
                     await session.rows(query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: nil)))
                 let total = try await Self.total(counted, firstPage: offset == 0 && page.after == nil) {
@@ -231,11 +220,9 @@ public final class PostgresMarketStore: MarketStore {
             if let ranked = query.rankedFrom, total > ProductArrangement.rankedMatches {
                 rankedFrom = try await session.first(ranked, as: Int64.self)
             }
-            var items: [ProductSummary] = []
-            let rows = try await session.query(
+            let rows = try await session.rows(
                 query.page(limit: page.itemsPerPage, offset: offset, rankedFrom: rankedFrom))
-            for try await row in rows { items.append(try ProductRow(row).summary()) }
-            return Page(request: page, totalCount: Int(total), items: items)
+            return Page(request: page, totalCount: Int(total), items: try rows.map { try ProductRow($0).summary() })
         }
     }
 
@@ -272,15 +259,9 @@ public final class PostgresMarketStore: MarketStore {
     private static func visibleIDs(
         _ session: DatabaseSession, kept: VisibleProducts, at version: Int64?
     ) async throws -> [Int64] {
-        let version = if let version { version } else { try await catalogueVersion(session) }
+        let version = if let version { version } else { try await session.single(CatalogueVersionQuery()) }
         return try await kept.ids(at: version) {
-            var ids: [Int64] = []
-            for try await id in try await session.query("SELECT id FROM product WHERE NOT hidden ORDER BY id")
-                .decode(Int64.self)
-            {
-                ids.append(id)
-            }
-            return ids
+            try await session.all("SELECT id FROM product WHERE NOT hidden ORDER BY id", as: Int64.self)
         }
     }
 
@@ -290,7 +271,7 @@ public final class PostgresMarketStore: MarketStore {
         _ session: DatabaseSession, _ page: PageRequest, vendorID: Int64?
     ) async throws -> [ProductSummary] {
         let direction = page.order == .newestFirst ? "DESC" : "ASC"
-        let rows = try await session.query(
+        return try await session.rows(
             """
             WITH page AS (
                 SELECT id FROM product WHERE NOT hidden
@@ -300,10 +281,8 @@ public final class PostgresMarketStore: MarketStore {
             SELECT \(unescaped: summaryColumns)
             FROM page JOIN product p ON p.id = page.id \(unescaped: summaryJoins)
             ORDER BY p.id \(unescaped: direction)
-            """)
-        var items: [ProductSummary] = []
-        for try await row in rows { items.append(try ProductRow(row).summary()) }
-        return items
+            """
+        ).map { try ProductRow($0).summary() }
     }
 
     private static func matchesPage<Matches: MatchesFunction>(

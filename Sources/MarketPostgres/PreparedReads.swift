@@ -15,12 +15,10 @@ struct CatalogueVersionQuery: PostgresPreparedStatement {
 }
 
 /// How many products on show hold a term of one to three characters, as `product_gram_count`
-/// keeps them, and how many are on show.
+/// keeps them.
 struct GramCountQuery: PostgresPreparedStatement {
-    typealias Row = (Int64, Int64)
-    static let sql = """
-        SELECT coalesce((SELECT count FROM product_gram_count WHERE gram = $1), 0), (SELECT count FROM product_total)
-        """
+    typealias Row = Int64
+    static let sql = "SELECT coalesce((SELECT count FROM product_gram_count WHERE gram = $1), 0)"
 
     var gram: String
 
@@ -30,7 +28,7 @@ struct GramCountQuery: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64) { try row.decode((Int64, Int64).self) }
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
 /// How many products on show hold a term, how many are on show, and whether the words that hold it

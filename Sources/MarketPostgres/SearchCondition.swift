@@ -22,12 +22,7 @@ struct SearchCondition {
     /// its pattern when not.
     var heldWordsArguments: (term: String?, pattern: String?) { (gram, gram == nil ? pattern : nil) }
 
-    /// How many products on show match a term of four characters and more, and how many are on
-    /// show (a shorter term's are kept: `GramCountQuery`).
-    var count: PostgresQuery {
-        """
-        SELECT count(*), (SELECT count FROM product_total) FROM product
-        WHERE NOT hidden AND search_text LIKE \(pattern)
-        """
-    }
+    /// How many products on show match a term of four characters and more (a shorter term's are
+    /// kept: `GramCountQuery`).
+    var count: PostgresQuery { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \(pattern)" }
 }

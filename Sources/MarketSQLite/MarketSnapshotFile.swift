@@ -30,7 +30,7 @@ public struct MarketSnapshotFile: Sendable {
             queue = try DatabaseQueue(path: path)
             _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM vendor") }
         } catch {
-            throw SnapshotError("\(path) is not a market snapshot (\(error))")
+            throw SetupError("\(path) is not a market snapshot (\(error))")
         }
     }
 
@@ -71,9 +71,4 @@ public struct MarketSnapshotFile: Sendable {
         }
         try database.close()
     }
-}
-
-public struct SnapshotError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -44,9 +44,7 @@ extension SQLiteMarketStore {
             return true
         }
     }
-}
 
-extension SQLiteMarketStore {
     public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
         try await read { db in
             try Row.fetchAll(

@@ -33,7 +33,7 @@ public final class SQLiteMarketStore: MarketStore {
             return asked.map { version }
         }
         productReads = Batches { ids in
-            try await MarketTimers.measure(MarketTimers.databaseReads) {
+            try await MarketTimers.databaseReads.measure {
                 try await pool.unsafeRead { db in try ids.map { try Self.product(id: $0, in: db, visibleOnly: true) } }
             }
         }
@@ -55,13 +55,13 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Reads through the pool, timed.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await MarketTimers.measure(MarketTimers.databaseReads) { try await pool.read(body) }
+        try await MarketTimers.databaseReads.measure { try await pool.read(body) }
     }
 
     /// Writes in one transaction through the pool, timed. The version the transaction committed
     /// is known at once, so that the next read through this store sees the change.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let (result, version) = try await MarketTimers.measure(MarketTimers.databaseWrites) {
+        let (result, version) = try await MarketTimers.databaseWrites.measure {
             try await pool.write { db in (try body(db), try Self.catalogueVersion(db)) }
         }
         learn(version, readAt: nil)
@@ -162,13 +162,12 @@ public final class SQLiteMarketStore: MarketStore {
         _ page: PageRequest, matching search: String?, arranged arrangement: ProductArrangement
     ) async throws -> Page<ProductSummary> {
         let visible = visible
-        let read: @Sendable (Database) throws -> Page<ProductSummary> = { db in
+        return try await read { db in
             guard arrangement == .asListed else {
                 return try Self.arrangedProducts(page, matching: search, arrangement, in: db)
             }
             return try Self.products(page, matching: search, in: db, visible: visible)
         }
-        return try await self.read(read)
     }
 
     /// A page of a list a shopper arranged.
@@ -277,8 +276,7 @@ public final class SQLiteMarketStore: MarketStore {
     /// The ids on show as this transaction sees them, oldest first: those kept while the catalogue is
     /// unchanged, otherwise read now.
     private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
-        let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogueVersion")) ?? 0
-        return try kept.ids(at: version) {
+        try kept.ids(at: catalogueVersion(db)) {
             try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
         }
     }

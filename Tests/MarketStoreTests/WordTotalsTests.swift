@@ -1,5 +1,6 @@
 import MarketCore
 import MarketModel
+import MarketTestSupport
 import Testing
 
 /// A term that lies inside one word is counted and paged through the words the stores keep. What
