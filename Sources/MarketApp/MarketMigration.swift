@@ -16,12 +16,8 @@ public enum MarketMigration {
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("market.sqlite").path) else {
             throw SetupError("there is no market in \(folder.path) (no market.sqlite)")
         }
-        var configuration = MarketConfiguration(storage: .folder(folder))
-        configuration.logLevel = .error
-        let source = try await Market.open(configuration)
-        configuration.storage = .postgres(url: url)
-        configuration.databaseDeadline = .seconds(60)
-        let target = try await Market.open(configuration)
+        let source = try await Market.openForCopying(.folder(folder))
+        let target = try await Market.openForCopying(.postgres(url: url))
         guard let importer = target.store as? PostgresMarketStore else {
             preconditionFailure("a database's market is kept in PostgreSQL")
         }
@@ -63,5 +59,15 @@ public enum MarketMigration {
             progress(.products(done: copied, of: total))
         }
         try await importer.finishImport(lastIDs: try await exporter.lastIDs())
+    }
+}
+
+extension Market {
+    /// A market opened to copy from or into: it logs only errors, and waits up to a minute for a database.
+    static func openForCopying(_ storage: MarketConfiguration.Storage) async throws -> Market {
+        var configuration = MarketConfiguration(storage: storage)
+        configuration.logLevel = .error
+        configuration.databaseDeadline = .seconds(60)
+        return try await Market.open(configuration)
     }
 }

@@ -11,7 +11,7 @@ public enum MarketSnapshot {
         guard !FileManager.default.fileExists(atPath: file.path) else {
             throw SetupError("\(file.path) exists already; name a new file")
         }
-        let market = try await open(folder)
+        let market = try await Market.openForCopying(.folder(folder))
         guard let store = market.store as? SQLiteMarketStore else {
             preconditionFailure("a folder's market is kept in SQLite")
         }
@@ -38,11 +38,8 @@ public enum MarketSnapshot {
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-save-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = MarketConfiguration(storage: .postgres(url: url))
-        configuration.logLevel = .error
-        configuration.databaseDeadline = .seconds(60)
-        let source = try await Market.open(configuration)
-        let copy = try await open(folder)
+        let source = try await Market.openForCopying(.postgres(url: url))
+        let copy = try await Market.openForCopying(.folder(folder))
         try await source.run { try await MarketMigration.copyMarket(from: source, into: copy) { _ in } }
         let key = folder.appendingPathComponent("session.key")
         try FileManager.default.removeItem(at: key)
@@ -63,7 +60,7 @@ public enum MarketSnapshot {
             if let key = try snapshot.sessionKey() {
                 try OwnerOnlyFile.create(atPath: folder.appendingPathComponent("session.key").path, contents: key)
             }
-            let market = try await open(folder)
+            let market = try await Market.openForCopying(.folder(folder))
             for key in try snapshot.imageKeys() {
                 if let data = try snapshot.image(key: key) { try await market.images.put(data, key: key) }
             }
@@ -81,11 +78,5 @@ public enum MarketSnapshot {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await restore(file, into: folder)
         try await MarketMigration.copy(from: folder, to: url) { _ in }
-    }
-
-    private static func open(_ folder: URL) async throws -> Market {
-        var configuration = MarketConfiguration(storage: .folder(folder))
-        configuration.logLevel = .error
-        return try await Market.open(configuration)
     }
 }

@@ -62,29 +62,20 @@ public enum UploadKind: String, Sendable {
     }
 }
 
-public enum ImageFormat: String, Sendable {
+public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg
     case png
     /// Only for the smaller copies pages ask for: what the APIs serve stays JPEG or PNG.
     case webp
 
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .webp: "webp"
-        }
-    }
+    /// "jpg" for a JPEG, else the format's name; "jpeg" names no format.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 
     public var mediaType: String { "image/\(rawValue)" }
 
     public init?(fileExtension: String) {
-        switch fileExtension {
-        case "jpg": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        default: return nil
-        }
+        guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
+        self = format
     }
 }
 
@@ -115,11 +106,13 @@ public struct ProcessedImage: Sendable {
 /// Why an upload is not accepted as an image.
 public struct ImageRejection: Error, Sendable, Equatable {
     public var rule: Rule
-    public var isTooLarge: Bool
+    /// Too many pixels: the upload is an image, only too large a one.
+    public var isTooLarge: Bool {
+        if case .tooManyPixels = rule { true } else { false }
+    }
 
-    public init(_ rule: Rule, isTooLarge: Bool = false) {
+    public init(_ rule: Rule) {
         self.rule = rule
-        self.isTooLarge = isTooLarge
     }
 }
 

@@ -53,9 +53,7 @@ extension MarketService {
 
     /// Takes any product off the market, whoever sells it; its pictures go with the next sweep.
     public func removeProduct(id: Int64, by actor: MarketOperator) async throws -> Product {
-        guard let removed = try await store.deleteProduct(id: id, { _ in }) else {
-            throw MarketError.productNotFound(id)
-        }
+        let removed = try await delete(id)
         try await record(actor, .removedProduct(id: id, name: removed.name, vendor: removed.vendor.name))
         return removed
     }

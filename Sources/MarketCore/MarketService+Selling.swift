@@ -68,7 +68,8 @@ extension MarketService {
         try await checkOwnership(of: id, proof: proof)
         if let uploads { try validated(MarketRules.validImageCount(uploads.count)) }
         let now = now()
-        let replaced = try await storeImages(uploads) { newImages in
+        let processed: [ProcessedImage]? = if let uploads { try await process(uploads) } else { nil }
+        let replaced = try await storing(processed) { newImages in
             try await store.updateProduct(id: id, replacingImages: newImages) { product in
                 var changed = try validated(changes.applied(to: product))
                 if changed != product || newImages != nil { changed.updatedAt = now }
@@ -206,19 +207,12 @@ extension MarketService {
         }
     }
 
-    /// Processes and stores the uploads, then runs `write` with them.
-    private func storeImages<T>(
-        _ uploads: [Data]?, then write: ([NewProductImage]?) async throws -> T
-    ) async throws -> T {
-        guard let uploads else { return try await write(nil) }
-        return try await storing(try await process(uploads), then: write)
-    }
-
-    /// Stores made pictures, then runs `write` with them. The blobs go in before any row names
-    /// them; should `write` fail, no row ever names them and the sweep takes them.
+    /// Stores made pictures, then runs `write` with them (nil when none were sent). The blobs go in before any
+    /// row names them; should `write` fail, no row ever names them and the sweep takes them.
     private func storing<T>(
-        _ processed: [ProcessedImage], then write: ([NewProductImage]?) async throws -> T
+        _ processed: [ProcessedImage]?, then write: ([NewProductImage]?) async throws -> T
     ) async throws -> T {
+        guard let processed else { return try await write(nil) }
         var newImages: [NewProductImage] = []
         for image in processed {
             newImages.append(
@@ -229,7 +223,7 @@ extension MarketService {
         return try await write(newImages)
     }
 
-    private func delete(_ id: Int64) async throws -> Product {
+    func delete(_ id: Int64) async throws -> Product {
         guard let deleted = try await store.deleteProduct(id: id, { _ in }) else {
             throw MarketError.productNotFound(id)
         }
@@ -259,7 +253,7 @@ extension MarketService {
                 rule: .imageBytes(size: upload.count, limit: MarketRules.maximumImageBytes))
         }
         do {
-            return try await MarketTimers.measure(MarketTimers.imageProcessing) {
+            return try await MarketTimers.imageProcessing.measure {
                 try await imageProcessor.process(upload, in: steps)
             }
         } catch let rejection as ImageRejection {

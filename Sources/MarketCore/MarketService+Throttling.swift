@@ -21,16 +21,11 @@ public struct SecretThrottle: Sendable, Equatable {
     static let longestWait: TimeInterval = 15 * 60
     static let clientPrefix = "client:"
 
-    func allowance(for key: String) -> Int {
-        key.hasPrefix(Self.clientPrefix) ? perAddress : Self.perSubject
-    }
-
     /// The wait after `failures` wrong secrets under `key`: none within its allowance.
     func wait(after failures: Int, under key: String) -> TimeInterval {
-        let over = failures - allowance(for: key)
+        let over = failures - (key.hasPrefix(Self.clientPrefix) ? perAddress : Self.perSubject)
         guard over >= 0 else { return 0 }
-        let first = Double(firstWait.components.seconds) + Double(firstWait.components.attoseconds) / 1e18
-        return min(first * pow(2, Double(min(over, 30))), Self.longestWait)
+        return min(firstWait.seconds * pow(2, Double(min(over, 30))), Self.longestWait)
     }
 }
 

@@ -47,16 +47,17 @@ public struct MarketService: Sendable {
     public func products(
         _ page: PageRequest, search: String? = nil, arranged: ProductArrangement = .asListed
     ) async throws -> Page<ProductSummary> {
-        let term = SearchTerm(search)
+        // A search text is matched lowercased and without surrounding spaces; an empty one is no search.
+        let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
         var arrangement = arranged
-        if case .everything = term, arrangement.order == .relevance { arrangement.order = .newest }
+        if term.isEmpty, arrangement.order == .relevance { arrangement.order = .newest }
         var page = try validated(page.validated())
         if !arrangement.isByAge { page.after = nil }
-        switch term {
-        case .everything: return try await store.products(page, matching: nil, arranged: arrangement)
-        case .nothing: return Page(request: page, totalCount: 0, items: [])
-        case .term(let term): return try await store.products(page, matching: term, arranged: arrangement)
+        // Names and descriptions hold no control character but line breaks and tabs, so nothing matches.
+        if MarketRules.firstControlCharacter(in: term, allowing: MarketRules.lineBreaksAndTabs) != nil {
+            return Page(request: page, totalCount: 0, items: [])
         }
+        return try await store.products(page, matching: term.isEmpty ? nil : term, arranged: arrangement)
     }
 
     /// How many names a search box offers as a person types.
@@ -78,6 +79,7 @@ public struct MarketService: Sendable {
     /// signed-in vendor, `hiddenByOperator` when an operator hid it; to whoever would change it,
     /// only when their proof holds; to an operator, hidden or not.
     public func product(id: Int64, for reader: ProductReader = .anyone) async throws -> Product {
+        var includingHidden = false
         switch reader {
         case .anyone: break
         case .signedIn(let token):
@@ -87,13 +89,9 @@ public struct MarketService: Sendable {
             else { throw MarketError.productNotFound(id) }
             throw MarketError.hiddenByOperator(id)
         case .owner(let proof): try await checkOwnership(of: id, proof: proof)
-        case .operator:
-            guard let product = try await store.product(id: id, includingHidden: true) else {
-                throw MarketError.productNotFound(id)
-            }
-            return product
+        case .operator: includingHidden = true
         }
-        guard let product = try await store.product(id: id, includingHidden: false) else {
+        guard let product = try await store.product(id: id, includingHidden: includingHidden) else {
             throw MarketError.productNotFound(id)
         }
         return product
@@ -252,26 +250,6 @@ public enum VendorKey: Sendable {
 /// A vendor found before a sale's upload was read.
 public struct AdmittedSeller: Sendable, Equatable {
     let stored: StoredVendor
-}
-
-/// What a search asks the store for: a search text is matched lowercased and without surrounding
-/// spaces; an empty one is no search.
-enum SearchTerm {
-    case everything
-    /// Names and descriptions hold no control character but line breaks and tabs, so nothing matches.
-    case nothing
-    case term(String)
-
-    init(_ search: String?) {
-        let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
-        if term.isEmpty {
-            self = .everything
-        } else if MarketRules.firstControlCharacter(in: term, allowing: MarketRules.lineBreaksAndTabs) != nil {
-            self = .nothing
-        } else {
-            self = .term(term)
-        }
-    }
 }
 
 final class KnownVendors: Sendable {

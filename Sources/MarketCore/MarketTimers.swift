@@ -1,4 +1,3 @@
-import Dispatch
 import Metrics
 
 /// The market's own measurements, through swift-metrics: whatever backend the process has
@@ -7,11 +6,4 @@ public enum MarketTimers {
     public static let imageProcessing = Timer(label: "openmarket_image_processing")
     public static let databaseReads = Timer(label: "openmarket_database", dimensions: [("operation", "read")])
     public static let databaseWrites = Timer(label: "openmarket_database", dimensions: [("operation", "write")])
-
-    /// Runs `work` and records how long it took on `timer`, whether it succeeded or not.
-    public static func measure<T>(_ timer: Timer, _ work: () async throws -> T) async rethrows -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { timer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
-        return try await work()
-    }
 }

@@ -8,17 +8,14 @@ public struct SessionKey: Sendable {
 
     /// A key for one run: its cookies die with the process.
     public static func random() -> SessionKey {
-        SessionKey(validBytes: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
-    }
-
-    private init(validBytes: Data) {
-        bytes = validBytes
+        // 256 bits are the 32 bytes a key holds.
+        SessionKey(bytes: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })!
     }
 
     /// A key of 32 bytes, or nil.
     public init?(bytes: Data) {
         guard bytes.count == 32 else { return nil }
-        self.init(validBytes: bytes)
+        self.bytes = bytes
     }
 
     /// A key given as 32 bytes in base64, as OPENMARKET_SESSION_KEY holds it, or nil.

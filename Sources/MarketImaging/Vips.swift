@@ -13,6 +13,17 @@ enum Vips {
         guard started else { throw ImageRejection(.unreadable("cannot be read: libvips did not start")) }
     }
 
+    /// Starts libvips, has `encode` write into a result, and takes it; a failure throws libvips' message.
+    static func encoded(
+        _ encode: (UnsafeMutablePointer<omk_encoded>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
+    ) throws -> EncodedImage {
+        try ensureStarted()
+        var encoded = omk_encoded()
+        var error: UnsafeMutablePointer<CChar>?
+        guard encode(&encoded, &error) == 0 else { throw ImageRejection(.unreadable(message(error))) }
+        return take(encoded)
+    }
+
     /// Copies an encoded result out of libvips' memory and frees it.
     static func take(_ encoded: omk_encoded) -> EncodedImage {
         defer { omk_free(encoded.data) }

@@ -26,15 +26,12 @@ public struct VipsImageProcessor: ImageProcessor {
     public func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
         -> EncodedImage
     {
-        try Vips.ensureStarted()
-        return try await steps.run {
-            var encoded = omk_encoded()
-            var error: UnsafeMutablePointer<CChar>?
-            let status = image.withUnsafeBytes { bytes in
-                omk_resize(bytes.baseAddress, bytes.count, Int32(width), format.vips, &encoded, &error)
+        try await steps.run {
+            try Vips.encoded { encoded, error in
+                image.withUnsafeBytes {
+                    omk_resize($0.baseAddress, $0.count, Int32(width), format.vips, encoded, error)
+                }
             }
-            guard status == 0 else { throw ImageRejection(.unreadable(Vips.message(error))) }
-            return Vips.take(encoded)
         }
     }
 }
@@ -57,8 +54,7 @@ private final class DecodedPicture: @unchecked Sendable {
         case (OMK_OK, let picture?):
             self.picture = picture
         case (OMK_TOO_MANY_PIXELS, _):
-            throw ImageRejection(
-                .tooManyPixels(detail: Vips.message(error), limit: MarketRules.maximumImagePixels), isTooLarge: true)
+            throw ImageRejection(.tooManyPixels(detail: Vips.message(error), limit: MarketRules.maximumImagePixels))
         default:
             // libvips' own words name its internals; the client learns what it can act on.
             if let error { omk_free(error) }

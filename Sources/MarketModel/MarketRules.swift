@@ -68,11 +68,7 @@ public enum MarketRules {
     /// The discount that makes a buyer pay `salePrice`: the 2021 API sends the sale price where the
     /// 2022 API sends the discount.
     public static func discount(price: Int64, salePrice: Int64) throws(ValidationError) -> Int64 {
-        _ = try validAmount(salePrice, field: .discount)
-        guard salePrice <= price else {
-            throw ValidationError(field: .discount, rule: .notAbovePrice(price))
-        }
-        return price - salePrice
+        try price - validDiscount(salePrice, price: price)
     }
 
     /// `minimum` is 1, or 0 where a dialect's apps could post without pictures (the 2021 API).

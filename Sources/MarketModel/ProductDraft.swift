@@ -92,12 +92,7 @@ public struct ProductChanges: Sendable, Equatable {
             discount: try discount(for: product, at: price), stock: stock ?? product.stock
                 // A description kept as it was is not checked again, so a product stored without one stays editable.
         ).validated(checkingDescription: description != nil)
-        changed.name = draft.name
-        changed.description = draft.description
-        changed.currency = draft.currency
-        changed.price = draft.price
-        changed.discount = draft.discount
-        changed.stock = draft.stock
+        changed.facts = draft
         if let coverImageID {
             guard product.images.contains(where: { $0.id == coverImageID }) else {
                 throw ValidationError(field: .thumbnail, rule: .ownImage)

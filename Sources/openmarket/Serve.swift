@@ -6,6 +6,7 @@ import MarketApp
 import MarketCore
 import MarketDemo
 import MarketHTTP
+import MarketHTTPShared
 import MarketModel
 import ServiceLifecycle
 
@@ -146,7 +147,7 @@ struct Serve: AsyncParsableCommand {
                 if lan {
                     // To the terminal as it is, not as a log line, and at once even when stdout is a pipe.
                     LogOutput.standardOutput.write(
-                        LANInvitation.text(addresses: LANInvitation.addresses(), port: port) + "\n")
+                        LANInvitation.text(addresses: LocalNetwork.addresses(), port: port) + "\n")
                 }
             }
             let services = ServiceGroup(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarketApp
 import MarketCore
+import MarketHTTPShared
 
 /// The ports `serve --team-ports` gives teams of their own.
 struct TeamPortsOption: ParsableArguments {
@@ -36,7 +37,7 @@ struct MarketAddressOption: ParsableArguments {
 
     var origin: String {
         if let marketAddress { return marketAddress.hasSuffix("/") ? String(marketAddress.dropLast()) : marketAddress }
-        let host = LANInvitation.addresses().first ?? "127.0.0.1"
+        let host = LocalNetwork.addresses().first ?? "127.0.0.1"
         return "http://\(host):\(Environment.value("OPENMARKET_PORT", default: "8080"))"
     }
 }
