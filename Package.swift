@@ -125,7 +125,6 @@ let package = Package(
             dependencies: [
                 "MarketPages",
                 server("Hummingbird", "hummingbird"),
-                server("Mustache", "swift-mustache"),
             ],
             resources: [.copy("Resources/storefront")]
         ),

@@ -58,17 +58,11 @@ extension MarketService {
         return removed
     }
 
-    /// Hides a product from every list and detail of every dialect, whoever sells it; nobody can
-    /// change or delete it while hidden, and showing it again puts it back as it was.
-    public func hideProduct(id: Int64, by actor: MarketOperator) async throws -> String {
-        guard let name = try await store.setProductHidden(true, id: id) else { throw MarketError.productNotFound(id) }
-        try await record(actor, .hidProduct(id: id, name: name))
-        return name
-    }
-
-    public func showProduct(id: Int64, by actor: MarketOperator) async throws -> String {
-        guard let name = try await store.setProductHidden(false, id: id) else { throw MarketError.productNotFound(id) }
-        try await record(actor, .showedProduct(id: id, name: name))
+    /// Hides a product from every list and detail of every dialect, whoever sells it, and returns its
+    /// name; nobody can change or delete it while hidden, and showing it again puts it back as it was.
+    public func setProductHidden(_ hidden: Bool, id: Int64, by actor: MarketOperator) async throws -> String {
+        guard let name = try await store.setProductHidden(hidden, id: id) else { throw MarketError.productNotFound(id) }
+        try await record(actor, hidden ? .hidProduct(id: id, name: name) : .showedProduct(id: id, name: name))
         return name
     }
 

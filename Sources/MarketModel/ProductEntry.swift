@@ -9,14 +9,10 @@ public struct ProductEntry: Sendable, Equatable {
         /// The form's field for a field the market blamed; nil for one no form shows.
         public init?(blamed field: MarketField?) {
             switch field {
-            case .name: self = .name
-            case .description: self = .description
-            case .price: self = .price
-            case .discount: self = .discount
-            case .stock: self = .stock
-            case .currency: self = .currency
-            case .images, .image, .thumbnail: self = .images
-            default: return nil
+            case .image, .thumbnail: self = .images
+            default:
+                guard let blamed = Self.allCases.first(where: { $0.marketField == field }) else { return nil }
+                self = blamed
             }
         }
 

@@ -1,7 +1,6 @@
 import Foundation
 import MarketModel
 import MarketPages
-import Mustache
 
 /// How a shopper arranged the catalogue, as the address keeps it (`sort`, `min`, `max`, `currency`,
 /// `in-stock`), so that Back and a shared link show the same list. Only choices that differ from
@@ -62,42 +61,34 @@ struct CatalogueFilter {
         ProductArrangement.Order.allCases.filter { $0 != .relevance || searching }
     }
 
+    /// The catalogue's sort and filter form, filled with this choice.
+    func content(_ strings: Localization) -> PageContent {
+        /// A select's options: each value, named by its phrase, the chosen one selected.
+        func options(_ values: [String], chosen: String, phrase: String) -> [[String: Any]] {
+            values.map { ["value": $0, "name": strings(phrase + $0), "selected": $0 == chosen] }
+        }
+        let priced = !lowest.isEmpty || !highest.isEmpty
+        return [
+            "orders": options(orders.map(\.rawValue), chosen: order.rawValue, phrase: "order-"),
+            "currencies": options(Currency.allCases.map(\.rawValue), chosen: currency.rawValue, phrase: "currency-"),
+            "chosenOrder": order == Self.defaultOrder(searching: searching) ? nil : order.rawValue,
+            "lowest": lowest.isEmpty ? nil : lowest,
+            "highest": highest.isEmpty ? nil : highest,
+            "inStockOnly": inStockOnly,
+            "priceError": priceIsWrong ? strings("priceRangeWrong") : nil,
+            // Won and dollars are never compared: the page says how a list of both is ordered.
+            "currencyOrder": [ProductArrangement.Order.lowestPrice, .highestPrice].contains(order)
+                && arrangement.prices == nil
+                ? strings("currencyOrder") : nil,
+            "priced": priced,
+            "filtered": priced || inStockOnly,
+        ]
+    }
+
     /// An amount as people type it ("12,000", "12000원", "5만원"); empty is no bound.
     private static func amount(_ text: String) -> (isValid: Bool, amount: Int64?) {
         guard !text.isEmpty else { return (true, nil) }
         guard let amount = ProductEntry.amount(text), amount >= 0 else { return (false, nil) }
         return (true, amount)
-    }
-}
-
-/// The catalogue's sort and filter form, filled with the shopper's choice.
-struct CatalogueFilterForm: MustacheParent {
-    let choice: CatalogueFilter
-    let strings: Localization
-
-    /// A select's options: each value, named by its phrase, the chosen one selected.
-    private func options(_ values: [String], chosen: String, phrase: String) -> [[String: Any]] {
-        values.map { ["value": $0, "name": strings(phrase + $0), "selected": $0 == chosen] }
-    }
-
-    func child(named name: String) -> Any? {
-        switch name {
-        case "orders": options(choice.orders.map(\.rawValue), chosen: choice.order.rawValue, phrase: "order-")
-        case "currencies":
-            options(Currency.allCases.map(\.rawValue), chosen: choice.currency.rawValue, phrase: "currency-")
-        case "chosenOrder":
-            choice.order == CatalogueFilter.defaultOrder(searching: choice.searching) ? nil : choice.order.rawValue
-        case "lowest": choice.lowest.isEmpty ? nil : choice.lowest
-        case "highest": choice.highest.isEmpty ? nil : choice.highest
-        case "inStockOnly": choice.inStockOnly
-        case "priceError": choice.priceIsWrong ? strings("priceRangeWrong") : nil
-        // Won and dollars are never compared: the page says how a list of both is ordered.
-        case "currencyOrder":
-            [.lowestPrice, .highestPrice].contains(choice.order) && choice.arrangement.prices == nil
-                ? strings("currencyOrder") : nil
-        case "priced": !choice.lowest.isEmpty || !choice.highest.isEmpty
-        case "filtered": !choice.lowest.isEmpty || !choice.highest.isEmpty || choice.inStockOnly
-        default: nil
-        }
     }
 }

@@ -94,7 +94,7 @@ extension Storefront {
             "nextPage": page.hasNext
                 ? link(page: number + 1, after: mine || !filter.arrangement.isByAge ? nil : page.items.last?.id)
                 : nil,
-            "filter": mine ? nil : CatalogueFilterForm(choice: filter, strings: strings),
+            "filter": mine ? nil : filter.content(strings),
             "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : nil,
             "refresh": link(page: nil),
         ]
@@ -144,7 +144,8 @@ extension Storefront {
             "thumbnail": "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)",
             "tag": PriceTag(
                 currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
-                strings: strings),
+                strings: strings
+            ).content,
         ]
     }
 
@@ -166,19 +167,19 @@ extension Storefront {
         let sheet = ProductSheet(product, strings: browser.strings, isOwner: browser.owns(product))
         return renderer.page(
             "product", title: product.name, browser: browser,
-            content: ["product": sheet, "secretError": false, "preview": preview(of: product, sheet, request)])
+            content: ["product": sheet.content, "secretError": false, "preview": preview(of: product, sheet, request)])
     }
 
     /// What a messenger shows for a shared link to a product: its name, price and first photo.
     private func preview(of product: Product, _ sheet: ProductSheet, _ request: Request) -> PageContent {
         let origin = request.origin
-        let facts = [sheet.tag.salePrice ?? sheet.tag.price, sheet.tag.stock]
+        let facts = [sheet.tag.pays, sheet.tag.stock]
         let description = Self.oneLine(product.description, atMost: 160)
         return [
             "title": product.name,
             "summary": (facts + (description.isEmpty ? [] : [description])).joined(separator: " · "),
             "url": "\(origin)/products/\(product.id)",
-            "image": origin + (sheet.photos.first?.url ?? ""),
+            "image": origin + sheet.firstPhoto,
             "amount": product.salePrice,
             "currency": product.currency.rawValue,
         ]

@@ -53,13 +53,9 @@ extension Storefront {
             browser.leave(notice: browser.strings("operator_signedIn", ["name": actor.name]))
             return website.redirect(to: "/operator", browser: browser)
         } catch let error as MarketError where error.kind == .unauthorized || error.kind == .throttled {
-            let message =
-                error.kind == .throttled
-                ? browser.strings("throttled", ["seconds": String(error.retryAfter ?? 1)])
-                : browser.strings("operator_wrongSecret")
+            let (status, message) = Self.signInRefusal(error, wrong: "operator_wrongSecret", browser.strings)
             return renderer.page(
-                "operator", title: browser.strings("operator_title"), browser: browser,
-                status: error.kind == .throttled ? .tooManyRequests : .unauthorized,
+                "operator", title: browser.strings("operator_title"), browser: browser, status: status,
                 content: ["signInError": message, "name": form["name"]]
             ).retrying(after: error.retryAfter)
         }
@@ -118,52 +114,52 @@ extension Storefront {
     }
 
     @Sendable func removeProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
-        try await operatorAct(
-            request, context, action: "/operator/products/remove",
-            confirming: { actor, form, strings in
-                try await productConfirmation("operator_confirmRemove", button: "operator_remove", actor, form, strings)
-            }
-        ) { actor, form, strings in
-            let id = try Self.productID(form, strings)
-            let removed = try await service.removeProduct(id: id, by: actor)
-            return ConsoleResult(heading: strings("operator_removed", ["id": String(id), "name": removed.name]))
-        }
+        try await productAct(
+            request, context, action: "/operator/products/remove", done: "operator_removed",
+            confirming: (phrase: "operator_confirmRemove", button: "operator_remove")
+        ) { try await service.removeProduct(id: $0, by: $1).name }
     }
 
     @Sendable func hideProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
-        try await operatorAct(
-            request, context, action: "/operator/products/hide",
-            confirming: { actor, form, strings in
-                try await productConfirmation("operator_confirmHide", button: "operator_hide", actor, form, strings)
-            }
-        ) { actor, form, strings in
-            let id = try Self.productID(form, strings)
-            let name = try await service.hideProduct(id: id, by: actor)
-            return ConsoleResult(heading: strings("operator_hidden", ["id": String(id), "name": name]))
-        }
+        try await productAct(
+            request, context, action: "/operator/products/hide", done: "operator_hidden",
+            confirming: (phrase: "operator_confirmHide", button: "operator_hide")
+        ) { try await service.setProductHidden(true, id: $0, by: $1) }
     }
 
     @Sendable func showProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
-        try await operatorAct(request, context, action: "/operator/products/show") { actor, form, strings in
-            let id = try Self.productID(form, strings)
-            let name = try await service.showProduct(id: id, by: actor)
-            return ConsoleResult(heading: strings("operator_shown", ["id": String(id), "name": name]))
+        try await productAct(request, context, action: "/operator/products/show", done: "operator_shown") {
+            try await service.setProductHidden(false, id: $0, by: $1)
         }
     }
 
-    /// What removing or hiding a product will do, named by the product and its seller.
-    private func productConfirmation(
-        _ phrase: String, button: String, _ actor: MarketOperator, _ form: FormSubmission, _ strings: Localization
-    ) async throws -> Confirmation {
-        let id = try Self.productID(form, strings)
-        let product = try await service.product(id: id, for: .operator(actor))
-        let values = ["id": String(id), "name": product.name, "vendor": product.vendor.name]
-        return Confirmation(
-            heading: strings(phrase, values), detail: strings(phrase + "Detail", values), button: strings(button),
-            fields: [("product_id", String(id))])
+    /// An act on the product the form names, said done by the phrase `done`. With `confirming`, it is
+    /// asked about first (`phrase` and its `Detail`), named by the product and its seller.
+    private func productAct(
+        _ request: Request, _ context: PageRequestContext, action: String, done: String,
+        confirming: (phrase: String, button: String)? = nil,
+        _ act: (Int64, MarketOperator) async throws -> String
+    ) async throws -> Response {
+        try await operatorAct(
+            request, context, action: action,
+            confirming: confirming.map { phrase, button in
+                { actor, form, strings in
+                    let id = try Self.productID(form)
+                    let product = try await service.product(id: id, for: .operator(actor))
+                    let values = ["id": String(id), "name": product.name, "vendor": product.vendor.name]
+                    return Confirmation(
+                        heading: strings(phrase, values), detail: strings(phrase + "Detail", values),
+                        button: strings(button), fields: [("product_id", String(id))])
+                }
+            }
+        ) { actor, form, strings in
+            let id = try Self.productID(form)
+            let name = try await act(id, actor)
+            return ConsoleResult(heading: strings(done, ["id": String(id), "name": name]))
+        }
     }
 
-    private static func productID(_ form: FormSubmission, _ strings: Localization) throws -> Int64 {
+    private static func productID(_ form: FormSubmission) throws -> Int64 {
         guard let id = Int64(form["product_id"].trimmingCharacters(in: .whitespaces)) else {
             throw ConsoleRefusal(phrase: "operator_idNotNumber")
         }

@@ -94,7 +94,7 @@ extension Storefront {
         return renderer.page(
             "unlock", title: heading, browser: browser, status: error == nil ? .ok : .forbidden,
             content: [
-                "product": ProductSheet(product, strings: browser.strings), "heading": heading,
+                "product": ProductSheet(product, strings: browser.strings).content, "heading": heading,
                 "error": error,
             ])
     }
@@ -133,7 +133,7 @@ extension Storefront {
         return renderer.page(
             "delete", title: sheet.deleteQuestion, browser: browser, status: error == nil ? .ok : .forbidden,
             content: [
-                "product": sheet, "secretError": error, "standalone": true,
+                "product": sheet.content, "secretError": error, "standalone": true,
             ])
     }
 }

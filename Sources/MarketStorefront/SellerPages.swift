@@ -23,16 +23,21 @@ extension Storefront {
             browser.signIn(session)
             browser.leave(notice: browser.strings("signedInAs", ["name": session.vendor.name]))
             return website.redirect(to: next, browser: browser)
-        } catch let error as MarketError where error.kind == .invalid || error.kind == .unauthorized {
+        } catch let error as MarketError where [.invalid, .unauthorized, .throttled].contains(error.kind) {
+            let (status, message) = Self.signInRefusal(error, wrong: "wrongCredentials", browser.strings)
             return signInForm(
-                browser: browser, next: next, identifier: form["identifier"], status: .unauthorized,
-                error: browser.strings("wrongCredentials"))
-        } catch let error as MarketError where error.kind == .throttled {
-            return signInForm(
-                browser: browser, next: next, identifier: form["identifier"], status: .tooManyRequests,
-                error: browser.strings("throttled", ["seconds": String(error.retryAfter ?? 1)])
+                browser: browser, next: next, identifier: form["identifier"], status: status, error: message
             ).retrying(after: error.retryAfter)
         }
+    }
+
+    /// A refused sign-in's status and words: how long to wait after too many tries, else the phrase `wrong`.
+    static func signInRefusal(_ error: MarketError, wrong: String, _ strings: Localization) -> (
+        HTTPResponse.Status, String
+    ) {
+        error.kind == .throttled
+            ? (.tooManyRequests, strings("throttled", ["seconds": String(error.retryAfter ?? 1)]))
+            : (.unauthorized, strings(wrong))
     }
 
     /// Ends the session on the server too: the cookie, replayed, opens nothing.
