@@ -83,7 +83,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
                     secret: try V1Requests.password(in: body), client: context.clientAddress(of: request)))
             guard named != nil else { return try respond(with: product, to: request) }
             RequestNotes.recognise(.january2021Delete)
-            return try JSONResponse.make(DeletedItemBody(id: product.id))
+            return try JSONResponse.make(["id": product.id])
         }
     }
 

@@ -45,11 +45,6 @@ struct V1PageBody: Encodable {
     }
 }
 
-/// What the January 2021 apps decode after a delete: the item's id alone.
-struct DeletedItemBody: Encodable {
-    var id: Int64
-}
-
 /// The 2021 API's names for the market's fields: a name is a `title`, a description
 /// `descriptions`, and the secret an item's `password`.
 enum V1FieldNames {

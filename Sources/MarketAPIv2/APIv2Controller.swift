@@ -125,14 +125,13 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         V2Flavor.forHost(head.authority, fallback: defaultFlavor)
     }
 
-    private func body(of product: Product, for head: HTTPRequest) -> V2ProductBody {
-        V2ProductBody(summary: product.summary, product: product, flavor: flavor(of: head), urls: head.imageURLs)
-    }
-
     private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
         -> Response
     {
-        JSONResponse.make(body(of: product, for: request.head), status: status)
+        JSONResponse.make(
+            V2ProductBody(
+                summary: product.summary, product: product, flavor: flavor(of: request.head), urls: request.imageURLs),
+            status: status)
     }
 }
 

@@ -14,35 +14,22 @@ struct V2ProductBody: JSONWritable {
     func write(to json: inout JSONWriter) {
         let day = flavor.day(summary.createdAt)
         json.object { json in
-            json.key("bargain_price")
-            json.number(summary.salePrice)
-            json.key("created_at")
-            json.string(day)
-            json.key("currency")
-            json.string(summary.currency.rawValue)
-            json.key("description")
-            json.string(summary.description)
-            json.key("discounted_price")
-            json.number(summary.discount)
-            json.key("id")
-            json.number(summary.id)
+            json.member("bargain_price", summary.salePrice)
+            json.member("created_at", day)
+            json.member("currency", summary.currency.rawValue)
+            json.member("description", summary.description)
+            json.member("discounted_price", summary.discount)
+            json.member("id", summary.id)
             if let product { writeImages(of: product, to: &json) }
-            json.key("issued_at")
-            json.string(day)
-            json.key("name")
-            json.string(summary.name)
-            json.key("price")
-            json.number(summary.price)
-            json.key("stock")
-            json.number(summary.stock)
-            json.key("thumbnail")
-            json.string(urls.thumbnail(for: summary.thumbnailKey))
+            json.member("issued_at", day)
+            json.member("name", summary.name)
+            json.member("price", summary.price)
+            json.member("stock", summary.stock)
+            json.member("thumbnail", urls.thumbnail(for: summary.thumbnailKey))
             if flavor == .openmarket {
-                json.key("vendorName")
-                json.string(summary.vendor.name)
+                json.member("vendorName", summary.vendor.name)
             }
-            json.key("vendor_id")
-            json.number(summary.vendor.id)
+            json.member("vendor_id", summary.vendor.id)
             if let product { writeVendor(of: product, to: &json) }
         }
     }
@@ -52,18 +39,13 @@ struct V2ProductBody: JSONWritable {
         json.array { json in
             for image in product.images {
                 json.object { json in
-                    json.key("id")
-                    json.number(image.id)
-                    json.key("issued_at")
-                    json.string(flavor.day(image.createdAt))
+                    json.member("id", image.id)
+                    json.member("issued_at", flavor.day(image.createdAt))
                     if flavor == .marketTraining {
-                        json.key("succeed")
-                        json.bool(true)
+                        json.member("succeed", true)
                     }
-                    json.key("thumbnail_url")
-                    json.string(urls.url(for: image.thumbnailKey))
-                    json.key("url")
-                    json.string(urls.url(for: image.originalKey))
+                    json.member("thumbnail_url", urls.url(for: image.thumbnailKey))
+                    json.member("url", urls.url(for: image.originalKey))
                 }
             }
         }
@@ -74,17 +56,13 @@ struct V2ProductBody: JSONWritable {
         json.object { json in
             let created = flavor.day(product.vendor.createdAt)
             if flavor == .marketTraining {
-                json.key("created_at")
-                json.string(created)
+                json.member("created_at", created)
             }
-            json.key("id")
-            json.number(product.vendor.id)
+            json.member("id", product.vendor.id)
             if flavor == .marketTraining {
-                json.key("issued_at")
-                json.string(created)
+                json.member("issued_at", created)
             }
-            json.key("name")
-            json.string(product.vendor.name)
+            json.member("name", product.vendor.name)
         }
     }
 }
@@ -97,26 +75,18 @@ struct V2PageBody: JSONWritable {
 
     func write(to json: inout JSONWriter) {
         json.object { json in
-            json.key(flavor.key("has_next", "hasNext"))
-            json.bool(page.hasNext)
-            json.key(flavor.key("has_prev", "hasPrev"))
-            json.bool(page.hasPrevious)
-            json.key(flavor.key("items_per_page", "itemsPerPage"))
-            json.number(page.request.itemsPerPage)
-            json.key(flavor.key("last_page", "lastPage"))
-            json.number(page.lastPage)
-            json.key("limit")
-            json.number(page.request.itemsPerPage)
-            json.key("offset")
-            json.number(page.request.offset)
-            json.key(flavor.key("page_no", "pageNo"))
-            json.number(page.request.number)
+            json.member(flavor.key("has_next", "hasNext"), page.hasNext)
+            json.member(flavor.key("has_prev", "hasPrev"), page.hasPrevious)
+            json.member(flavor.key("items_per_page", "itemsPerPage"), page.request.itemsPerPage)
+            json.member(flavor.key("last_page", "lastPage"), page.lastPage)
+            json.member("limit", page.request.itemsPerPage)
+            json.member("offset", page.request.offset)
+            json.member(flavor.key("page_no", "pageNo"), page.request.number)
             json.key("pages")
             json.array { json in
                 for item in page.items { V2ProductBody(summary: item, flavor: flavor, urls: urls).write(to: &json) }
             }
-            json.key(flavor.key("total_count", "totalCount"))
-            json.number(page.totalCount)
+            json.member(flavor.key("total_count", "totalCount"), page.totalCount)
         }
     }
 }

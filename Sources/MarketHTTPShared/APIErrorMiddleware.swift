@@ -83,7 +83,8 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             .retrying(after: refusal.error.retryAfter)
     }
 
-    private static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {
+    /// `{"error": true, "reason": …, "field": …}`, the field left out when nil.
+    package static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {
         try JSONResponse.make(Body(reason: reason, field: field), status: status)
     }
 

@@ -61,6 +61,11 @@ package struct JSONWriter {
         afterValue = true
     }
 
+    /// A member: its key, then its value.
+    package mutating func member(_ key: String, _ value: String) { self.key(key); string(value) }
+    package mutating func member(_ key: String, _ value: some BinaryInteger) { self.key(key); number(value) }
+    package mutating func member(_ key: String, _ value: Bool) { self.key(key); bool(value) }
+
     private mutating func open(_ bracket: UInt8) {
         separate()
         bytes.append(bracket)

@@ -120,7 +120,9 @@ struct ClassBoard: ClassBoardSource {
                         firstWorked: Dictionary(uniqueKeysWithValues: team.firstWorked.map { ($0.rawValue, $1) }),
                         refused: team.refused,
                         commonestRefusal: team.commonestRefusal.map { .init(reason: $0.refusal.said, count: $0.count) },
-                        forgiven: team.forgiven.map { .init(quirk: $0.example.english, count: $0.count) },
+                        forgiven: team.forgiven.map {
+                            .init(quirk: Localization.english.explain($0.example), count: $0.count)
+                        },
                         sentPageNo0: team.sentPageZero, rehearsedFailures: team.rehearsedFailures,
                         askedAgain: team.askedAgain, secondsBeforeAskingAgain: team.secondsBeforeAskingAgain,
                         registeredTwice: team.registeredTwice)

@@ -1,6 +1,7 @@
 import Foundation
 import MarketCore
 import MarketHTTPShared
+import MarketPages
 
 /// One request as the inspector keeps it for the vendor who sent it, each explanation as a value.
 /// Secrets, passwords and delete secrets are masked before it is made.
@@ -57,18 +58,22 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
 
     /// The record as the inspector's JSON twin and the command give it: every explanation in English.
     package var twin: Twin {
-        Twin(
+        let english = Localization.english
+        return Twin(
             method: method, path: path, status: status, milliseconds: milliseconds, headers: headers,
             bodyBytes: bodyBytes,
             parts: parts.map {
                 Twin.Part(
                     name: $0.name, filename: $0.filename, declaredType: $0.declaredType,
-                    sniffedType: $0.sniffed.english, size: $0.size)
+                    sniffedType: english.explain($0.sniffed), size: $0.size)
             },
-            json: json, quirks: quirks.map(\.english), mistakes: mistakes.isEmpty ? nil : mistakes.map(\.english),
+            json: json, quirks: quirks.map { english.explain($0) },
+            mistakes: mistakes.isEmpty ? nil : mistakes.map { english.explain($0) },
             recognised: recognised, answer: answer,
-            refusal: refusal.map { Twin.Refusal(rule: $0.said, field: $0.field, correctShape: $0.shape.english) },
-            fault: fault?.english, broken: broken?.english, curl: curl)
+            refusal: refusal.map {
+                Twin.Refusal(rule: $0.said, field: $0.field, correctShape: english.explain($0.shape))
+            },
+            fault: fault.map { english.explain($0) }, broken: broken.map { english.explain($0) }, curl: curl)
     }
 
     package struct Twin: Codable, Sendable, Equatable {

@@ -51,7 +51,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         }
         let records = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests)
             .compactMap { RecordBody($0) }
-        return try Self.json(RecordsBody(requests: records))
+        return try Self.json(["requests": records])
     }
 
     /// Each new request as a server-sent event whose data is the record as `requests` gives it.
@@ -63,9 +63,10 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         }
     }
 
+    /// `{"faults": {…}}`, or `{"faults": null}` when none are set, as `setFaults` and `clearFaults` answer too.
     @Sendable func faults(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
-        return try Self.json(FaultsBody(faults: try await faults.faults(of: vendor.id)))
+        return try Self.json(["faults": try await faults.faults(of: vendor.id)])
     }
 
     /// `{"latency_ms":800,"jitter_ms":400,"fail_percent":10,"status":503,"seed":7}`; what is left out is off.
@@ -82,19 +83,19 @@ package struct InspectorController<Context: ConnectionRequestContext> {
             throw MarketError(.invalid, .notFaultsJSON)
         }
         try await faults.setFaults(settings, vendorID: vendor.id)
-        return try Self.json(FaultsBody(faults: try await faults.faults(of: vendor.id)))
+        return try Self.json(["faults": try await faults.faults(of: vendor.id)])
     }
 
     @Sendable func clearFaults(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
         try await faults.setFaults(nil, vendorID: vendor.id)
-        return try Self.json(FaultsBody(faults: nil))
+        return try Self.json(["faults": FaultSettings?.none])
     }
 
     @Sendable func deleteProducts(_ request: Request, context: Context) async throws -> Response {
         let deleted = try await service.deleteAllProducts(
             of: credentials(of: request), from: context.clientAddress(of: request))
-        return try Self.json(DeletedBody(deleted: deleted))
+        return try Self.json(["deleted": deleted])
     }
 
     private func vendor(of request: Request, _ context: Context) async throws -> Vendor {
@@ -121,14 +122,6 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     }
 }
 
-struct RecordsBody: Encodable {
-    var requests: [RecordBody]
-}
-
-struct DeletedBody: Encodable {
-    var deleted: Int
-}
-
 struct RecordBody: Encodable {
     var id: Int64
     var at: Date
@@ -141,16 +134,4 @@ extension RecordBody {
         guard let inspected = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail) else { return nil }
         self.init(id: stored.id, at: stored.at, request: inspected.twin)
     }
-}
-
-/// Faults as the JSON twin answers them: `{"faults": null}` when none are set.
-struct FaultsBody: Encodable {
-    var faults: FaultSettings?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(faults, forKey: .faults)
-    }
-
-    enum CodingKeys: String, CodingKey { case faults }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MarketCore
 import MarketModel
 import MarketPages
@@ -5,6 +6,14 @@ import MarketPages
 /// The inspector's explanations in the page's language, each from its typed value. The request's
 /// and the answer's own bytes are never translated.
 extension Localization {
+    /// The inspector's phrases in English with plain numbers: what the JSON twin, the class board's JSON
+    /// and `openmarket inspect` say.
+    static let english: Localization = {
+        let file = InspectorPages.resources?.appendingPathComponent("words/en.json")
+        let phrases = file.flatMap { try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: $0)) }
+        return Localization(language: .en, phrases: phrases ?? [:], plainNumbers: true)
+    }()
+
     /// Why the market refused a request, naming the field as the request spelled it.
     func explain(_ refusal: InspectedRequest.Refusal) -> String {
         guard let error = refusal.error else { return refusal.said }
@@ -15,7 +24,7 @@ extension Localization {
     func explain(_ quirk: Quirk) -> String {
         switch quirk {
         case .crlfBeforeBoundary: self("quirk.crlfBeforeBoundary")
-        case .bytesBeforeBoundary(let count): self("quirk.bytesBeforeBoundary", ["count": Self.grouped(Int64(count))])
+        case .bytesBeforeBoundary(let count): self("quirk.bytesBeforeBoundary", ["count": number(count)])
         case .noClosingBoundary(let boundary): self("quirk.noClosingBoundary", ["boundary": "--\(boundary)--"])
         case .bareLineFeeds: self("quirk.bareLineFeeds")
         case .noSpaceAfterDisposition: self("quirk.noSpaceAfterDisposition")
@@ -36,12 +45,12 @@ extension Localization {
     func explain(_ fault: RehearsedEffects) -> String {
         var effects: [String] = []
         if let held = fault.heldBackMilliseconds {
-            effects.append(self("fault.heldBack", ["milliseconds": Self.grouped(Int64(held))]))
+            effects.append(self("fault.heldBack", ["milliseconds": number(held)]))
         }
         if let status = fault.answered { effects.append(self("fault.answered", ["status": String(status)])) }
         if fault.dropped { effects.append(self("fault.dropped")) }
         if let trickled = fault.trickledMilliseconds {
-            effects.append(self("fault.trickled", ["milliseconds": Self.grouped(Int64(trickled))]))
+            effects.append(self("fault.trickled", ["milliseconds": number(trickled)]))
         }
         return self("fault.rehearsed", ["effects": effects.joined(separator: "; ")])
     }
@@ -52,7 +61,7 @@ extension Localization {
         case .emptyBody: self("broken.emptyBody")
         case .proxyPage: self("broken.proxyPage")
         case .truncated(let kept, let total):
-            self("broken.truncated", ["kept": Self.grouped(Int64(kept)), "total": Self.grouped(Int64(total))])
+            self("broken.truncated", ["kept": number(kept), "total": number(total)])
         case .missingKey(let key): self("broken.missingKey", ["key": key])
         case .null(let key): self("broken.null", ["key": key])
         case .numberAsText(let key, let text): self("broken.numberAsText", ["key": key, "text": text])

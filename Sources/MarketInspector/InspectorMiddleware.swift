@@ -59,12 +59,11 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         var response: Response
         switch fault?.outcome {
         case .fail(let status)?:
-            response = try JSONResponse.make(
-                RehearsedFailure(
-                    reason:
-                        "a failure you rehearse: \(vendor?.name ?? "the vendor")'s faults answer \(status) to this request"
-                ),
-                status: HTTPResponse.Status(code: status))
+            response = try APIErrorMiddleware<Context>.response(
+                status: HTTPResponse.Status(code: status),
+                reason:
+                    "a failure you rehearse: \(vendor?.name ?? "the vendor")'s faults answer \(status) to this request",
+                field: nil)
         case .drop?:
             // Closed before a byte of an answer, as a lost network does; the route never runs.
             recorder.enqueue(record.answered(0), request: captured, answer: BodyCapture())
@@ -139,11 +138,6 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         if fault.bodyTrickle > .zero { effects.trickledMilliseconds = Int(fault.bodyTrickle / .milliseconds(1)) }
         return effects == RehearsedEffects() ? nil : effects
     }
-}
-
-private struct RehearsedFailure: Encodable {
-    var error = true
-    var reason: String
 }
 
 private struct DroppedOnPurpose: Error {}

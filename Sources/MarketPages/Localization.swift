@@ -34,10 +34,13 @@ package struct Localization: Sendable {
 
     package let language: Language
     private let phrases: [String: Phrase]
+    /// Numbers said without their thousands grouped ("1200"), as the inspector's JSON twin says them.
+    package let plainNumbers: Bool
 
-    init(language: Language, phrases: [String: String]) {
+    package init(language: Language, phrases: [String: String], plainNumbers: Bool = false) {
         self.language = language
         self.phrases = phrases.mapValues(Phrase.init)
+        self.plainNumbers = plainNumbers
     }
 
     /// The phrase `key` with each `{name}` replaced by its value (left as it is when `values` has
@@ -129,6 +132,9 @@ package struct Localization: Sendable {
         }
         return grouped
     }
+
+    /// A number as this localization says it: grouped (1,200), or plain (1200) with `plainNumbers`.
+    package func number(_ number: Int) -> String { plainNumbers ? String(number) : Self.grouped(Int64(number)) }
 
     /// An amount as people here read it: 12,000원 in Korean, ₩12,000 in English; US$4 in both.
     package func money(_ amount: Int64, _ currency: Currency) -> String {
