@@ -13,19 +13,19 @@ enum Vips {
         guard started else { throw ImageRejection(.unreadable("cannot be read: libvips did not start")) }
     }
 
-    /// Starts libvips, has `encode` write into a result, and takes it; a failure throws libvips' message.
+    /// Starts libvips, has `encode` write into a result, and copies it out of libvips' memory, which it frees;
+    /// a failure throws `rejection`, or else libvips' message.
     static func encoded(
+        rejection: ImageRejection? = nil,
         _ encode: (UnsafeMutablePointer<omk_encoded>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
     ) throws -> EncodedImage {
         try ensureStarted()
         var encoded = omk_encoded()
         var error: UnsafeMutablePointer<CChar>?
-        guard encode(&encoded, &error) == 0 else { throw ImageRejection(.unreadable(message(error))) }
-        return take(encoded)
-    }
-
-    /// Copies an encoded result out of libvips' memory and frees it.
-    static func take(_ encoded: omk_encoded) -> EncodedImage {
+        guard encode(&encoded, &error) == 0 else {
+            let reason = message(error)  // frees `error` either way
+            throw rejection ?? ImageRejection(.unreadable(reason))
+        }
         defer { omk_free(encoded.data) }
         return EncodedImage(
             data: Data(bytes: encoded.data, count: encoded.length),

@@ -66,13 +66,10 @@ private final class DecodedPicture: @unchecked Sendable {
 
     /// The picture encoded as it is, or shrunk to fit `longEdge`.
     func encoded(longEdge: Int?) throws -> EncodedImage {
-        var encoded = omk_encoded()
-        var error: UnsafeMutablePointer<CChar>?
-        guard omk_encode_picture(picture, Int32(longEdge ?? 0), &encoded, &error) == 0 else {
-            if let error { omk_free(error) }
-            throw ImageRejection(.notReencoded)
+        // libvips started before this picture was decoded; its message names its internals, so it is not passed on.
+        try Vips.encoded(rejection: ImageRejection(.notReencoded)) {
+            omk_encode_picture(picture, Int32(longEdge ?? 0), $0, $1)
         }
-        return Vips.take(encoded)
     }
 }
 

@@ -48,6 +48,14 @@ extension KeyedDecodingContainer where K == WireKey {
     }
 }
 
+extension Encoder {
+    /// Writes each value under its name, in this order, into one `WireKey` container.
+    func encode(wire values: KeyValuePairs<String, any Encodable>) throws {
+        var json = container(keyedBy: WireKey.self)
+        for (name, value) in values { try json.encode(value, forKey: WireKey(name)) }
+    }
+}
+
 extension ProductPage: Codable {
     public init(from decoder: any Decoder) throws {
         let json = try decoder.container(keyedBy: WireKey.self)
@@ -61,13 +69,10 @@ extension ProductPage: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: WireKey.self)
-        try json.encode(number, forKey: WireKey("page_no"))
-        try json.encode(itemsPerPage, forKey: WireKey("items_per_page"))
-        try json.encode(totalCount, forKey: WireKey("total_count"))
-        try json.encode(lastPage, forKey: WireKey("last_page"))
-        try json.encode(hasNext, forKey: WireKey("has_next"))
-        try json.encode(products, forKey: WireKey("pages"))
+        try encoder.encode(wire: [
+            "page_no": number, "items_per_page": itemsPerPage, "total_count": totalCount, "last_page": lastPage,
+            "has_next": hasNext, "pages": products,
+        ])
     }
 }
 
@@ -89,19 +94,13 @@ extension ProductListing: Codable {
 
     /// The API's own JSON, which `init(from:)` reads back.
     public func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: WireKey.self)
-        try json.encode(id, forKey: WireKey("id"))
-        try json.encode(vendorID, forKey: WireKey("vendor_id"))
-        try json.encode(name, forKey: WireKey("name"))
-        try json.encode(description, forKey: WireKey("description"))
-        try json.encode(thumbnailURL.absoluteString, forKey: WireKey("thumbnail"))
-        try json.encode(currency.rawValue, forKey: WireKey("currency"))
-        try json.encode(price, forKey: WireKey("price"))
-        try json.encode(bargainPrice, forKey: WireKey("bargain_price"))
-        try json.encode(discount, forKey: WireKey("discounted_price"))
-        try json.encode(stock, forKey: WireKey("stock"))
         let day = createdAt.formatted(.iso8601.year().month().day().dateSeparator(.dash))
-        try json.encode(day + "T00:00:00", forKey: WireKey("created_at"))
+        try encoder.encode(wire: [
+            "id": id, "vendor_id": vendorID, "name": name, "description": description,
+            "thumbnail": thumbnailURL.absoluteString, "currency": currency.rawValue, "price": price,
+            "bargain_price": bargainPrice, "discounted_price": discount, "stock": stock,
+            "created_at": "\(day)T00:00:00",
+        ])
     }
 }
 
@@ -131,10 +130,7 @@ extension ProductPhoto: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var json = encoder.container(keyedBy: WireKey.self)
-        try json.encode(id, forKey: WireKey("id"))
-        try json.encode(url.absoluteString, forKey: WireKey("url"))
-        try json.encode(thumbnailURL.absoluteString, forKey: WireKey("thumbnail_url"))
+        try encoder.encode(wire: ["id": id, "url": url.absoluteString, "thumbnail_url": thumbnailURL.absoluteString])
     }
 }
 

@@ -22,11 +22,8 @@ struct Faults: AsyncParsableCommand {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a vendor's faults, replacing any set before.",
-            discussion: """
-                Example:
-                  openmarket faults set --identifier cd706a3e-66db-11ec-9626-796401f2341a \\
-                    --latency 2s --fail 20% --status 500 --seed 1
-                """)
+            example: "openmarket faults set --identifier cd706a3e-66db-11ec-9626-796401f2341a \\",
+            "  --latency 2s --fail 20% --status 500 --seed 1")
 
         @OptionGroup var storage: MarketOptions
 
@@ -77,10 +74,7 @@ struct Faults: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a vendor's faults.",
-            discussion: """
-                Example:
-                  openmarket faults show --identifier cd706a3e-66db-11ec-9626-796401f2341a
-                """)
+            example: "openmarket faults show --identifier cd706a3e-66db-11ec-9626-796401f2341a")
 
         @OptionGroup var storage: MarketOptions
         @Option(help: "The vendor's identifier.") var identifier: String
@@ -96,10 +90,7 @@ struct Faults: AsyncParsableCommand {
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Switch a vendor's faults off.",
-            discussion: """
-                Example:
-                  openmarket faults clear --identifier cd706a3e-66db-11ec-9626-796401f2341a
-                """)
+            example: "openmarket faults clear --identifier cd706a3e-66db-11ec-9626-796401f2341a")
 
         @OptionGroup var storage: MarketOptions
         @Option(help: "The vendor's identifier.") var identifier: String

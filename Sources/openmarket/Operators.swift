@@ -3,18 +3,13 @@ import ArgumentParser
 struct Operators: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register the people who run the market; they sign in to /operator.",
-        discussion: """
-            Example:
-              openmarket operators add --name teacher
-            """, subcommands: [Add.self])
+        example: "openmarket operators add --name teacher",
+        subcommands: [Add.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register an operator and print their secret once.",
-            discussion: """
-                Example:
-                  openmarket operators add --name teacher --data-dir ./class
-                """)
+            example: "openmarket operators add --name teacher --data-dir ./class")
 
         @OptionGroup var storage: MarketOptions
 

@@ -6,23 +6,17 @@ import OpenMarketKit
 struct Products: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse and sell on a running market.",
-        discussion: """
-            Example:
-              export OPENMARKET_IDENTIFIER=cd706a3e-66db-11ec-9626-796401f2341a
-              export OPENMARKET_SECRET=password
-              openmarket products add --name "Film camera" --price 240000 \\
-                --currency KRW --description "35 mm rangefinder." --image front.jpg
-              openmarket products list --search camera
-            """,
+        example: "export OPENMARKET_IDENTIFIER=cd706a3e-66db-11ec-9626-796401f2341a",
+        "export OPENMARKET_SECRET=password",
+        "openmarket products add --name \"Film camera\" --price 240000 \\",
+        "  --currency KRW --description \"35 mm rangefinder.\" --image front.jpg",
+        "openmarket products list --search camera",
         subcommands: [List.self, Show.self, Add.self, Edit.self, Delete.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List products, newest first.",
-            discussion: """
-                Example:
-                  openmarket products list --search 카메라 --per-page 10
-                """)
+            example: "openmarket products list --search 카메라 --per-page 10")
 
         @OptionGroup var options: ClientOptions
         @Option(help: "Page number, from 1.") var page = 1
@@ -40,10 +34,7 @@ struct Products: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show one product and its pictures.",
-            discussion: """
-                Example:
-                  openmarket products show 64
-                """)
+            example: "openmarket products show 64")
 
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64
@@ -57,12 +48,9 @@ struct Products: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a product with 1 to 5 pictures.",
-            discussion: """
-                Example:
-                  openmarket products add --name "Film camera" --price 240000 \\
-                    --discount 40000 --currency KRW --description "35 mm rangefinder." \\
-                    --image front.jpg --image back.jpg
-                """)
+            example: "openmarket products add --name \"Film camera\" --price 240000 \\",
+            "  --discount 40000 --currency KRW --description \"35 mm rangefinder.\" \\",
+            "  --image front.jpg --image back.jpg")
 
         @OptionGroup var options: ClientOptions
         @Option(help: "What it is called.") var name: String
@@ -76,12 +64,9 @@ struct Products: AsyncParsableCommand {
                 []
 
         func run() async throws {
-            guard let currency = Currency(code: currency) else {
-                throw ArgumentParser.ValidationError("--currency must be KRW or USD")
-            }
-            let draft = ProductDraft(
-                name: name, description: description, currency: currency, price: price, discount: discount, stock: stock
-            )
+            let draft = try ProductDraft(
+                name: name, description: description, currency: Currency(option: currency), price: price,
+                discount: discount, stock: stock)
             let pictures = try images.map { path in
                 do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
                     throw ArgumentParser.ValidationError("cannot read --image \(path)")
@@ -100,10 +85,7 @@ struct Products: AsyncParsableCommand {
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change some facts of one of your products.",
-            discussion: """
-                Example:
-                  openmarket products edit 65 --price 250000 --stock 2
-                """)
+            example: "openmarket products edit 65 --price 250000 --stock 2")
 
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64
@@ -116,14 +98,8 @@ struct Products: AsyncParsableCommand {
         @Option(help: "The id of the picture lists should show.") var cover: Int64?
 
         func run() async throws {
-            let code = try currency.map { code in
-                guard let currency = Currency(code: code) else {
-                    throw ArgumentParser.ValidationError("--currency must be KRW or USD")
-                }
-                return currency
-            }
-            let changes = ProductChanges(
-                name: name, description: description, currency: code, price: price,
+            let changes = try ProductChanges(
+                name: name, description: description, currency: currency.map(Currency.init(option:)), price: price,
                 discount: discount.map { .amount($0) },
                 stock: stock, coverImageID: cover)
             let json = try await options.run { try await $0.updateProductJSON(id: id, changes) }
@@ -134,10 +110,7 @@ struct Products: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete one of your products.",
-            discussion: """
-                Example:
-                  openmarket products delete 65
-                """)
+            example: "openmarket products delete 65")
 
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64
@@ -146,5 +119,15 @@ struct Products: AsyncParsableCommand {
             let json = try await options.run { try await $0.deleteProductJSON(id: id) }
             try options.show(json) { (product: ProductDetails) in "deleted \(product.id): \(product.listing.name)" }
         }
+    }
+}
+
+extension Currency {
+    /// The currency that `--currency` names.
+    init(option code: String) throws {
+        guard let currency = Currency(code: code) else {
+            throw ArgumentParser.ValidationError("--currency must be KRW or USD")
+        }
+        self = currency
     }
 }

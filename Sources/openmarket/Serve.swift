@@ -13,14 +13,11 @@ import ServiceLifecycle
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the market's HTTP server.",
-        discussion: """
-            Example:
-              # A class's market, printing the address phones open:
-              openmarket serve --demo --lan
-              # One of several servers sharing PostgreSQL:
-              export OPENMARKET_DATABASE=postgres://openmarket@127.0.0.1/openmarket
-              openmarket serve --port 8081
-            """)
+        example: "# A class's market, printing the address phones open:",
+        "openmarket serve --demo --lan",
+        "# One of several servers sharing PostgreSQL:",
+        "export OPENMARKET_DATABASE=postgres://openmarket@127.0.0.1/openmarket",
+        "openmarket serve --port 8081")
 
     @Option(help: "Address to listen on (OPENMARKET_HOST).")
     var host: String = Environment.value("OPENMARKET_HOST", default: "127.0.0.1")

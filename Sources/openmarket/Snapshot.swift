@@ -5,20 +5,14 @@ import MarketApp
 struct Snapshot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Save a whole market (database and pictures) in one file, or restore one.",
-        discussion: """
-            Example:
-              openmarket snapshot save --data-dir ./class lesson-3.market
-              openmarket snapshot restore --data-dir ./class-b lesson-3.market
-            """,
+        example: "openmarket snapshot save --data-dir ./class lesson-3.market",
+        "openmarket snapshot restore --data-dir ./class-b lesson-3.market",
         subcommands: [Save.self, Restore.self])
 
     struct Save: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save a whole market in one file (a SQLite file that the sqlite3 tool reads too).",
-            discussion: """
-                Example:
-                  openmarket snapshot save --data-dir ./class lesson-3.market
-                """)
+            example: "openmarket snapshot save --data-dir ./class lesson-3.market")
 
         @Option(help: "The market's folder (OPENMARKET_DATA_DIR).")
         var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")
@@ -45,10 +39,7 @@ struct Snapshot: AsyncParsableCommand {
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Restore a saved market into an empty folder or an empty PostgreSQL database.",
-            discussion: """
-                Example:
-                  openmarket snapshot restore --data-dir ./class-b lesson-3.market
-                """)
+            example: "openmarket snapshot restore --data-dir ./class-b lesson-3.market")
 
         @Option(help: "The empty folder to restore into (OPENMARKET_DATA_DIR).")
         var dataDir: String = Environment.value("OPENMARKET_DATA_DIR", default: "./data")

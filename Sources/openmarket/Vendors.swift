@@ -45,19 +45,14 @@ struct MarketAddressOption: ParsableArguments {
 struct Vendors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register and list the vendors who may sell.",
-        discussion: """
-            Example:
-              openmarket vendors add --name "team 82" --vendor-id 82
-              openmarket vendors list --market-address http://192.168.0.10:8080
-            """, subcommands: [Add.self, List.self, Secret.self])
+        example: "openmarket vendors add --name \"team 82\" --vendor-id 82",
+        "openmarket vendors list --market-address http://192.168.0.10:8080",
+        subcommands: [Add.self, List.self, Secret.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a vendor and print its identifier and secret.",
-            discussion: """
-                Example:
-                  openmarket vendors add --name "team 82" --vendor-id 82 --data-dir ./class
-                """)
+            example: "openmarket vendors add --name \"team 82\" --vendor-id 82 --data-dir ./class")
 
         @OptionGroup var storage: MarketOptions
 
@@ -99,10 +94,7 @@ struct Vendors: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
                 "Give a vendor a new secret and print it; the old one stops working and every storefront sign-in ends.",
-            discussion: """
-                Example:
-                  openmarket vendors secret cd706a3e-66db-11ec-9626-796401f2341a
-                """)
+            example: "openmarket vendors secret cd706a3e-66db-11ec-9626-796401f2341a")
 
         @OptionGroup var storage: MarketOptions
 
@@ -125,10 +117,7 @@ struct Vendors: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the vendors (never their secrets).",
-            discussion: """
-                Example:
-                  openmarket vendors list --data-dir ./class
-                """)
+            example: "openmarket vendors list --data-dir ./class")
 
         @OptionGroup var storage: MarketOptions
         @OptionGroup var address: MarketAddressOption
