@@ -159,8 +159,10 @@ public final class RawConnection: Sendable {
                     return String(decoding: received[..<end], as: UTF8.self)
                 }
                 let read = String(decoding: received, as: UTF8.self)
-                if closed { throw RawHTTPError("the connection ended before \(text) arrived: \(read)") }
-                return nil
+                guard closed else { return nil }
+                // The server ended the stream after the text but before the event's blank line.
+                if read.contains(text) { return read }
+                throw RawHTTPError("the connection ended before \(text) arrived: \(read)")
             }
         }
     }
