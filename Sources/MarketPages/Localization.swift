@@ -87,9 +87,10 @@ package struct Localization: Sendable {
 
     private enum FinalConsonant { case rieul, other }
 
-    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a digit as Koreans
-    /// say it (7 칠), or in English right after a Latin letter as in a model name (PS5 피에스파이브), a
-    /// Latin letter by its Korean name (L 엘, M 엠); other characters are skipped.
+    /// How `value` ends when read aloud: a Hangul syllable by its final consonant, a number as
+    /// Koreans say it (13 십삼, 10 십; 1 일, 7 칠, 8 팔), but one digit right after a Latin letter
+    /// in English, as in a model name (M3 엠쓰리, A7 에이세븐, PS5 피에스파이브), a Latin letter by its
+    /// Korean name (L 엘, M 엠, N 엔), anything else by the last character before it that says something.
     private static func finalConsonant(of value: String) -> FinalConsonant? {
         let scalars = Array(value.unicodeScalars)
         for (index, scalar) in scalars.enumerated().reversed() {

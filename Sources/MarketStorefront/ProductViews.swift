@@ -25,6 +25,7 @@ struct PriceTag {
 /// A product's own page.
 struct ProductSheet {
     typealias Copy = (key: String, width: Int, format: ImageFormat)
+    typealias Image = (url: String, width: Int, height: Int, copies: [Copy])
 
     let tag: PriceTag
     /// The first photo's address, or the placeholder's.
@@ -37,7 +38,7 @@ struct ProductSheet {
         tag = PriceTag(
             currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
             strings: strings)
-        let images: [(url: String, width: Int, height: Int, copies: [Copy])] =
+        let images: [Image] =
             product.images.isEmpty
             ? [("/images/\(Placeholder.key)", 400, 400, [])]
             : product.images.map {
@@ -52,9 +53,7 @@ struct ProductSheet {
             "description": description.isEmpty ? nil : description,
             "tag": tag.content,
             "photos": images.enumerated().map { index, image in
-                Self.photo(
-                    number: index + 1, count: images.count, url: image.url, width: image.width,
-                    height: image.height, copies: image.copies, name: product.name, strings: strings)
+                Self.photo(image, number: index + 1, count: images.count, of: product.name, strings: strings)
             },
             "hasSeveralPhotos": images.count > 1,
             // The visitor is signed in as the vendor who sells it, and may edit or delete it.
@@ -64,11 +63,11 @@ struct ProductSheet {
         ]
     }
 
-    /// Photo `number` of `count` of the product `name`, with `copies` made of it.
+    /// `image` as photo `number` of `count` of the product `name`.
     private static func photo(
-        number: Int, count: Int, url: String, width: Int, height: Int, copies: [Copy], name: String,
-        strings: Localization
+        _ image: Image, number: Int, count: Int, of name: String, strings: Localization
     ) -> PageContent {
+        let (url, width, height, copies) = image
         func candidates(_ copies: [Copy]) -> String {
             copies.map { "/images/\($0.key) \($0.width)w" }.joined(separator: ", ")
         }
