@@ -66,7 +66,8 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 server("Logging", "swift-log"),
                 server("Metrics", "swift-metrics"),
-            ]
+            ],
+            resources: [.copy("Migrations")]
         ),
         // libvips (Debian's libvips-dev) through a small C bridge. Its headers need only GLib's
         // include folders, named here rather than asked of pkg-config: pkg-config would run, and

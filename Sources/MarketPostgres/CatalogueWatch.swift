@@ -13,6 +13,7 @@ import Synchronization
 /// server's clock, which starts before the database's: a lost or slow connection costs a wait of one
 /// lease, never a stale answer.
 public final class CatalogueWatch: Service, Sendable {
+    /// The channel that `catalogue_changed()` notifies (Migrations/08-catalogue-watchers.sql).
     static let channel = "catalogue_changed"
     /// How the watch's connection is named to the database (`pg_stat_activity`).
     public static let applicationName = "openmarket catalogue watch"

@@ -60,7 +60,7 @@ import Testing
             }
             try database.close()
         case .postgres(let url):
-            let soldOut = try #require(PostgresSchema.migrations.first { $0.version == 24 })
+            let soldOut = try #require(PostgresSchema.migrations().first { $0.version == 24 })
             #expect(soldOut.name == "sold out among each short term's products", "undoes migration 24 alone")
             try await TestStorage.administer(url, "ALTER TABLE product_gram_count DROP COLUMN sold_out")
             try await TestStorage.administer(url, "DELETE FROM schema_migration WHERE version = 24")

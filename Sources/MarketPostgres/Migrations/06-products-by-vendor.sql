@@ -1,0 +1,3 @@
+-- products by vendor
+
+CREATE INDEX product_by_vendor ON product (vendor_id, id) WHERE NOT hidden;
