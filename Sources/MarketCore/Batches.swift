@@ -15,9 +15,7 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
     private let read: @Sendable ([Question]) async throws -> [Answer]
     private let state = Mutex(State())
 
-    public init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) {
-        self.read = read
-    }
+    public init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) { self.read = read }
 
     public func ask(_ question: Question) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in

@@ -29,8 +29,7 @@ public enum BrokenAnswer: String, CaseIterable, Codable, Sendable {
         for name in names {
             guard let kind = BrokenAnswer(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
                 throw MarketError(
-                    .invalid, field: .brokenKinds,
-                    rule: .brokenKindAmong(allCases.map(\.rawValue), sent: name))
+                    .invalid, field: .brokenKinds, rule: .brokenKindAmong(allCases.map(\.rawValue), sent: name))
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }

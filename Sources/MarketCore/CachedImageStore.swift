@@ -20,9 +20,7 @@ public final class CachedImageStore: ImageStore {
         self.capacity = capacity
     }
 
-    public func put(_ data: Data, key: String) async throws {
-        try await base.put(data, key: key)
-    }
+    public func put(_ data: Data, key: String) async throws { try await base.put(data, key: key) }
 
     public func content(forKey key: String) async throws -> ImageContent? {
         if let data = remembered(key) { return .bytes(data) }
@@ -40,9 +38,7 @@ public final class CachedImageStore: ImageStore {
         }
     }
 
-    public func keys(unusedFor interval: Duration) async throws -> [String] {
-        try await base.keys(unusedFor: interval)
-    }
+    public func keys(unusedFor interval: Duration) async throws -> [String] { try await base.keys(unusedFor: interval) }
 
     public func remove(key: String, ifUnusedFor interval: Duration) async throws -> Bool {
         guard try await base.remove(key: key, ifUnusedFor: interval) else { return false }
@@ -52,9 +48,7 @@ public final class CachedImageStore: ImageStore {
         return true
     }
 
-    public func checkWritable() async throws {
-        try await base.checkWritable()
-    }
+    public func checkWritable() async throws { try await base.checkWritable() }
 
     private func remember(_ data: Data, key: String) {
         guard data.count <= capacity else { return }

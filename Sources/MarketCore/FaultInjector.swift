@@ -35,7 +35,14 @@ public final class FaultInjector: Sendable {
     public func nextFault(for vendorID: Int64) async throws -> InjectedFault? {
         let start = elapsed()
         if known.withLock({ $0[vendorID].map { start - $0.readAt > Self.freshness } ?? true }) {
-            remember(try await faults(of: vendorID), of: vendorID, readAt: start)
+            let read = try await faults(of: vendorID)
+            // Kept unless what is known is newer (set here meanwhile); the requests counted go on counting while the
+            // faults are unchanged.
+            known.withLock { known in
+                if let cached = known[vendorID], cached.readAt > start { return }
+                let served = known[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0
+                known[vendorID] = CachedFaults(faults: read, readAt: start, served: served)
+            }
         }
         return known.withLock { known in
             guard var cached = known[vendorID], let setting = cached.faults else { return nil }
@@ -44,16 +51,6 @@ public final class FaultInjector: Sendable {
                 known[vendorID] = cached
             }
             return setting.fault(forRequest: cached.served)
-        }
-    }
-
-    /// Faults read from the store, as of when the read began, unless what is known is newer (set
-    /// here meanwhile); the requests counted go on counting while they are unchanged.
-    private func remember(_ read: FaultSettings?, of vendorID: Int64, readAt: ContinuousClock.Instant) {
-        known.withLock { known in
-            if let cached = known[vendorID], cached.readAt > readAt { return }
-            let served = known[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0
-            known[vendorID] = CachedFaults(faults: read, readAt: readAt, served: served)
         }
     }
 

@@ -41,16 +41,15 @@ public struct FaultSettings: Codable, Sendable, Equatable {
     /// Every setting may be left out of the JSON; what is left out is off.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            latencyMs: try values.decodeIfPresent(Int.self, forKey: .latencyMs) ?? 0,
-            jitterMs: try values.decodeIfPresent(Int.self, forKey: .jitterMs) ?? 0,
-            failPercent: try values.decodeIfPresent(Int.self, forKey: .failPercent) ?? 0,
-            status: try values.decodeIfPresent(Int.self, forKey: .status) ?? 503,
-            dropPercent: try values.decodeIfPresent(Int.self, forKey: .dropPercent) ?? 0,
-            slowBodyMs: try values.decodeIfPresent(Int.self, forKey: .slowBodyMs) ?? 0,
-            brokenPercent: try values.decodeIfPresent(Int.self, forKey: .brokenPercent) ?? 0,
-            broken: try BrokenAnswer.named(try values.decodeIfPresent([String].self, forKey: .broken) ?? []),
-            seed: try values.decodeIfPresent(UInt64.self, forKey: .seed))
+        func number(_ key: CodingKeys, orElse off: Int = 0) throws -> Int {
+            try values.decodeIfPresent(Int.self, forKey: key) ?? off
+        }
+        try self.init(
+            latencyMs: number(.latencyMs), jitterMs: number(.jitterMs), failPercent: number(.failPercent),
+            status: number(.status, orElse: 503), dropPercent: number(.dropPercent), slowBodyMs: number(.slowBodyMs),
+            brokenPercent: number(.brokenPercent),
+            broken: BrokenAnswer.named(values.decodeIfPresent([String].self, forKey: .broken) ?? []),
+            seed: values.decodeIfPresent(UInt64.self, forKey: .seed))
     }
 
     public func validated() throws(MarketError) -> FaultSettings {

@@ -41,8 +41,7 @@ public enum VendorSecret {
     public static func validate(_ secret: String) throws {
         guard !secret.isEmpty else { throw MarketError.missing(.secret) }
         guard secret.utf8.count <= SecretHasher.maximumSecretBytes else {
-            throw MarketError(
-                .invalid, field: .secret, rule: .maximumBytes(SecretHasher.maximumSecretBytes))
+            throw MarketError(.invalid, field: .secret, rule: .maximumBytes(SecretHasher.maximumSecretBytes))
         }
     }
 }
@@ -95,9 +94,7 @@ public enum ImageKey {
     }
 
     /// The keys a copy may be made from: its photo as JPEG or as PNG.
-    public static func sourceKeys(ofVariant hash: String) -> [String] {
-        [hash + ".jpg", hash + ".png"]
-    }
+    public static func sourceKeys(ofVariant hash: String) -> [String] { [hash + ".jpg", hash + ".png"] }
 
     /// 64 digits of lowercase hex, compared as bytes: every image request asks.
     private static func isHash(_ text: Substring) -> Bool {

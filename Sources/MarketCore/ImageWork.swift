@@ -35,21 +35,13 @@ final class ImageWork: Sendable {
             state.nextTurn += 1
             return state.nextTurn
         }
-        guard let turn else {
-            throw MarketError.unavailable(.tooManyPictures, retryAfter: 2)
-        }
+        guard let turn else { throw MarketError.unavailable(.tooManyPictures, retryAfter: 2) }
         defer { state.withLock { $0.admitted -= pictures } }
         return try await body(ImageSteps(work: self, turn: turn))
     }
 
     /// Runs `step` in a free slot, waiting for one behind the steps of earlier turns if need be.
     fileprivate func run<T: Sendable>(turn: UInt64, _ step: () async throws -> T) async throws -> T {
-        await takeSlot(turn: turn)
-        defer { releaseSlot() }
-        return try await step()
-    }
-
-    private func takeSlot(turn: UInt64) async {
         await withCheckedContinuation { continuation in
             let admitted = state.withLock { state -> Bool in
                 if state.running < slots {
@@ -62,18 +54,18 @@ final class ImageWork: Sendable {
             }
             if admitted { continuation.resume() }
         }
-    }
-
-    /// Hands the slot to the first in the queue, or frees it.
-    private func releaseSlot() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiting.isEmpty {
-                state.running -= 1
-                return nil
+        defer {
+            // Hands the slot to the first in the queue, or frees it.
+            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if state.waiting.isEmpty {
+                    state.running -= 1
+                    return nil
+                }
+                return state.waiting.removeFirst().continuation
             }
-            return state.waiting.removeFirst().continuation
+            next?.resume()
         }
-        next?.resume()
+        return try await step()
     }
 }
 

@@ -54,11 +54,8 @@ public enum UploadKind: String, Sendable {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         guard bytes.count == 12 else { return nil }
         if bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) { return .webp }
-        if bytes[4..<8].elementsEqual("ftyp".utf8), heifBrands.contains(String(decoding: bytes[8..<12], as: UTF8.self))
-        {
-            return .heif
-        }
-        return nil
+        guard bytes[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        return heifBrands.contains(String(decoding: bytes[8..<12], as: UTF8.self)) ? .heif : nil
     }
 }
 
@@ -107,17 +104,12 @@ public struct ProcessedImage: Sendable {
 public struct ImageRejection: Error, Sendable, Equatable {
     public var rule: Rule
     /// Too many pixels: the upload is an image, only too large a one.
-    public var isTooLarge: Bool {
-        if case .tooManyPixels = rule { true } else { false }
-    }
+    public var isTooLarge: Bool { if case .tooManyPixels = rule { true } else { false } }
 
-    public init(_ rule: Rule) {
-        self.rule = rule
-    }
+    public init(_ rule: Rule) { self.rule = rule }
 }
 
 extension Duration {
-    /// The duration in seconds, as a TimeInterval.
     public var seconds: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18

@@ -65,9 +65,7 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
         self.retryAfter = retryAfter
     }
 
-    public init(_ kind: Kind, field: MarketField, rule: Rule) {
-        self.init(kind, field: field, .rule(rule))
-    }
+    public init(_ kind: Kind, field: MarketField, rule: Rule) { self.init(kind, field: field, .rule(rule)) }
 
     /// The message in English, the field named as `name` spells it.
     public func message(naming name: (MarketField) -> String) -> String {
@@ -90,18 +88,14 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
 
     public static let wrongCredentials = MarketError(.unauthorized, field: .secret, .wrongCredentials)
 
-    public static func productNotFound(_ id: Int64) -> MarketError {
-        MarketError(.notFound, .noProduct(id))
-    }
+    public static func productNotFound(_ id: Int64) -> MarketError { MarketError(.notFound, .noProduct(id)) }
 
     /// Said only to the product's own vendor, once their secret or sign-in is proven.
     public static func hiddenByOperator(_ productID: Int64) -> MarketError {
         MarketError(.notFound, .hiddenByOperator(productID))
     }
 
-    public static func notOwner(_ productID: Int64) -> MarketError {
-        MarketError(.forbidden, .notOwner(productID))
-    }
+    public static func notOwner(_ productID: Int64) -> MarketError { MarketError(.forbidden, .notOwner(productID)) }
 
     public static func unavailable(_ reason: Reason, retryAfter: Int? = nil) -> MarketError {
         MarketError(.unavailable, reason, retryAfter: retryAfter)
@@ -160,7 +154,5 @@ extension MarketError.Reason {
 public struct SetupError: Error, Sendable, CustomStringConvertible {
     public var description: String
 
-    public init(_ description: String) {
-        self.description = description
-    }
+    public init(_ description: String) { self.description = description }
 }

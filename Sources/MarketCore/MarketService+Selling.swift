@@ -146,27 +146,22 @@ extension MarketService {
             return
         }
         guard !proof.secret.isEmpty else { throw MarketError.missing(.secret) }
+        var subject = Self.productSubject(productID)
+        var hash = owner.vendorSecretHash
         if let password = owner.passwordHash {
             // A 2021 item's vendor is a stand-in whose secret nobody knows: only the item's password
             // proves it, whichever identifier comes with it.
-            try await throttled(Self.productSubject(productID), client: proof.client) {
-                guard try await hasher.verify(proof.secret, against: password) else {
-                    throw MarketError.wrongCredentials
-                }
+            hash = password
+        } else if let identifier = proof.identifier.map(VendorIdentifier.normalized), !identifier.isEmpty {
+            if identifier != owner.vendorIdentifier {
+                _ = try await authenticate(
+                    VendorCredentials(identifier: identifier, secret: proof.secret), from: proof.client)
+                throw MarketError.notOwner(productID)
             }
-            return
+            subject = Self.vendorSubject(identifier)
         }
-        let identifier = proof.identifier.map(VendorIdentifier.normalized).flatMap { $0.isEmpty ? nil : $0 }
-        if let identifier, identifier != owner.vendorIdentifier {
-            _ = try await authenticate(
-                VendorCredentials(identifier: identifier, secret: proof.secret), from: proof.client)
-            throw MarketError.notOwner(productID)
-        }
-        try await throttled(identifier.map(Self.vendorSubject) ?? Self.productSubject(productID), client: proof.client)
-        {
-            guard try await hasher.verify(proof.secret, against: owner.vendorSecretHash) else {
-                throw MarketError.wrongCredentials
-            }
+        try await throttled(subject, client: proof.client) {
+            guard try await hasher.verify(proof.secret, against: hash) else { throw MarketError.wrongCredentials }
         }
     }
 

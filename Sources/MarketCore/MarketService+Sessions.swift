@@ -47,7 +47,5 @@ extension MarketService {
         return secret
     }
 
-    static func digest(ofSession token: String) -> String {
-        Digest.sha256Hex(Data(token.utf8))
-    }
+    static func digest(ofSession token: String) -> String { Digest.sha256Hex(Data(token.utf8)) }
 }

@@ -12,18 +12,14 @@ extension MarketService {
         for start in stride(from: 0, to: candidates.count, by: 500) {
             let batch = Array(candidates[start..<min(start + 500, candidates.count)])
             // A smaller copy goes with the image it was made from, not before.
-            let sources = batch.map(Self.sourceKeys)
+            let sources = batch.map { key in
+                ImageKey.variant(key).map { ImageKey.sourceKeys(ofVariant: $0.hash) } ?? [key]
+            }
             let named = try await store.referencedImageKeys(among: Array(Set(sources.flatMap { $0 })))
             for (key, keys) in zip(batch, sources) where named.isDisjoint(with: keys) {
                 if try await images.remove(key: key, ifUnusedFor: grace) { removed += 1 }
             }
         }
         return removed
-    }
-
-    /// The keys whose image `key` is: itself, or for a smaller copy the image it was made from.
-    private static func sourceKeys(_ key: String) -> [String] {
-        guard let (hash, _, _) = ImageKey.variant(key) else { return [key] }
-        return ImageKey.sourceKeys(ofVariant: hash)
     }
 }

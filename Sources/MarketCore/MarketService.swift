@@ -22,8 +22,7 @@ public struct MarketService: Sendable {
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
         hasher: SecretHasher = SecretHasher(), openRegistration: Bool = false,
-        secretThrottle: SecretThrottle = SecretThrottle(),
-        now: @escaping @Sendable () -> Date = Date.init
+        secretThrottle: SecretThrottle = SecretThrottle(), now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.images = images
@@ -38,9 +37,7 @@ public struct MarketService: Sendable {
 
     /// The catalogue's version as read after this call began: an answer read after it reflects at
     /// least this version, so it may be given again while the version stays the same.
-    public func catalogueVersion() async throws -> Int64 {
-        try await store.catalogueVersion()
-    }
+    public func catalogueVersion() async throws -> Int64 { try await store.catalogueVersion() }
 
     /// A page of the products on show, matching `search` where given, arranged as a shopper chose.
     /// Relevance without a search is newest first; a cursor counts only in an order by age.
@@ -97,28 +94,11 @@ public struct MarketService: Sendable {
         return product
     }
 
-    /// A stored image, or nil when no image has that key.
+    /// A stored image, or nil when no image has that key. A smaller copy is made the first time a page asks for it
+    /// and kept, rather than on upload, so that a create does no work for sizes nobody asks for.
     public func image(key: String) async throws -> ImageContent? {
         guard ImageKey.isValid(key) else { return nil }
         if let stored = try await images.content(forKey: key) { return stored }
-        return try await madeVariant(key)
-    }
-
-    /// The copies a page may ask for of `image`: each width below its own, in its own format and in
-    /// WebP, and a WebP copy as wide as the image, so that a browser taking WebP is never offered
-    /// less than the original's width.
-    public static func variants(of image: ProductImage) -> [(key: String, width: Int, format: ImageFormat)] {
-        guard let format = ImageKey.format(of: image.originalKey) else { return [] }
-        let smaller = ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
-            [format, .webp].map { (ImageKey.variant(of: image.originalKey, width: width, format: $0), width, $0) }
-        }
-        let whole = (ImageKey.variant(of: image.originalKey, width: nil, format: .webp), image.width, ImageFormat.webp)
-        return smaller + [whole]
-    }
-
-    /// A smaller copy of a stored image, made the first time a page asks for it and kept; nil when its source is
-    /// not stored. Made on request rather than on upload, so that a create does no work for sizes nobody asks for.
-    private func madeVariant(_ key: String) async throws -> ImageContent? {
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }
         for sourceKey in ImageKey.sourceKeys(ofVariant: hash) {
             guard case .bytes(let source)? = try await images.content(forKey: sourceKey) else { continue }
@@ -131,6 +111,18 @@ public struct MarketService: Sendable {
             return .bytes(copy.data)
         }
         return nil
+    }
+
+    /// The copies a page may ask for of `image`: each width below its own, in its own format and in
+    /// WebP, and a WebP copy as wide as the image, so that a browser taking WebP is never offered
+    /// less than the original's width.
+    public static func variants(of image: ProductImage) -> [(key: String, width: Int, format: ImageFormat)] {
+        guard let format = ImageKey.format(of: image.originalKey) else { return [] }
+        let smaller = ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
+            [format, .webp].map { (ImageKey.variant(of: image.originalKey, width: width, format: $0), width, $0) }
+        }
+        let whole = (ImageKey.variant(of: image.originalKey, width: nil, format: .webp), image.width, ImageFormat.webp)
+        return smaller + [whole]
     }
 
     // MARK: Vendors
@@ -156,16 +148,13 @@ public struct MarketService: Sendable {
         let identifier = try identifier.map(VendorIdentifier.validated) ?? VendorIdentifier.generate()
         let secret = secret ?? VendorSecret.generate()
         try VendorSecret.validate(secret)
+        let secretHash = try await hasher.hash(secret)
         let vendor = try await store.insertVendor(
-            NewVendor(
-                id: id, identifier: identifier, name: name, secretHash: try await hasher.hash(secret), createdAt: now())
-        )
+            NewVendor(id: id, identifier: identifier, name: name, secretHash: secretHash, createdAt: now()))
         return (vendor, secret)
     }
 
-    public func vendors() async throws -> [Vendor] {
-        try await store.allVendors()
-    }
+    public func vendors() async throws -> [Vendor] { try await store.allVendors() }
 
     /// The vendor `key` names, or nil: an identifier no vendor has, or a sign-in that has ended.
     public func vendor(_ key: VendorKey) async throws -> Vendor? {
@@ -203,8 +192,7 @@ public struct MarketService: Sendable {
                     name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret
                 ).vendor
             }
-            let matches = try await hasher.verify(
-                credentials.secret, against: stored?.secretHash ?? SecretHasher.decoy)
+            let matches = try await hasher.verify(credentials.secret, against: stored?.secretHash ?? SecretHasher.decoy)
             guard matches, let stored else { throw MarketError.wrongCredentials }
             return stored.vendor
         }

@@ -4,14 +4,11 @@ import Dispatch
 /// cooperative threads keep answering other requests meanwhile.
 public func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
-            continuation.resume(with: Result { try work() })
-        }
+        DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
     }
 }
 
 extension Result where Failure == any Error {
-    /// What `body` returned or threw.
     init(_ body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }

@@ -11,9 +11,7 @@ public struct SecretHasher: Sendable {
 
     public var cost: UInt8
 
-    public init(cost: UInt8 = SecretHasher.defaultCost) {
-        self.cost = cost
-    }
+    public init(cost: UInt8 = SecretHasher.defaultCost) { self.cost = cost }
 
     public func hash(_ secret: String) async throws -> String {
         let (cost, secret) = (cost, Self.normalized(secret))
@@ -27,9 +25,7 @@ public struct SecretHasher: Sendable {
 
     /// One rule for every secret and password, wherever it is set or checked: white space around
     /// it is not part of it (form fields arrive trimmed, JSON bodies as typed).
-    static func normalized(_ secret: String) -> String {
-        secret.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func normalized(_ secret: String) -> String { secret.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     /// A hash of a secret nobody knows, checked against when a vendor is unknown so that a wrong
     /// identifier costs as long as a wrong secret.
@@ -38,9 +34,7 @@ public struct SecretHasher: Sendable {
 
 /// Fast hashes for things that are already random and long: delete secrets and image contents.
 public enum Digest {
-    public static func sha256Hex(_ data: some DataProtocol) -> String {
-        hex(SHA256.hash(data: data))
-    }
+    public static func sha256Hex(_ data: some DataProtocol) -> String { hex(SHA256.hash(data: data)) }
 
     /// Bytes as lowercase hexadecimal, two digits each, written straight into the string: every
     /// answer's tag and every new visitor's token is one.

@@ -173,9 +173,7 @@ public struct OperatorAction: Sendable, Equatable {
         self.init(operatorName: operatorName, act: act ?? .said(stored), at: at)
     }
 
-    public var stored: String {
-        String(decoding: (try? JSONEncoder().encode(act)) ?? Data(), as: UTF8.self)
-    }
+    public var stored: String { String(decoding: (try? JSONEncoder().encode(act)) ?? Data(), as: UTF8.self) }
 }
 
 public struct VendorOverview: Sendable, Equatable {

@@ -15,8 +15,7 @@ public enum TeamAddress {
     /// its query), as the market's own address would take it; nil when the path names no team.
     public static func split(_ path: Substring) -> (vendorID: Int64, rest: Substring)? {
         let start = path.drop { $0 == "/" }
-        guard start.count > segment.count + 1,
-            start.prefix(segment.count).lowercased() == segment,
+        guard start.count > segment.count + 1, start.prefix(segment.count).lowercased() == segment,
             start.dropFirst(segment.count).first == "/"
         else { return nil }
         let number = start.dropFirst(segment.count + 1)

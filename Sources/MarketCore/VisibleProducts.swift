@@ -40,9 +40,7 @@ public final class VisibleProducts: Sendable {
 
     /// The ids of the page at `offset` of `limit` products among `ids` (oldest first), in the
     /// page's order (none beyond the last page); and how many products are on show.
-    public static func page(
-        of ids: [Int64], offset: Int, limit: Int, newestFirst: Bool
-    ) -> (ids: [Int64], total: Int) {
+    public static func page(of ids: [Int64], offset: Int, limit: Int, newestFirst: Bool) -> (ids: [Int64], total: Int) {
         guard offset < ids.count else { return ([], ids.count) }
         let end = min(offset + limit, ids.count)
         let page =
@@ -55,7 +53,5 @@ public final class VisibleProducts: Sendable {
         stored.withLock { stored in stored?.version == version ? stored?.ids : nil }
     }
 
-    private func keep(_ ids: [Int64], at version: Int64) {
-        stored.withLock { $0 = (version, ids) }
-    }
+    private func keep(_ ids: [Int64], at version: Int64) { stored.withLock { $0 = (version, ids) } }
 }

@@ -46,22 +46,18 @@ public enum MarketRules {
     /// refused rather than stored: some stores cut text at a NUL, and none of them prints.
     public static func firstControlCharacter(in text: String, allowing allowed: Set<Unicode.Scalar>) -> String? {
         text.unicodeScalars.first { $0.properties.generalCategory == .control && !allowed.contains($0) }
-            .map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+            .map { String(format: "U+%04X", $0.value) }
     }
 
     public static func validAmount(_ value: Int64, field: MarketField) throws(ValidationError) -> Int64 {
         guard value >= 0 else { throw ValidationError(field: field, rule: .notNegative) }
-        guard value <= maximumAmount else {
-            throw ValidationError(field: field, rule: .atMost(maximumAmount))
-        }
+        guard value <= maximumAmount else { throw ValidationError(field: field, rule: .atMost(maximumAmount)) }
         return value
     }
 
     public static func validDiscount(_ discount: Int64, price: Int64) throws(ValidationError) -> Int64 {
         let discount = try validAmount(discount, field: .discount)
-        guard discount <= price else {
-            throw ValidationError(field: .discount, rule: .notAbovePrice(price))
-        }
+        guard discount <= price else { throw ValidationError(field: .discount, rule: .notAbovePrice(price)) }
         return discount
     }
 
@@ -74,17 +70,9 @@ public enum MarketRules {
     /// `minimum` is 1, or 0 where a dialect's apps could post without pictures (the 2021 API).
     public static func validImageCount(_ count: Int, minimum: Int = imagesPerProduct.lowerBound) throws(ValidationError)
     {
-        guard count >= minimum else {
-            throw ValidationError(field: .images, rule: .minimumImages(minimum))
-        }
+        guard count >= minimum else { throw ValidationError(field: .images, rule: .minimumImages(minimum)) }
         guard count <= imagesPerProduct.upperBound else {
             throw ValidationError(field: .images, rule: .maximumImages(imagesPerProduct.upperBound))
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

@@ -49,9 +49,7 @@ public struct Page<Item: Sendable>: Sendable {
         self.items = items
     }
 
-    public var lastPage: Int {
-        (totalCount + request.itemsPerPage - 1) / request.itemsPerPage
-    }
+    public var lastPage: Int { (totalCount + request.itemsPerPage - 1) / request.itemsPerPage }
     public var hasNext: Bool { request.number < lastPage }
     public var hasPrevious: Bool { request.number > 1 }
 }

@@ -35,9 +35,7 @@ public struct Product: Sendable, Equatable, Identifiable {
 
     public subscript<Value>(dynamicMember fact: KeyPath<ProductDraft, Value>) -> Value { facts[keyPath: fact] }
 
-    public var coverImage: ProductImage? {
-        images.first { $0.id == coverImageID } ?? images.first
-    }
+    public var coverImage: ProductImage? { images.first { $0.id == coverImageID } ?? images.first }
 
     public var summary: ProductSummary {
         ProductSummary(
@@ -74,12 +72,11 @@ public struct ProductSummary: Sendable, Equatable, Identifiable {
         id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
         price: Int64, discount: Int64, stock: Int64, thumbnailKey: String, thumbnailKeys: [String], createdAt: Date
     ) {
+        let facts = ProductDraft(
+            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
         self.init(
-            id: id, vendor: vendor,
-            facts: ProductDraft(
-                name: name, description: description, currency: currency, price: price, discount: discount,
-                stock: stock),
-            thumbnailKey: thumbnailKey, thumbnailKeys: thumbnailKeys, createdAt: createdAt)
+            id: id, vendor: vendor, facts: facts, thumbnailKey: thumbnailKey, thumbnailKeys: thumbnailKeys,
+            createdAt: createdAt)
     }
 
     public subscript<Value>(dynamicMember fact: KeyPath<ProductDraft, Value>) -> Value { facts[keyPath: fact] }
@@ -94,9 +91,7 @@ public struct ProductImage: Sendable, Equatable, Identifiable {
     public var height: Int
     public var createdAt: Date
 
-    public init(
-        id: Int64, originalKey: String, thumbnailKey: String, width: Int, height: Int, createdAt: Date
-    ) {
+    public init(id: Int64, originalKey: String, thumbnailKey: String, width: Int, height: Int, createdAt: Date) {
         self.id = id
         self.originalKey = originalKey
         self.thumbnailKey = thumbnailKey

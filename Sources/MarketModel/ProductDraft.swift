@@ -14,8 +14,7 @@ public struct ProductDraft: Sendable, Equatable {
     public var salePrice: Int64 { price - discount }
 
     public init(
-        name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0,
-        stock: Int64 = 0
+        name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0, stock: Int64 = 0
     ) {
         self.name = name
         self.description = description
@@ -26,9 +25,7 @@ public struct ProductDraft: Sendable, Equatable {
     }
 
     /// The draft with every rule checked: trimmed name, amounts in range, discount within the price.
-    public func validated() throws(ValidationError) -> ProductDraft {
-        try validated(checkingDescription: true)
-    }
+    public func validated() throws(ValidationError) -> ProductDraft { try validated(checkingDescription: true) }
 
     func validated(checkingDescription: Bool) throws(ValidationError) -> ProductDraft {
         var draft = self
