@@ -11,10 +11,9 @@ struct ClassBoard: ClassBoardSource {
     func teams() async throws -> [TeamProgress] {
         var teams: [TeamProgress] = []
         for vendor in try await service.vendors() where MarketService.isTeam(vendor) {
-            teams.append(
-                TeamProgress(
-                    vendor: vendor, records: try await records.requests(of: vendor.id),
-                    firstSteps: try await records.firstSteps(of: vendor.id)))
+            let kept = try await records.requests(of: vendor.id)
+            let steps = try await records.firstSteps(of: vendor.id)
+            teams.append(TeamProgress(vendor: vendor, records: kept, firstSteps: steps))
         }
         return teams
     }
@@ -38,9 +37,7 @@ struct ClassBoard: ClassBoardSource {
                         "when": team.firstWorked[flow].map { PageRenderer.time.string(from: $0) },
                     ]
                 },
-                "refused": strings(
-                    "board_refused",
-                    ["count": String(team.refused)]),
+                "refused": strings("board_refused", ["count": String(team.refused)]),
                 "commonestRefusal": team.commonestRefusal.map {
                     strings("board_commonest", ["reason": strings.explain($0.refusal), "count": String($0.count)])
                 },
@@ -61,11 +58,8 @@ struct ClassBoard: ClassBoardSource {
     /// What the app did after its rehearsed failures, in a sentence; nil when it met none.
     static func rehearsals(of team: TeamProgress, _ strings: Localization) -> String? {
         guard team.rehearsedFailures > 0 || team.registeredTwice > 0 else { return nil }
-        var said = [
-            strings(
-                "board_askedAgain",
-                ["failures": String(team.rehearsedFailures), "again": String(team.askedAgain)])
-        ]
+        let asked = ["failures": String(team.rehearsedFailures), "again": String(team.askedAgain)]
+        var said = [strings("board_askedAgain", asked)]
         if let soonest = team.secondsBeforeAskingAgain.min(), let latest = team.secondsBeforeAskingAgain.max() {
             said.append(strings("board_after", ["soonest": seconds(soonest), "latest": seconds(latest)]))
         }
@@ -86,13 +80,8 @@ struct ClassBoard: ClassBoardSource {
         var tallies = flows.map { flow in
             tally(teams.count { $0.firstWorked[flow] != nil }, strings("board.flow.\(flow.rawValue)"))
         }
-        tallies.append(
-            strings(
-                "board_neverPageTwo",
-                [
-                    "count": String(
-                        teams.count { $0.firstWorked[.nextPage] == nil && $0.firstWorked[.v1NextPage] == nil })
-                ]))
+        let neverPageTwo = teams.count { $0.firstWorked[.nextPage] == nil && $0.firstWorked[.v1NextPage] == nil }
+        tallies.append(strings("board_neverPageTwo", ["count": String(neverPageTwo)]))
         tallies.append(tally(teams.count(where: \.sentPageZero), strings("board_pageZero")))
         var quirks: [String: (example: Quirk, teams: Int)] = [:]
         for team in teams {

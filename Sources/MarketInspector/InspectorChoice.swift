@@ -66,17 +66,13 @@ struct InspectorChoice {
     func context(page: (number: Int, last: Int, range: Range<Int>), shown: Int, newest: Int64?, strings: Localization)
         -> PageContent
     {
-        [
+        let numbers = [
+            "from": String(page.range.lowerBound + 1), "to": String(page.range.upperBound), "total": String(shown),
+        ]
+        return [
             "refusedOnly": refusedOnly,
             "routes": routes.map { ["value": $0, "selected": $0 == route] },
-            "showing": shown == 0
-                ? nil
-                : strings(
-                    "inspector_showing",
-                    [
-                        "from": String(page.range.lowerBound + 1), "to": String(page.range.upperBound),
-                        "total": String(shown),
-                    ]),
+            "showing": shown == 0 ? nil : strings("inspector_showing", numbers),
             "previousPage": page.number > 1 ? address(page: page.number - 1) : nil,
             "nextPage": page.number < page.last ? address(page: page.number + 1) : nil,
             "live": page.number == 1 ? address(liveAfter: newest ?? 0) : nil,

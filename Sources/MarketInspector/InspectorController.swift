@@ -12,13 +12,8 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     let faults: FaultInjector
     let teamAddresses: TeamAddresses
 
-    package init(
-        service: MarketService, records: RequestRecords, faults: FaultInjector, teamAddresses: TeamAddresses
-    ) {
-        self.service = service
-        self.records = records
-        self.faults = faults
-        self.teamAddresses = teamAddresses
+    package init(service: MarketService, records: RequestRecords, faults: FaultInjector, teamAddresses: TeamAddresses) {
+        (self.service, self.records, self.faults, self.teamAddresses) = (service, records, faults, teamAddresses)
     }
 
     package func addRoutes(to router: Router<Context>) {
@@ -77,10 +72,8 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         let settings: FaultSettings
         do {
             settings = try JSONDecoder().decode(FaultSettings.self, from: body)
-        } catch let error as MarketError {
-            throw error
         } catch {
-            throw MarketError(.invalid, .notFaultsJSON)
+            throw error as? MarketError ?? MarketError(.invalid, .notFaultsJSON)
         }
         try await faults.setFaults(settings, vendorID: vendor.id)
         return try Self.json(["faults": try await faults.faults(of: vendor.id)])
@@ -126,12 +119,10 @@ struct RecordBody: Encodable {
     var id: Int64
     var at: Date
     var request: InspectedRequest.Twin
-}
 
-extension RecordBody {
     /// A kept request as the twin gives it; nil for one that no longer decodes.
-    fileprivate init?(_ stored: StoredRequestRecord) {
+    init?(_ stored: StoredRequestRecord) {
         guard let inspected = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail) else { return nil }
-        self.init(id: stored.id, at: stored.at, request: inspected.twin)
+        (id, at, request) = (stored.id, stored.at, inspected.twin)
     }
 }

@@ -43,25 +43,20 @@ extension Localization {
 
     /// The rehearsed failure a request met: "Rehearsed: held back 800 ms; answered 503 …".
     func explain(_ fault: RehearsedEffects) -> String {
-        var effects: [String] = []
-        if let held = fault.heldBackMilliseconds {
-            effects.append(self("fault.heldBack", ["milliseconds": number(held)]))
-        }
-        if let status = fault.answered { effects.append(self("fault.answered", ["status": String(status)])) }
-        if fault.dropped { effects.append(self("fault.dropped")) }
-        if let trickled = fault.trickledMilliseconds {
-            effects.append(self("fault.trickled", ["milliseconds": number(trickled)]))
-        }
+        let effects = [
+            fault.heldBackMilliseconds.map { self("fault.heldBack", ["milliseconds": number($0)]) },
+            fault.answered.map { self("fault.answered", ["status": String($0)]) },
+            fault.dropped ? self("fault.dropped") : nil,
+            fault.trickledMilliseconds.map { self("fault.trickled", ["milliseconds": number($0)]) },
+        ].compactMap { $0 }
         return self("fault.rehearsed", ["effects": effects.joined(separator: "; ")])
     }
 
-    /// How an answer was broken on purpose, and what that asks of the learner's app.
     func explain(_ broken: BrokenSaid) -> String {
         switch broken {
         case .emptyBody: self("broken.emptyBody")
         case .proxyPage: self("broken.proxyPage")
-        case .truncated(let kept, let total):
-            self("broken.truncated", ["kept": number(kept), "total": number(total)])
+        case .truncated(let kept, let total): self("broken.truncated", ["kept": number(kept), "total": number(total)])
         case .missingKey(let key): self("broken.missingKey", ["key": key])
         case .null(let key): self("broken.null", ["key": key])
         case .numberAsText(let key, let text): self("broken.numberAsText", ["key": key, "text": text])
@@ -71,7 +66,6 @@ extension Localization {
         }
     }
 
-    /// Where a body went wrong so that the market could not find a part.
     func explain(_ mistake: Mistake) -> String {
         switch mistake {
         case .otherBoundary(let seen, let boundary):

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import MarketCore
@@ -45,9 +44,8 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         let captured = BodyCapture()
         let notes = RequestNotes()
         var request = request
-        let original = request.body
         request.body = RequestBody(
-            asyncSequence: original.map { buffer in
+            asyncSequence: request.body.map { buffer in
                 captured.append(buffer)
                 return buffer
             })

@@ -12,8 +12,7 @@ package struct InspectorPages: Sendable {
     let records: RequestRecords
 
     package init(website: Website, records: RequestRecords) {
-        self.website = website
-        self.records = records
+        (self.website, self.records) = (website, records)
     }
 
     /// The folder of the inspector's templates and phrases, for the page renderer.
@@ -85,8 +84,7 @@ package struct InspectorPages: Sendable {
         let (renderer, strings) = (website.renderer, browser.strings)
         return try LiveEvents.response(to: request, records, vendorID: vendor.id) { stored in
             guard let row = InspectedRow(stored), choice.shows(row.request) else { return nil }
-            let content = row.context(strings)
-            return renderer.render("inspected-request", in: strings.language, content: content)
+            return renderer.render("inspected-request", in: strings.language, content: row.context(strings))
         }
     }
 
@@ -151,9 +149,10 @@ struct InspectedRow {
     /// The row, its explanations said in the page's language; the request's and the answer's own
     /// bytes as they were.
     func context(_ strings: Localization) -> PageContent {
-        var context: PageContent = [
-            "time": PageRenderer.time.string(from: at), "method": request.method, "path": request.path,
-            "status": request.status, "refused": request.refusal != nil,
+        let replay = ReplayedRequest(request)
+        return [
+            "id": String(id), "time": PageRenderer.time.string(from: at), "method": request.method,
+            "path": request.path, "status": request.status, "refused": request.refusal != nil,
             "rehearsed":
                 request.refusal == nil
                 && (request.broken != nil || request.fault != nil && !(200..<400).contains(request.status)),
@@ -172,29 +171,20 @@ struct InspectedRow {
                         "size": part.size,
                     ]
                 },
-        ]
-        let replay = ReplayedRequest(request)
-        context["id"] = String(id)
-        context["replay"] = replay.map { $0.json }
-        context["needsSecret"] = replay?.needsSecret
-        context["hasParts"] = !request.parts.isEmpty
-        context["hasQuirks"] = !request.quirks.isEmpty
-        context["hasMistakes"] = !request.mistakes.isEmpty
-        context["mistakes"] = request.mistakes.map(strings.explain)
-        context["json"] = request.json
-        context["fault"] = request.fault.map(strings.explain)
-        context["broken"] = request.broken.map(strings.explain)
-        context["recognised"] = request.recognised.map { strings("inspector_recognised_\($0.rawValue)") }
-        if let refusal = request.refusal {
-            context["refusal"] =
+            "replay": replay?.json, "needsSecret": replay?.needsSecret,
+            "hasParts": !request.parts.isEmpty, "hasQuirks": !request.quirks.isEmpty,
+            "hasMistakes": !request.mistakes.isEmpty, "mistakes": request.mistakes.map(strings.explain),
+            "json": request.json, "fault": request.fault.map(strings.explain),
+            "broken": request.broken.map(strings.explain),
+            "recognised": request.recognised.map { strings("inspector_recognised_\($0.rawValue)") },
+            "refusal": request.refusal.map { refusal -> PageContent in
                 [
                     "rule": strings.explain(refusal), "field": refusal.field ?? "",
                     "correctShape": strings.explain(refusal.shape),
-                ] as PageContent
-        }
-        return context
+                ]
+            },
+        ]
     }
-
 }
 
 /// The faults form: the vendor's settings as fields, and fields back as settings.
@@ -202,14 +192,12 @@ struct FaultsForm {
     let context: PageContent
 
     init(_ faults: FaultSettings, strings: Localization) {
-        var context: PageContent = [
+        context = [
             "latency": faults.latencyMs, "jitter": faults.jitterMs,
             "fail": faults.failPercent, "status": faults.status, "drop": faults.dropPercent,
             "slow_body": faults.slowBodyMs, "broken": faults.brokenPercent,
-            "seed": faults.seed.map(String.init) ?? "",
+            "seed": faults.seed.map(String.init) ?? "", "kinds": Self.kinds(strings) { faults.broken.contains($0) },
         ]
-        context["kinds"] = Self.kinds(strings) { faults.broken.contains($0) }
-        self.context = context
     }
 
     static let fields: [(name: String, field: MarketField)] = [
@@ -245,9 +233,7 @@ struct FaultsForm {
         func number(_ name: String, _ field: MarketField, default value: Int = 0) throws(MarketError) -> Int {
             let text = form[name].trimmingCharacters(in: .whitespaces)
             if text.isEmpty { return value }
-            guard let number = Int(text) else {
-                throw MarketError(.invalid, field: field, rule: .wholeNumber)
-            }
+            guard let number = Int(text) else { throw MarketError(.invalid, field: field, rule: .wholeNumber) }
             return number
         }
         let seedText = form["seed"].trimmingCharacters(in: .whitespaces)

@@ -85,9 +85,7 @@ struct Recording: Sendable {
             recognised: recognised, answer: text, refusal: refused, fault: fault, broken: broken,
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
     }
-}
 
-extension Recording {
     static func reason(in answer: Data) -> String? {
         ((try? JSONSerialization.jsonObject(with: answer)) as? [String: Any])?["reason"] as? String
     }
@@ -104,9 +102,7 @@ final class BodyCapture: @unchecked Sendable {
     private var kept = Data()
     private var total = 0
 
-    init(keeping limit: Int = keptBytes) {
-        self.limit = limit
-    }
+    init(keeping limit: Int = keptBytes) { self.limit = limit }
 
     func append(_ buffer: ByteBuffer) {
         lock.withLock {

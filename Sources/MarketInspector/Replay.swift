@@ -52,8 +52,8 @@ extension RequestDiagnosis {
 
     /// Quoted for a shell, each masked secret replaced by `$OPENMARKET_SECRET` as it runs.
     static func withSecrets(_ text: String) -> String {
-        shellQuoted(text).replacingOccurrences(of: quoted(mask), with: #""'"$OPENMARKET_SECRET"'""#)
-            .replacingOccurrences(of: mask, with: #"'"$OPENMARKET_SECRET"'"#)
+        shellQuoted(text).replacingOccurrences(of: quoted(secretMask), with: #""'"$OPENMARKET_SECRET"'""#)
+            .replacingOccurrences(of: secretMask, with: #"'"$OPENMARKET_SECRET"'"#)
     }
 
     /// A name for bytes sent without one, after what they are: `images1.jpg`, `body1.bin`.

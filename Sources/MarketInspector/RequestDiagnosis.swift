@@ -7,7 +7,6 @@ import MarketHTTPShared
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
     static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
-    static let mask = secretMask
 
     package let head: HTTPRequest
     package let body: Data
@@ -30,7 +29,7 @@ package struct RequestDiagnosis {
         head.headerFields.map { field in
             InspectedRequest.Header(
                 name: field.name.rawName,
-                value: Self.maskedHeaders.contains(field.name.canonicalName) ? Self.mask : field.value)
+                value: Self.maskedHeaders.contains(field.name.canonicalName) ? secretMask : field.value)
         }
     }
 
@@ -63,12 +62,8 @@ package struct RequestDiagnosis {
                     ? .crlfBeforeBoundary : .bytesBeforeBoundary(before.count))
         }
         guard first != nil else { return noBoundaryFound(boundary) }
-        if closed == nil {
-            quirks.append(.noClosingBoundary(boundary))
-        }
-        if lf != nil, crlf == nil {
-            quirks.append(.bareLineFeeds)
-        }
+        if closed == nil { quirks.append(.noClosingBoundary(boundary)) }
+        if lf != nil, crlf == nil { quirks.append(.bareLineFeeds) }
         parts = (try? MultipartForm(body: body, boundary: boundary))?.parts ?? []
         findMistakes(delimiter: delimiter)
         let heads = parts.flatMap(\.head)
@@ -138,9 +133,7 @@ package struct RequestDiagnosis {
     private mutating func readJSON(_ data: Data, part: String?) {
         guard let value = try? LenientJSONParser.parse(data) else { return }
         json = value
-        if (try? JSONSerialization.jsonObject(with: data)) == nil {
-            quirks.append(.lenientJSON(part: part))
-        }
+        if (try? JSONSerialization.jsonObject(with: data)) == nil { quirks.append(.lenientJSON(part: part)) }
         guard case .object(let fields) = value else { return }
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             let snake = Self.snakeCase(key)
@@ -173,7 +166,7 @@ package struct RequestDiagnosis {
             .object(
                 fields.reduce(into: [:]) { result, field in
                     result[field.key] =
-                        secretKeys.contains(field.key.lowercased()) ? .string(mask) : masked(field.value)
+                        secretKeys.contains(field.key.lowercased()) ? .string(secretMask) : masked(field.value)
                 })
         case .array(let values): .array(values.map(masked))
         default: value
@@ -195,8 +188,8 @@ package struct RequestDiagnosis {
         let keys = "(?:secret|password|product_secret|productsecret|product-secret)"
         let quotedValue = #"("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"#
         return [
-            (#"(["']?\#(keys)["']?\s*[:=]\s*)\#(quotedValue)"#, "$1\(quoted(mask))"),
-            (#"(\b\#(keys)\s*[:=]\s*)(?!["'\s])[^&\s,;}]+"#, "$1\(mask)"),
+            (#"(["']?\#(keys)["']?\s*[:=]\s*)\#(quotedValue)"#, "$1\(quoted(secretMask))"),
+            (#"(\b\#(keys)\s*[:=]\s*)(?!["'\s])[^&\s,;}]+"#, "$1\(secretMask)"),
         ].map { (try! NSRegularExpression(pattern: $0.0, options: [.caseInsensitive]), $0.1) }
     }()
 

@@ -23,7 +23,8 @@ struct ResponseBreaker {
     let kinds: [BrokenAnswer]
 
     func needsBody(_ response: Response) -> Bool {
-        Self.isJSON(response.headers) && (response.body.contentLength ?? Self.readable) < Self.readable
+        response.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
+            && (response.body.contentLength ?? Self.readable) < Self.readable
             && kinds.contains { $0 != .emptyBody && $0 != .proxyPage }
     }
 
@@ -40,13 +41,9 @@ struct ResponseBreaker {
     private static func breaking(_ body: [UInt8]?, type: String, as kind: BrokenAnswer) -> Broken? {
         switch kind {
         case .emptyBody:
-            return Broken(
-                status: .ok, contentType: type, body: [],
-                said: .emptyBody)
+            return Broken(status: .ok, contentType: type, body: [], said: .emptyBody)
         case .proxyPage:
-            return Broken(
-                status: .badGateway, contentType: "text/html", body: Array(proxyPage.utf8),
-                said: .proxyPage)
+            return Broken(status: .badGateway, contentType: "text/html", body: Array(proxyPage.utf8), said: .proxyPage)
         case .truncated:
             guard let body, body.count > 1 else { return nil }
             return Broken(
@@ -90,8 +87,7 @@ struct ResponseBreaker {
             let other = Self.otherFormat.string(from: date)
             product[key] = other
             return .otherDate(key, text: other)
-        case .truncated, .emptyBody, .proxyPage:
-            return nil
+        case .truncated, .emptyBody, .proxyPage: return nil
         }
     }
 
@@ -127,10 +123,6 @@ struct ResponseBreaker {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = format
         return formatter
-    }
-
-    private static func isJSON(_ headers: HTTPFields) -> Bool {
-        headers[.contentType]?.lowercased().hasPrefix("application/json") ?? false
     }
 
     private static let proxyPage = """

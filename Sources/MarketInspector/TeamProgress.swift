@@ -92,9 +92,7 @@ struct TeamProgress: Sendable {
                 refused += 1
                 refusals[refusal.said, default: Refused(refusal: refusal, count: 0)].count += 1
             }
-            for quirk in request.quirks {
-                quirks[quirk.kind, default: (quirk, 0)].count += 1
-            }
+            for quirk in request.quirks { quirks[quirk.kind, default: (quirk, 0)].count += 1 }
             if request.metRehearsedFailure {
                 rehearsedFailures += 1
                 if let again = routes[(index + 1)...].firstIndex(of: routes[index]) {

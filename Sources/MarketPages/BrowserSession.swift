@@ -54,13 +54,9 @@ package struct BrowserSession {
         strings = localizations[language] ?? localizations[.ko]!
         page = request
         self.peer = peer
-        if let token = cookies[CookieName.formToken]?.value, token.count == 64 {
-            formToken = token
-            madeFormToken = false
-        } else {
-            formToken = Digest.hex(RandomBytes.shared.take(32))
-            madeFormToken = true
-        }
+        let token = cookies[CookieName.formToken].flatMap { $0.value.count == 64 ? $0.value : nil }
+        formToken = token ?? Digest.hex(RandomBytes.shared.take(32))
+        madeFormToken = token == nil
         if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
     }
 
@@ -108,9 +104,7 @@ package struct BrowserSession {
     private static let cookieSafe = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
-    package var notice: String? {
-        cookies[CookieName.notice]?.value.removingPercentEncoding
-    }
+    package var notice: String? { cookies[CookieName.notice]?.value.removingPercentEncoding }
 
     package mutating func leave(notice: String) {
         set(CookieName.notice, notice.addingPercentEncoding(withAllowedCharacters: Self.cookieSafe) ?? "", maxAge: 60)
@@ -124,14 +118,10 @@ package struct BrowserSession {
         set(CookieName.session, cipher.seal(SessionCookie(session)), maxAge: Int(VendorSession.lifetime))
     }
 
-    package mutating func signOut() {
-        set(CookieName.session, "", maxAge: 0)
-    }
+    package mutating func signOut() { set(CookieName.session, "", maxAge: 0) }
 
     /// The visitor is signed in as `product`'s vendor; the market checks the sign-in again before any change.
-    package func owns(_ product: Product) -> Bool {
-        session?.vendorID == product.vendor.id
-    }
+    package func owns(_ product: Product) -> Bool { session?.vendorID == product.vendor.id }
 
     package mutating func set(_ name: String, _ value: String, maxAge: Int?, path: String = "/", httpOnly: Bool = true)
     {
@@ -152,13 +142,9 @@ package struct BrowserSession {
     /// without forms is alike for every new visitor and can be kept.
     package func handOutFormToken(with response: Response) -> Response {
         guard madeFormToken else { return response }
+        let cookie = "\(CookieName.formToken)=\(formToken); Path=/; HttpOnly; SameSite=Lax\(isSecure ? "; Secure" : "")"
         var response = response
-        response.headers.append(
-            HTTPField(
-                name: .setCookie,
-                value:
-                    "\(CookieName.formToken)=\(formToken); Path=/; HttpOnly; SameSite=Lax\(isSecure ? "; Secure" : "")")
-        )
+        response.headers.append(HTTPField(name: .setCookie, value: cookie))
         return response
     }
 }

@@ -9,27 +9,20 @@ package struct FormSubmission {
     private var fields: [String: String] = [:]
     /// The pictures of the `images` file input, the only one the storefront's forms have.
     package private(set) var images: [Data] = []
-    static let imageField = "images"
 
     package static func read(_ request: inout Request, strings: Localization) async throws -> FormSubmission {
-        let contentType = request.headers[.contentType]
         let body: Data
         do {
             body = try await request.collectAPIBody()
         } catch let error as MarketError where error.kind == .tooLarge {
-            throw HTTPError(
-                .contentTooLarge,
-                message: strings(
-                    "tooMuchAtOnce",
-                    [
-                        "count": String(MarketRules.imagesPerProduct.upperBound),
-                        "size": String(MarketRules.maximumImageBytes / 1024 / 1024),
-                    ]))
+            let count = String(MarketRules.imagesPerProduct.upperBound)
+            let size = String(MarketRules.maximumImageBytes / 1024 / 1024)
+            throw HTTPError(.contentTooLarge, message: strings("tooMuchAtOnce", ["count": count, "size": size]))
         }
-        if let boundary = MultipartForm.boundary(in: contentType) {
+        if let boundary = MultipartForm.boundary(in: request.headers[.contentType]) {
             var form = FormSubmission(fields: [:])
             for part in try MultipartForm(body: body, boundary: boundary).parts {
-                if part.name == Self.imageField {
+                if part.name == "images" {
                     // A file input left empty still sends a part with no bytes.
                     if !part.body.isEmpty { form.images.append(part.body) }
                 } else if form.fields[part.name] == nil {
@@ -41,9 +34,7 @@ package struct FormSubmission {
         return FormSubmission(fields: Self.urlEncodedFields(String(decoding: body, as: UTF8.self)))
     }
 
-    package subscript(_ name: String) -> String {
-        fields[name] ?? ""
-    }
+    package subscript(_ name: String) -> String { fields[name] ?? "" }
 
     /// Fields as a form encodes them, in a body or a query: `+` is a space, the first of a name wins.
     package static func urlEncodedFields(_ text: String) -> [String: String] {
@@ -62,7 +53,5 @@ package struct FormSubmission {
 
 extension Request {
     /// The query as the storefront's forms send it: `q=film+camera` searches for "film camera".
-    package var formQuery: [String: String] {
-        FormSubmission.urlEncodedFields(uri.query ?? "")
-    }
+    package var formQuery: [String: String] { FormSubmission.urlEncodedFields(uri.query ?? "") }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import MarketHTTPShared
 
 /// The languages the storefront speaks; Korean is the default, as most shoppers and apps here are Korean.

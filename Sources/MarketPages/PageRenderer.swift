@@ -52,9 +52,8 @@ package struct PageRenderer: Sendable {
             }
             for language in Language.allCases {
                 let data = try Data(contentsOf: folder.appendingPathComponent("words/\(language.rawValue).json"))
-                phrases[language, default: [:]].merge(try JSONDecoder().decode([String: String].self, from: data)) {
-                    _, new in new
-                }
+                let words = try JSONDecoder().decode([String: String].self, from: data)
+                phrases[language, default: [:]].merge(words) { _, new in new }
             }
             let assets = folder.appendingPathComponent("assets")
             if files.fileExists(atPath: assets.path) { assetFolders.append(assets) }
@@ -101,9 +100,7 @@ package struct PageRenderer: Sendable {
     /// The phrases the script says itself.
     static let scriptPhrases = [
         "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "onePhotoLeftOut", "photosLeftOut",
-        "storedAsJPEG",
-        "notAPicture",
-        "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
+        "storedAsJPEG", "notAPicture", "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",
         "discountOverPrice", "liveOn", "liveArrived", "liveLost", "replayStatus", "replayFailed",
     ]
 
@@ -216,9 +213,7 @@ struct Assets: Sendable {
         self.files = files
     }
 
-    func url(of name: String) -> String {
-        "/assets/\(name)?v=\(files[name]?.hash ?? "0")"
-    }
+    func url(of name: String) -> String { "/assets/\(name)?v=\(files[name]?.hash ?? "0")" }
 
     /// The asset as a response browsers may keep for good: its address changes with its bytes.
     func response(named name: String) throws -> Response {

@@ -155,20 +155,17 @@ public struct QRCode: Sendable {
         func light(_ x: Int, _ y: Int) -> Bool {
             !((0..<size).contains(x) && (0..<size).contains(y) && modules[y][x])
         }
-        var lines: [String] = []
-        for y in stride(from: -border, to: size + border, by: 2) {
-            lines.append(
-                String(
-                    (-border..<(size + border)).map { x in
-                        switch (light(x, y), light(x, y + 1)) {
-                        case (true, true): "█"
-                        case (true, false): "▀"
-                        case (false, true): "▄"
-                        case (false, false): " "
-                        }
-                    }))
-        }
-        return lines.joined(separator: "\n")
+        return stride(from: -border, to: size + border, by: 2).map { y in
+            String(
+                (-border..<(size + border)).map { x in
+                    switch (light(x, y), light(x, y + 1)) {
+                    case (true, true): "█"
+                    case (true, false): "▀"
+                    case (false, true): "▄"
+                    case (false, false): " "
+                    }
+                })
+        }.joined(separator: "\n")
     }
 
     /// Dark modules on white as an SVG image that scales to its box, within a four-module quiet
