@@ -32,8 +32,8 @@ struct ArrangedQuery {
         self.term = term
         order = arrangement.order
         matchesFirst = term != nil && !dense && !walksPrices
-        let search = term.map(SearchCondition.init)
-        if let term, let search {
+        if let term {
+            let search = SearchCondition(term)
             if !dense, search.gram == nil {
                 conditions.append("p.search_text LIKE \(bind(search.pattern))")
             } else {
@@ -113,13 +113,9 @@ struct ArrangedQuery {
     func page(limit: Int, offset: Int, rankedFrom: Int64?) -> PostgresQuery {
         var query = self
         let listed = self.listed + cursor
-        var ids: String
-        switch order {
-        case .relevance:
-            guard let term else {
-                ids = "SELECT p.id \(listed) ORDER BY p.id DESC"
-                break
-            }
+        let ids: String
+        switch (order, term) {
+        case (.relevance, let term?):
             let rank = query.rank(term)
             if matchesFirst {
                 // Every match is known already: the newest `rankedMatches` of them are ranked as they are
@@ -130,26 +126,24 @@ struct ArrangedQuery {
                             THEN \(rank) ELSE 6 END AS rank \(listed)
                     ) AS ranked ORDER BY rank, id DESC
                     """
-                break
-            }
-            guard let rankedFrom else {
+            } else if let rankedFrom {
+                let from = query.bind(rankedFrom)
+                let older = query.bind(max(offset + limit - ProductArrangement.rankedMatches, 0))
+                ids = """
+                    SELECT id FROM (
+                        (SELECT p.id, \(rank) AS rank \(listed) AND p.id >= \(from))
+                        UNION ALL
+                        (SELECT p.id, 6 \(listed) AND p.id < \(from) ORDER BY p.id DESC LIMIT \(older))
+                    ) AS ranked ORDER BY rank, id DESC
+                    """
+            } else {
                 ids = "SELECT p.id \(listed) ORDER BY \(rank), p.id DESC"
-                break
             }
-            let (from, older) = (
-                query.bind(rankedFrom), query.bind(max(offset + limit - ProductArrangement.rankedMatches, 0))
-            )
-            ids = """
-                SELECT id FROM (
-                    (SELECT p.id, \(rank) AS rank \(listed) AND p.id >= \(from))
-                    UNION ALL
-                    (SELECT p.id, 6 \(listed) AND p.id < \(from) ORDER BY p.id DESC LIMIT \(older))
-                ) AS ranked ORDER BY rank, id DESC
-                """
-        case .newest: ids = "SELECT p.id \(listed) ORDER BY p.id DESC"
+        case (.relevance, nil), (.newest, _): ids = "SELECT p.id \(listed) ORDER BY p.id DESC"
         // The price indexes hold these orders as they are.
-        case .lowestPrice: ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount, p.id DESC"
-        case .highestPrice: ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount DESC, p.id DESC"
+        case (.lowestPrice, _): ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount, p.id DESC"
+        case (.highestPrice, _):
+            ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount DESC, p.id DESC"
         }
         return PostgresQuery(
             unsafeSQL: """

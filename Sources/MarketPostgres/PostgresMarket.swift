@@ -49,8 +49,7 @@ public struct PostgresMarket: Sendable {
         var poolLogger = logger
         poolLogger.logLevel = max(logger.logLevel, .warning)
         let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: poolLogger)
-        let database = MarketDatabase(
-            client: client, location: location, logger: logger, deadline: deadline)
+        let database = MarketDatabase(client: client, location: location, logger: logger, deadline: deadline)
         let watch = CatalogueWatch(location: location, logger: poolLogger)
         return PostgresMarket(
             store: PostgresMarketStore(database: database, watch: watch),

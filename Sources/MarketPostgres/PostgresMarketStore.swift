@@ -96,13 +96,9 @@ public final class PostgresMarketStore: MarketStore {
 
     public func allVendors() async throws -> [Vendor] {
         try await database.read { session in
-            var vendors: [Vendor] = []
-            for try await (id, identifier, name, createdAt) in try await session.query(
-                "SELECT id, identifier, name, created_at FROM vendor ORDER BY id"
-            ).decode((Int64, String, String, Date).self) {
-                vendors.append(Vendor(id: id, identifier: identifier, name: name, createdAt: createdAt))
-            }
-            return vendors
+            try await session.query("SELECT id, identifier, name, created_at FROM vendor ORDER BY id")
+                .decode((Int64, String, String, Date).self).collect()
+                .map { Vendor(id: $0, identifier: $1, name: $2, createdAt: $3) }
         }
     }
 
@@ -146,7 +142,15 @@ public final class PostgresMarketStore: MarketStore {
                 let items = try await Self.summaries(session, page, vendorID: nil)
                 return Page(request: page, totalCount: Int(total), items: items)
             }
-            let (items, found) = try await Self.summariesCounted(session, page, search)
+            // The page and its count from one function of the schema's, planned once: a long term is counted
+            // by finding every match, so the page comes from those same matches rather than a second search.
+            let rows =
+                if let gram = search.gram {
+                    try await Self.matchesPage(ShortMatches.self, session, page, term: gram)
+                } else {
+                    try await Self.matchesPage(CountedMatches.self, session, page, term: search.pattern)
+                }
+            let (items, found) = try Self.counted(rows)
             let total = try await Self.total(found, firstPage: page.offset == 0 && page.after == nil) {
                 if let gram = search.gram { return try await session.rows(GramCountQuery(gram: gram)).first ?? 0 }
                 return try await session.first(search.count, as: Int64.self) ?? 0
@@ -240,29 +244,21 @@ public final class PostgresMarketStore: MarketStore {
     /// with those of the other deep pages asked for meanwhile.
     private func deepPage(_ page: PageRequest) async throws -> Page<ProductSummary> {
         let (visible, version) = (visible, watch.version)
-        let shown: [Int64]
-        if let kept = version.flatMap(visible.cached(at:)) {
-            shown = kept
-        } else {
-            shown = try await database.read { session in
-                try await Self.visibleIDs(session, kept: visible, at: version)
+        let shown: [Int64] =
+            if let kept = version.flatMap(visible.cached(at:)) {
+                kept
+            } else {
+                try await database.read { session in
+                    let current = if let version { version } else { try await session.single(CatalogueVersionQuery()) }
+                    return try await visible.ids(at: current) {
+                        try await session.all("SELECT id FROM product WHERE NOT hidden ORDER BY id", as: Int64.self)
+                    }
+                }
             }
-        }
         let (ids, total) = VisibleProducts.page(
             of: shown, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
         guard !ids.isEmpty else { return Page(request: page, totalCount: total, items: []) }
         return Page(request: page, totalCount: total, items: try await pageRows.ask(ids))
-    }
-
-    /// The ids on show now, oldest first: those kept, when the catalogue has not changed since
-    /// `version` (read when the watch does not know it).
-    private static func visibleIDs(
-        _ session: DatabaseSession, kept: VisibleProducts, at version: Int64?
-    ) async throws -> [Int64] {
-        let version = if let version { version } else { try await session.single(CatalogueVersionQuery()) }
-        return try await kept.ids(at: version) {
-            try await session.all("SELECT id FROM product WHERE NOT hidden ORDER BY id", as: Int64.self)
-        }
     }
 
     /// A page of products on show, of `vendorID` where given. The page's ids come from an index
@@ -288,27 +284,9 @@ public final class PostgresMarketStore: MarketStore {
     private static func matchesPage<Matches: MatchesFunction>(
         _ matches: Matches.Type, _ session: DatabaseSession, _ page: PageRequest, term: String
     ) async throws -> [PostgresRow] {
-        let (after, limit, offset) = (page.after, page.itemsPerPage, page.offset)
-        return page.order == .newestFirst
-            ? try await session.rows(
-                MatchesPageQuery<Matches, NewestFirst>(term: term, after: after, limit: limit, offset: offset))
-            : try await session.rows(
-                MatchesPageQuery<Matches, OldestFirst>(term: term, after: after, limit: limit, offset: offset))
-    }
-
-    /// A page of the products on show that `search` finds, and how many (nil when the page is empty),
-    /// from one function of the schema's, planned once. A long term is counted by finding every match,
-    /// so the page comes from those same matches rather than a second search.
-    private static func summariesCounted(
-        _ session: DatabaseSession, _ page: PageRequest, _ search: SearchCondition
-    ) async throws -> (items: [ProductSummary], total: Int64?) {
-        let rows =
-            if let gram = search.gram {
-                try await matchesPage(ShortMatches.self, session, page, term: gram)
-            } else {
-                try await matchesPage(CountedMatches.self, session, page, term: search.pattern)
-            }
-        return try counted(rows)
+        page.order == .newestFirst
+            ? try await session.rows(MatchesPageQuery<Matches, NewestFirst>(term: term, page: page))
+            : try await session.rows(MatchesPageQuery<Matches, OldestFirst>(term: term, page: page))
     }
 
     /// The total a page counted; for an empty page, none when it is the first, otherwise `count()`.
@@ -322,13 +300,9 @@ public final class PostgresMarketStore: MarketStore {
     /// Summaries from rows that each end with how many the list holds, and that count (nil when
     /// there is no row).
     private static func counted(_ rows: [PostgresRow]) throws -> (items: [ProductSummary], total: Int64?) {
-        var (items, total): ([ProductSummary], Int64?) = ([], nil)
-        for row in rows {
-            let product = ProductRow(row)
-            items.append(try product.summary())
-            total = try product.cells[product.cells.count - 1].decode(Int64.self)
-        }
-        return (items, total)
+        let products = rows.map(ProductRow.init)
+        let total = try products.last.map { try $0.cells[$0.cells.count - 1].decode(Int64.self) }
+        return (try products.map { try $0.summary() }, total)
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
@@ -435,18 +409,15 @@ public final class PostgresMarketStore: MarketStore {
     /// Products from rows of their columns and one image each (or NULLs), each product's rows together.
     private static func products(from rows: [PostgresRow]) throws -> [Product] {
         var products: [Product] = []
-        var product: (row: ProductRow, id: Int64, images: [ProductImage])?
         for row in rows {
             let cells = ProductRow(row)
-            let id = try cells.id()
-            if let finished = product, finished.id != id {
-                products.append(try finished.row.product(images: finished.images))
-                product = nil
+            let (id, image) = try (cells.id(), cells.image())
+            if products.last?.id == id {
+                if let image { products[products.count - 1].images.append(image) }
+            } else {
+                products.append(try cells.product(images: image.map { [$0] } ?? []))
             }
-            if product == nil { product = (cells, id, []) }
-            if let image = try cells.image() { product?.images.append(image) }
         }
-        if let last = product { products.append(try last.row.product(images: last.images)) }
         return products
     }
 

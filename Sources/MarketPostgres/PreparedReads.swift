@@ -65,6 +65,11 @@ struct HeldCountQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int64?, Int64, Bool, Int64?).self) }
 }
 
+/// A statement whose rows are read as they come.
+extension PostgresPreparedStatement where Row == PostgresRow {
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
 /// Products with one of their images per row (or NULLs): see `ProductRow`.
 private let productsWithImages = """
     SELECT \(PostgresMarketStore.productColumns), i.id, i.original_key, i.thumbnail_key, i.width, i.height,
@@ -86,8 +91,6 @@ struct ProductQuery: PostgresPreparedStatement {
         bindings.append(visibleOnly)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
 /// A statement about several products, named by their ids, whose rows are read as they come.
@@ -101,8 +104,6 @@ extension ProductIDsQuery {
         bindings.append(ids)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
 /// Those of several products on show, each one's rows together, in its images' order.
@@ -176,20 +177,16 @@ struct MatchesPageQuery<Matches: MatchesFunction, Order: MatchesOrder>: Postgres
     static var name: String { "\(Matches.self) \(Order.self)" }
 
     var term: String
-    var after: Int64?
-    var limit: Int
-    var offset: Int
+    var page: PageRequest
 
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 4)
         bindings.append(term)
-        bindings.append(after)
-        bindings.append(limit)
-        bindings.append(offset)
+        bindings.append(page.after)
+        bindings.append(page.itemsPerPage)
+        bindings.append(page.offset)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
 /// A 정확도순 page of those that hold a term, in its order, each row ending with how many do; no row
@@ -217,6 +214,4 @@ struct BestRankedQuery: PostgresPreparedStatement {
         bindings.append(offset)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }

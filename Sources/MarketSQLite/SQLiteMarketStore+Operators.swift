@@ -11,7 +11,7 @@ extension SQLiteMarketStore {
                     sql: "INSERT INTO marketOperator (name, secretHash, createdAt) VALUES (?, ?, ?)",
                     arguments: [name, secretHash, date])
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+        } catch DatabaseError.SQLITE_CONSTRAINT_PRIMARYKEY {
             throw MarketError(.conflict, .operatorTaken(name))
         }
     }

@@ -38,11 +38,9 @@ extension SQLiteMarketStore {
 
     public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
         try await read { db in
-            Dictionary(
-                try Row.fetchAll(
-                    db, sql: "SELECT step, firstAt FROM teamStep WHERE vendorId = ?", arguments: [vendorID]
-                )
-                .map { ($0["step"], $0["firstAt"]) }, uniquingKeysWith: min)
+            try Dictionary(
+                Row.fetchAll(db, sql: "SELECT step, firstAt FROM teamStep WHERE vendorId = ?", arguments: [vendorID])
+                    .map { ($0["step"], $0["firstAt"]) }, uniquingKeysWith: min)
         }
     }
 

@@ -25,7 +25,13 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
-        let pool = try DatabasePool(path: path, configuration: Self.configuration)
+        _ = Self.memoryUncounted
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        // Reads go through memory mapped from the file rather than a system call per page missing from
+        // SQLite's small cache; SQLite caps `mmap_size` at its build's maximum.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1099511627776") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
         self.pool = pool
         versionReads = Batches { asked in
@@ -37,16 +43,6 @@ public final class SQLiteMarketStore: MarketStore {
                 try await pool.unsafeRead { db in try ids.map { try Self.product(id: $0, in: db, visibleOnly: true) } }
             }
         }
-    }
-
-    /// How every connection is opened. Reads go through memory mapped from the file rather than a system
-    /// call per page missing from SQLite's small cache; SQLite caps `mmap_size` at its build's maximum.
-    static var configuration: Configuration {
-        _ = memoryUncounted
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1099511627776") }
-        return configuration
     }
 
     /// SQLite stops counting its memory before the first store opens a database: counting takes a
@@ -109,9 +105,9 @@ public final class SQLiteMarketStore: MarketStore {
                     id: db.lastInsertedRowID, identifier: vendor.identifier, name: vendor.name,
                     createdAt: vendor.createdAt)
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+        } catch DatabaseError.SQLITE_CONSTRAINT_PRIMARYKEY {
             throw MarketError(.conflict, field: .sent("vendor-id"), .vendorIDTaken(vendor.id ?? 0))
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE {
             throw MarketError(.conflict, field: .identifier, .vendorIdentifierTaken(vendor.identifier))
         }
     }
@@ -163,10 +159,9 @@ public final class SQLiteMarketStore: MarketStore {
     ) async throws -> Page<ProductSummary> {
         let visible = visible
         return try await read { db in
-            guard arrangement == .asListed else {
-                return try Self.arrangedProducts(page, matching: search, arrangement, in: db)
-            }
-            return try Self.products(page, matching: search, in: db, visible: visible)
+            arrangement == .asListed
+                ? try Self.products(page, matching: search, in: db, visible: visible)
+                : try Self.arrangedProducts(page, matching: search, arrangement, in: db)
         }
     }
 
@@ -199,10 +194,9 @@ public final class SQLiteMarketStore: MarketStore {
         arguments += ["limit": page.itemsPerPage, "offset": offset]
         if let best = try bestRanked(list, reach: offset + page.itemsPerPage, db) {
             arguments += ["best": "[\(best.map(String.init).joined(separator: ","))]"]
-            return Page(
-                request: page, totalCount: total,
-                items: try summaries(
-                    db, ids: "SELECT value AS id FROM json_each(:best)", order: list.order, arguments: arguments))
+            return try summaryPage(
+                page, total: total, db, ids: "SELECT value AS id FROM json_each(:best)", order: list.order,
+                arguments: arguments)
         }
         let rankedFrom =
             list.ranks && total > ProductArrangement.rankedMatches
@@ -211,10 +205,9 @@ public final class SQLiteMarketStore: MarketStore {
             let older = max(offset + page.itemsPerPage - ProductArrangement.rankedMatches, 0)
             _ = arguments.append(contentsOf: ["rankedFrom": rankedFrom, "older": older])
         }
-        return Page(
-            request: page, totalCount: total,
-            items: try summaries(
-                db, ids: list.ids(rankingAll: rankedFrom == nil), order: list.order, arguments: arguments))
+        return try summaryPage(
+            page, total: total, db, ids: list.ids(rankingAll: rankedFrom == nil), order: list.order,
+            arguments: arguments)
     }
 
     /// The ids of a 정확도순 page's reach, newest first, when that many of the ranked products hold
@@ -234,59 +227,46 @@ public final class SQLiteMarketStore: MarketStore {
     ) throws -> Page<ProductSummary> {
         let filter = SearchFilter(search, order: page.order, after: page.after)
         if case .everything = filter.source, page.after == nil, page.offset >= VisibleProducts.deepOffset {
-            let visibleIDs = try visibleIDs(db, kept: visible)
+            let visibleIDs = try visible.ids(at: catalogueVersion(db)) {
+                try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
+            }
             let (onPage, total) = VisibleProducts.page(
                 of: visibleIDs, offset: page.offset, limit: page.itemsPerPage, newestFirst: page.order == .newestFirst)
             guard let low = onPage.min(), let high = onPage.max() else {
                 return Page(request: page, totalCount: total, items: [])
             }
-            let arguments: StatementArguments = [
-                "low": low, "high": high, "limit": page.itemsPerPage, "offset": 0,
-            ]
+            let arguments: StatementArguments = ["low": low, "high": high, "limit": page.itemsPerPage, "offset": 0]
             let ids =
                 "SELECT id FROM product WHERE hidden = 0 AND id BETWEEN :low AND :high ORDER BY id \(filter.direction)"
-            return Page(
-                request: page, totalCount: total,
-                items: try summaries(db, ids: ids, order: "p.id \(filter.direction)", arguments: arguments))
+            return try summaryPage(
+                page, total: total, db, ids: ids, order: "p.id \(filter.direction)", arguments: arguments)
         }
         var arguments: StatementArguments = [
             "search": filter.argument, "limit": page.itemsPerPage, "offset": page.offset,
         ]
         if let after = page.after { arguments += ["after": after] }
         let total = try Int.fetchOne(db.cachedStatement(sql: filter.countSQL), arguments: arguments) ?? 0
-        return Page(
-            request: page, totalCount: total,
-            items: try summaries(db, ids: filter.idsSQL, order: "p.id \(filter.direction)", arguments: arguments))
+        return try summaryPage(
+            page, total: total, db, ids: filter.idsSQL, order: "p.id \(filter.direction)", arguments: arguments)
     }
 
     public func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary> {
         try await read { db in
-            let arguments: StatementArguments = [
-                "vendor": vendorID, "limit": page.itemsPerPage, "offset": page.offset,
-            ]
+            let arguments: StatementArguments = ["vendor": vendorID, "limit": page.itemsPerPage, "offset": page.offset]
             let visible = "FROM product WHERE vendorId = :vendor AND hidden = 0"
             let total = try Int.fetchOne(db, sql: "SELECT count(*) \(visible)", arguments: arguments) ?? 0
-            return Page(
-                request: page, totalCount: total,
-                items: try Self.summaries(
-                    db, ids: "SELECT id \(visible) ORDER BY id DESC", order: "p.id DESC", arguments: arguments))
+            return try Self.summaryPage(
+                page, total: total, db, ids: "SELECT id \(visible) ORDER BY id DESC", order: "p.id DESC",
+                arguments: arguments)
         }
     }
 
-    /// The ids on show as this transaction sees them, oldest first: those kept while the catalogue is
-    /// unchanged, otherwise read now.
-    private static func visibleIDs(_ db: Database, kept: VisibleProducts) throws -> [Int64] {
-        try kept.ids(at: catalogueVersion(db)) {
-            try Int64.fetchAll(db, sql: "SELECT id FROM product WHERE hidden = 0 ORDER BY id")
-        }
-    }
-
-    /// The summaries of a page of products whose ids, in `order` (in terms of `product p`), `ids`
+    /// The page of a list of `total` products whose ids, in `order` (in terms of `product p`), `ids`
     /// selects (the caller's arguments give `:limit` and `:offset`). The ids come from an index
     /// alone where they can; only those rows are joined.
-    private static func summaries(
-        _ db: Database, ids: String, order: String, arguments: StatementArguments
-    ) throws -> [ProductSummary] {
+    private static func summaryPage(
+        _ page: PageRequest, total: Int, _ db: Database, ids: String, order: String, arguments: StatementArguments
+    ) throws -> Page<ProductSummary> {
         // Cached statements: compiling (and GRDB's authorizer) cost more than running these.
         let rows = try Row.fetchAll(
             db.cachedStatement(
@@ -302,7 +282,7 @@ public final class SQLiteMarketStore: MarketStore {
                     ORDER BY \(order)
                     """),
             arguments: arguments)
-        return try rows.map(summary(from:))
+        return Page(request: page, totalCount: total, items: try rows.map(summary(from:)))
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
@@ -396,15 +376,13 @@ public final class SQLiteMarketStore: MarketStore {
         guard !keys.isEmpty else { return [] }
         return try await read { db in
             let marks = databaseQuestionMarks(count: keys.count)
-            let arguments = StatementArguments(keys + keys)
-            return Set(
-                try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT originalKey FROM productImage WHERE originalKey IN (\(marks))
-                        UNION SELECT thumbnailKey FROM productImage WHERE thumbnailKey IN (\(marks))
-                        """,
-                    arguments: arguments))
+            return try String.fetchSet(
+                db,
+                sql: """
+                    SELECT originalKey FROM productImage WHERE originalKey IN (\(marks))
+                    UNION SELECT thumbnailKey FROM productImage WHERE thumbnailKey IN (\(marks))
+                    """,
+                arguments: StatementArguments(keys + keys))
         }
     }
 
