@@ -40,7 +40,8 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
-            let form = try await Self.form(of: request)
+            var request = request
+            let form = try await request.multipartForm(orRefuse: MarketError(.invalid, .itemsTakeMultipart))
             let fields = V1Requests.fields(of: form)
             let product = try await service.createProduct(
                 try V1Requests.draft(from: fields), images: form.images(named: "images[]", "images"),
@@ -54,7 +55,8 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
     /// changes nothing and answers the item (Ryan Market checks passwords that way).
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
-            let form = try await Self.form(of: request)
+            var request = request
+            let form = try await request.multipartForm(orRefuse: MarketError(.invalid, .itemsTakeMultipart))
             let fields = V1Requests.fields(of: form)
             let images = form.images(named: "images[]", "images")
             let product = try await service.updateProduct(
@@ -85,11 +87,6 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
             RequestNotes.recognise(.january2021Delete)
             return try JSONResponse.make(["id": product.id])
         }
-    }
-
-    private static func form(of request: Request) async throws -> MultipartForm {
-        var request = request
-        return try await request.multipartForm(orRefuse: MarketError(.invalid, .itemsTakeMultipart))
     }
 
     private func respond(with product: Product, to request: Request) throws -> Response {

@@ -18,7 +18,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     /// `cache` keeps the lists and details it gave until the catalogue changes.
     package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
         router.get("healthChecker") { _, _ in
-            Response(status: .ok, headers: JSONResponse.headers, body: .init(byteBuffer: Self.healthy))
+            Response(status: .ok, headers: JSONResponse.headers, body: .init(byteBuffer: ByteBuffer(string: #""OK""#)))
         }
         let spelled = router.group().add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
         let reading = spelled.caching(in: cache, version: service.catalogueVersion)
@@ -36,8 +36,6 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         products.delete("api/products/{id}", use: deleteByLastSegment)
     }
 
-    private static var healthy: ByteBuffer { ByteBuffer(string: #""OK""#) }
-
     /// A page of the catalogue or of a search, newest first unless `sort` asks otherwise.
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let query = request.queryFields
@@ -48,14 +46,13 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        try respond(with: try await service.product(id: try context.productID()), to: request)
+        respond(with: try await service.product(id: try context.productID()), to: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let admitted = try await service.admitSeller(identifier: request.identifier)
-        let form = try await request.multipartForm(
-            orRefuse: MarketError(.invalid, .createTakesMultipart))
+        let form = try await request.multipartForm(orRefuse: MarketError(.invalid, .createTakesMultipart))
         let params = try form.parts(named: "params").first.orMissing(.sent("params"))
         let fields = try JSONFields(body: params.body, part: "params")
         let product = try await service.createProduct(
@@ -63,7 +60,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
             by: OwnershipProof(
                 identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields),
                 client: context.clientAddress(of: request), admitted: admitted))
-        return try respond(with: product, to: request, status: .created)
+        return respond(with: product, to: request, status: .created)
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
@@ -81,36 +78,35 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
             proof: OwnershipProof(
                 identifier: request.identifier, secret: try V2Requests.secret(in: body),
                 client: context.clientAddress(of: request)))
-        return try respond(with: product, to: request, status: .accepted)
+        return respond(with: product, to: request, status: .accepted)
     }
 
     /// market-training's `/secret`: the delete secret itself, as plain text.
-    @Sendable func issueDeleteSecret(_ request: Request, context: Context) async throws -> Response {
-        let (_, secret) = try await deleteSecret(request, context: context)
-        return PlainText.response(secret)
+    @Sendable func issueDeleteSecret(_ request: Request, context: Context) async throws -> String {
+        try await deleteSecret(request, context: context).secret
     }
 
     /// openmarket's `/archived`: a path that deletes the product, as plain text.
-    @Sendable func issueDeletePath(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func issueDeletePath(_ request: Request, context: Context) async throws -> String {
         let (id, secret) = try await deleteSecret(request, context: context)
-        return PlainText.response(flavor(of: request.head).deletePath(productID: id, secret: secret))
+        return flavor(of: request.head).deletePath(productID: id, secret: secret)
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let product = try await service.deleteProduct(
             productID: try context.productID(), productSecret: context.parameters.get("productSecret") ?? "",
             from: context.clientAddress(of: request))
-        return try respond(with: product, to: request)
+        return respond(with: product, to: request)
     }
 
     @Sendable func deleteByLastSegment(_ request: Request, context: Context) async throws -> Response {
         let secret = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
         let product = try await service.deleteProduct(
             productID: nil, productSecret: secret, from: context.clientAddress(of: request))
-        return try respond(with: product, to: request)
+        return respond(with: product, to: request)
     }
 
-    private func deleteSecret(_ request: Request, context: Context) async throws -> (Int64, String) {
+    private func deleteSecret(_ request: Request, context: Context) async throws -> (id: Int64, secret: String) {
         var request = request
         let id = try context.productID()
         let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
@@ -125,21 +121,11 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         V2Flavor.forHost(head.authority, fallback: defaultFlavor)
     }
 
-    private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) throws
-        -> Response
-    {
+    private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) -> Response {
         JSONResponse.make(
             V2ProductBody(
                 summary: product.summary, product: product, flavor: flavor(of: request.head), urls: request.imageURLs),
             status: status)
-    }
-}
-
-enum PlainText {
-    static func response(_ text: String) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 
@@ -207,9 +193,7 @@ enum V2Requests {
             !text.isEmpty
         else { return nil }
         guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
-        else {
-            throw MarketError(.invalid, field: .sent(key), rule: .wholeNumberNot("\"\(text)\""))
-        }
+        else { throw MarketError(.invalid, field: .sent(key), rule: .wholeNumberNot("\"\(text)\"")) }
         return value
     }
 }

@@ -26,9 +26,7 @@ struct V2ProductBody: JSONWritable {
             json.member("price", summary.price)
             json.member("stock", summary.stock)
             json.member("thumbnail", urls.thumbnail(for: summary.thumbnailKey))
-            if flavor == .openmarket {
-                json.member("vendorName", summary.vendor.name)
-            }
+            if flavor == .openmarket { json.member("vendorName", summary.vendor.name) }
             json.member("vendor_id", summary.vendor.id)
             if let product { writeVendor(of: product, to: &json) }
         }
@@ -41,9 +39,7 @@ struct V2ProductBody: JSONWritable {
                 json.object { json in
                     json.member("id", image.id)
                     json.member("issued_at", flavor.day(image.createdAt))
-                    if flavor == .marketTraining {
-                        json.member("succeed", true)
-                    }
+                    if flavor == .marketTraining { json.member("succeed", true) }
                     json.member("thumbnail_url", urls.url(for: image.thumbnailKey))
                     json.member("url", urls.url(for: image.originalKey))
                 }
@@ -55,13 +51,9 @@ struct V2ProductBody: JSONWritable {
         json.key("vendors")
         json.object { json in
             let created = flavor.day(product.vendor.createdAt)
-            if flavor == .marketTraining {
-                json.member("created_at", created)
-            }
+            if flavor == .marketTraining { json.member("created_at", created) }
             json.member("id", product.vendor.id)
-            if flavor == .marketTraining {
-                json.member("issued_at", created)
-            }
+            if flavor == .marketTraining { json.member("issued_at", created) }
             json.member("name", product.vendor.name)
         }
     }
@@ -132,15 +124,11 @@ public enum V2Flavor: String, Sendable, CaseIterable {
     }
 
     /// `snake` on market-training, `camel` on openmarket: the list envelope's key spelling.
-    func key(_ snake: String, _ camel: String) -> String {
-        self == .openmarket ? camel : snake
-    }
+    func key(_ snake: String, _ camel: String) -> String { self == .openmarket ? camel : snake }
 
     /// A day as the flavour's clients parse it: always midnight; two fraction digits on
     /// market-training, none on openmarket.
-    func day(_ date: Date) -> String {
-        V2Dates.day(date) + (self == .marketTraining ? ".00" : "")
-    }
+    func day(_ date: Date) -> String { V2Dates.day(date) + (self == .marketTraining ? ".00" : "") }
 
     /// The text `/archived` answers: a path to DELETE. openmarket clients either use it whole or
     /// keep what follows the last slash, and `/api/products/{secret}` serves both.

@@ -17,9 +17,7 @@ struct ImageController<Context: RequestContext> {
         let key = context.parameters.get("key") ?? ""
         let stored =
             key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
-        guard let stored, let format = ImageKey.format(of: key) else {
-            throw MarketError(.notFound, .noImage(key))
-        }
+        guard let stored, let format = ImageKey.format(of: key) else { throw MarketError(.notFound, .noImage(key)) }
         let tag = "\"" + ImageKey.name(of: key) + "\""
         let headers: HTTPFields = [
             .contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable",

@@ -39,13 +39,9 @@ public final class ConnectionLimit: Sendable {
     public var open: Int { count.load(ordering: .relaxed) }
 
     /// Counts a new connection; false when it is one too many.
-    func admit() -> Bool {
-        count.wrappingAdd(1, ordering: .relaxed).newValue <= maximum
-    }
+    func admit() -> Bool { count.wrappingAdd(1, ordering: .relaxed).newValue <= maximum }
 
-    func release() {
-        count.wrappingSubtract(1, ordering: .relaxed)
-    }
+    func release() { count.wrappingSubtract(1, ordering: .relaxed) }
 }
 
 final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
@@ -114,9 +110,7 @@ public final class BodyBudget: Sendable {
         }
     }
 
-    func release(_ bytes: Int) {
-        held.withLock { $0 -= bytes }
-    }
+    func release(_ bytes: Int) { held.withLock { $0 -= bytes } }
 }
 
 /// Answers `Expect: 100-continue` with `100 Continue` once the request's turn has come, as HTTP/1.1 asks and

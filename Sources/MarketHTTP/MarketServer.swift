@@ -130,9 +130,6 @@ struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPRe
     }
 
     private func plainAddressTeam(of request: Request) -> Int64? {
-        guard let plainAddressTeam, AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) else {
-            return nil
-        }
-        return plainAddressTeam
+        AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) ? plainAddressTeam : nil
     }
 }

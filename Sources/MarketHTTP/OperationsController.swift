@@ -20,10 +20,8 @@ struct OperationsController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func openAPI(_ request: Request, context: Context) async throws -> Response {
-        guard let document = OpenAPIDocument.data else { throw HTTPError(.notFound) }
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        guard let json = openAPIDocument else { throw HTTPError(.notFound) }
+        return Response(status: .ok, headers: JSONResponse.headers, body: .init(byteBuffer: ByteBuffer(bytes: json)))
     }
 
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {
@@ -50,8 +48,6 @@ struct OperationsController<Context: RequestContext>: Sendable {
 }
 
 /// The OpenAPI 3 document of both dialects, as they answer; read once.
-enum OpenAPIDocument {
-    static let data = Bundle.module.url(forResource: "openapi", withExtension: "json").flatMap {
-        try? Data(contentsOf: $0)
-    }
+private let openAPIDocument = Bundle.module.url(forResource: "openapi", withExtension: "json").flatMap {
+    try? Data(contentsOf: $0)
 }

@@ -141,9 +141,7 @@ struct BodyBudgetMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let bytes = Self.bytesToHold(request)
         guard bytes > 0 else { return try await next(request, context) }
-        guard budget.reserve(bytes) else {
-            throw MarketError.unavailable(.tooManyUploads, retryAfter: 2)
-        }
+        guard budget.reserve(bytes) else { throw MarketError.unavailable(.tooManyUploads, retryAfter: 2) }
         defer { budget.release(bytes) }
         return try await next(request, context)
     }

@@ -52,9 +52,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func response(to refusal: SpelledRefusal, of request: Request) throws -> Response {
         RequestNotes.refuse(refusal.error, field: refusal.field)
-        guard refusal.error.kind == .unavailable, request.wantsPage else {
-            return try Self.response(to: refusal)
-        }
+        guard refusal.error.kind == .unavailable, request.wantsPage else { return try Self.response(to: refusal) }
         return pages.problem(.serviceUnavailable, refusal: refusal.error, for: request)
             .retrying(after: refusal.error.retryAfter)
     }
@@ -87,7 +85,6 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     package static func response(status: HTTPResponse.Status, reason: String, field: String?) throws -> Response {
         try JSONResponse.make(Body(reason: reason, field: field), status: status)
     }
-
 }
 
 extension MarketError.Kind {

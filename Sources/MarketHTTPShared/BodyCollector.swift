@@ -6,7 +6,6 @@ import NIOCore
 package final class BodyCollector: ResponseBodyWriter {
     private(set) var buffer = ByteBuffer()
 
-    /// The whole body of `response`.
     package static func bytes(of response: Response) async throws -> ByteBuffer {
         let collector = BodyCollector()
         try await response.body.write(collector)
@@ -15,8 +14,7 @@ package final class BodyCollector: ResponseBodyWriter {
 
     package func write(_ buffer: ByteBuffer) async throws {
         guard self.buffer.readableBytes > 0 else { return self.buffer = buffer }
-        var buffer = buffer
-        self.buffer.writeBuffer(&buffer)
+        self.buffer.writeImmutableBuffer(buffer)
     }
 
     package func finish(_ trailingHeaders: HTTPFields?) async throws {}

@@ -7,9 +7,7 @@ package struct ImageURLs {
     package func url(for key: String) -> String { "\(base)/images/\(key)" }
 
     /// A product's thumbnail; a 2021 item posted without pictures shows the placeholder.
-    package func thumbnail(for key: String) -> String {
-        url(for: key.isEmpty ? Placeholder.key : key)
-    }
+    package func thumbnail(for key: String) -> String { url(for: key.isEmpty ? Placeholder.key : key) }
 }
 
 /// The picture shown for a 2021 item posted without pictures.

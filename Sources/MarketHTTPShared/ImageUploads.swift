@@ -27,7 +27,8 @@ package enum ImageUploads {
         if head.starts(with: Array("RIFF".utf8)), bytes.count >= start + 12,
             bytes[(start + 8)..<(start + 12)].elementsEqual("WEBP".utf8)
         {
-            let end = start + 8 + Int(littleEndian32(bytes, start + 4))
+            let size = bytes[(start + 4)..<(start + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let end = start + 8 + size
             return end <= bytes.count ? end : nil
         }
         return nil
@@ -66,19 +67,11 @@ package enum ImageUploads {
     private static func pngEnd(_ bytes: [UInt8], _ start: Int) -> Int? {
         var index = start + 8
         while index + 8 <= bytes.count {
-            let length = Int(bigEndian32(bytes, index))
+            let length = bytes[index..<(index + 4)].reduce(0) { $0 << 8 | Int($1) }
             let type = bytes[(index + 4)..<(index + 8)]
             index += 12 + length
             if type.elementsEqual("IEND".utf8) { return index <= bytes.count ? index : nil }
         }
         return nil
-    }
-
-    private static func bigEndian32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        bytes[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    private static func littleEndian32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        bytes[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

@@ -23,8 +23,7 @@ package struct JSONFields {
         do {
             return try LenientJSONParser.parse(body)
         } catch {
-            throw MarketError(
-                .invalid, field: .sent(part), rule: .notJSON(problem: error.reason, byte: error.offset))
+            throw MarketError(.invalid, field: .sent(part), rule: .notJSON(problem: error.reason, byte: error.offset))
         }
     }
 

@@ -18,10 +18,8 @@ package enum LocalNetwork {
                 entry.pointee.ifa_flags & UInt32(IFF_UP) != 0
             else { continue }
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard
-                getnameinfo(
-                    address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
-                    NI_NUMERICHOST) == 0
+            let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+            guard getnameinfo(address, size, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0
             else { continue }
             let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if !text.hasPrefix("127."), !addresses.contains(text) { addresses.append(text) }

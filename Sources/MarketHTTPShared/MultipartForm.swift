@@ -58,10 +58,14 @@ package struct MultipartForm {
             let next = Self.find([0x0A] + delimiter, in: bytes, from: bodyStart)
             var bodyEnd = next ?? bytes.count
             if next != nil, bodyEnd > bodyStart, bytes[bodyEnd - 1] == 0x0D { bodyEnd -= 1 }
-            if let part = Self.part(
-                headers: headers, head: head, body: Data(bytes[bodyStart..<max(bodyStart, bodyEnd)]))
+            if let disposition = headers["content-disposition"],
+                let name = HeaderParameters.value(of: "name", in: disposition)
             {
-                parts.append(part)
+                parts.append(
+                    Part(
+                        name: name, filename: HeaderParameters.value(of: "filename", in: disposition),
+                        declaredType: headers["content-type"], head: head,
+                        body: Data(bytes[bodyStart..<max(bodyStart, bodyEnd)])))
             }
             guard let next else { break }
             start = next + 1
@@ -69,18 +73,7 @@ package struct MultipartForm {
         return parts
     }
 
-    package func parts(named names: String...) -> [Part] {
-        parts.filter { names.contains($0.name) }
-    }
-
-    private static func part(headers: [String: String], head: [String], body: Data) -> Part? {
-        guard let disposition = headers["content-disposition"],
-            let name = HeaderParameters.value(of: "name", in: disposition)
-        else { return nil }
-        return Part(
-            name: name, filename: HeaderParameters.value(of: "filename", in: disposition),
-            declaredType: headers["content-type"], head: head, body: body)
-    }
+    package func parts(named names: String...) -> [Part] { parts.filter { names.contains($0.name) } }
 
     /// The header lines of a part up to the blank line, read and as sent, and where its body starts.
     private static func headers(in bytes: UnsafeRawBufferPointer, from start: Int) -> ([String: String], [String], Int)

@@ -7,14 +7,7 @@ import MarketModel
 import NIOCore
 
 extension HTTPRequest {
-    package var clientScheme: String {
-        headerFields[.forwardedProto]?.lowercased() ?? "http"
-    }
-
-    /// Image URLs on the scheme, host and team address this request came to.
-    package var imageURLs: ImageURLs {
-        ImageURLs(base: "\(clientScheme)://\(authority ?? "localhost")\(headerFields[.forwardedPrefix] ?? "")")
-    }
+    package var clientScheme: String { headerFields[.forwardedProto]?.lowercased() ?? "http" }
 
     /// The head as the client sent it, before a team address was taken off its path.
     package var asSent: HTTPRequest {
@@ -30,7 +23,6 @@ extension Request {
     /// The largest request body the API reads: five images of the largest size, and the rest.
     package static let maximumAPIBodyBytes = 5 * MarketRules.maximumImageBytes + 4 * 1024 * 1024
 
-    /// The vendor identifier header.
     package var identifier: String? { headers[.identifier] }
 
     /// Query parameters by name; the first occurrence wins.
@@ -45,21 +37,18 @@ extension Request {
     /// Whether a browser asks: the answer is a page rather than JSON.
     package var wantsPage: Bool { headers[.accept]?.contains("text/html") == true }
 
-    /// The body's length as the head declares it, if it does.
-    package var declaredLength: Int? {
-        headers[.contentLength].flatMap { Int($0) }
-    }
+    package var declaredLength: Int? { headers[.contentLength].flatMap { Int($0) } }
 
     /// The scheme the client used: a proxy in front says so in `X-Forwarded-Proto`.
     package var scheme: String { head.clientScheme }
 
     /// Where the client reached the market, for absolute addresses: `scheme://host:port`.
-    package var origin: String {
-        "\(scheme)://\(headers[.forwardedHost] ?? head.authority ?? "localhost")"
-    }
+    package var origin: String { "\(scheme)://\(headers[.forwardedHost] ?? head.authority ?? "localhost")" }
 
-    /// Image URLs on the scheme and host this request came to.
-    package var imageURLs: ImageURLs { head.imageURLs }
+    /// Image URLs on the scheme, host and team address this request came to.
+    package var imageURLs: ImageURLs {
+        ImageURLs(base: "\(scheme)://\(head.authority ?? "localhost")\(headers[.forwardedPrefix] ?? "")")
+    }
 
     /// The body as multipart/form-data; `refusal` when the request says it is something else.
     package mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm
@@ -104,23 +93,14 @@ package enum JSONResponse {
     package static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
 
     package static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: headers, body: .init(byteBuffer: try bytes(value)))
-    }
-
-    /// The body `make` answers with.
-    package static func bytes(_ value: some Encodable) throws -> ByteBuffer {
-        ByteBuffer(bytes: try encoder.encode(value))
+        Response(
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 
     package static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: headers, body: .init(byteBuffer: bytes(value)))
-    }
-
-    /// The body `make` answers with: the bytes `value` writes.
-    package static func bytes(_ value: some JSONWritable) -> ByteBuffer {
         var json = JSONWriter()
         value.write(to: &json)
-        return ByteBuffer(bytes: json.bytes)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json.bytes)))
     }
 }
 

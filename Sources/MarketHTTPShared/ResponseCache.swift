@@ -144,7 +144,6 @@ struct Key: Hashable, Sendable {
 
 /// What a route's response may be kept under, besides its URL and the request headers in `Key`.
 package struct CachePolicy: Sendable {
-    /// It may be kept at all.
     package var keep = true
     /// It shows something that ends by itself (a sign-in in the page's header).
     package var expires: Date?

@@ -9,8 +9,7 @@ extension String {
     package var maskingSecrets: String {
         guard mayHoldSecret else { return self }
         return split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.mayBeUUID && UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil
-                ? secretMask : String(segment)
+            UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil ? secretMask : String(segment)
         }.joined(separator: "/")
     }
 
@@ -30,13 +29,7 @@ extension String {
     }
 
     /// A UUID has 36 characters; written with percent escapes, more (and a `%`).
-    fileprivate static func uuidShaped(length: Int, escaped: Bool) -> Bool {
+    private static func uuidShaped(length: Int, escaped: Bool) -> Bool {
         length == 36 || (length > 36 && escaped)
-    }
-}
-
-extension Substring {
-    fileprivate var mayBeUUID: Bool {
-        String.uuidShaped(length: utf8.count, escaped: utf8.contains(UInt8(ascii: "%")))
     }
 }

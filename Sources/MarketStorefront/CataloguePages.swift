@@ -42,14 +42,13 @@ extension Storefront {
             page = try await service.products(
                 request, search: search.isEmpty ? nil : search, arranged: filter.arrangement)
         }
-        func link(page: Int?, after: Int64? = nil, view: CatalogueView? = nil, search: String = search) -> String {
+        func link(page: Int?, after: Int64? = nil, search: String = search) -> String {
             var items: [URLQueryItem] = []
             if mine { items.append(URLQueryItem(name: "mine", value: "1")) }
             if !search.isEmpty, !mine { items.append(URLQueryItem(name: "q", value: search)) }
             if !mine { items += CatalogueFilter(query, searching: !search.isEmpty).queryItems }
             if let page { items.append(URLQueryItem(name: "page", value: String(page))) }
             if let after { items.append(URLQueryItem(name: "after", value: String(after))) }
-            if let view { items.append(URLQueryItem(name: "view", value: view.rawValue)) }
             var components = URLComponents()
             components.path = "/"
             components.queryItems = items.isEmpty ? nil : items
@@ -58,8 +57,9 @@ extension Storefront {
         let other: CatalogueView = view == .list ? .grid : .list
         let lastPage = max(page.lastPage, 1)
         let beyondLast = page.items.isEmpty && number > lastPage
+        let heading = strings(mine ? "yourProducts" : "productsForSale")
         var content: PageContent = [
-            "heading": strings(mine ? "yourProducts" : "productsForSale"),
+            "heading": heading,
             "mine": mine,
             "cards": page.items.map { Self.card($0, strings: strings) },
             "isGrid": view == .grid,
@@ -98,10 +98,7 @@ extension Storefront {
             "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : nil,
             "refresh": link(page: nil),
         ]
-        let title =
-            mine
-            ? strings("yourProducts")
-            : search.isEmpty ? strings("productsForSale") : strings("searchTitle", ["search": Self.echo(search)])
+        let title = mine || search.isEmpty ? heading : strings("searchTitle", ["search": Self.echo(search)])
         if !mine {
             // What a messenger shows for a shared link to this list.
             let thumbnail = page.items.first.map(\.thumbnailKey).flatMap { $0.isEmpty ? nil : "/images/\($0)" }
@@ -142,10 +139,7 @@ extension Storefront {
         [
             "id": product.id, "name": product.name,
             "thumbnail": "/images/\(product.thumbnailKey.isEmpty ? Placeholder.key : product.thumbnailKey)",
-            "tag": PriceTag(
-                currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
-                strings: strings
-            ).content,
+            "tag": PriceTag(product.facts, strings: strings).content,
         ]
     }
 
@@ -184,9 +178,7 @@ extension Storefront {
             "currency": product.currency.rawValue,
         ]
     }
-}
 
-extension Storefront {
     /// A text on one line, cut after a word near `limit` characters: what a link's card has room for.
     static func oneLine(_ text: String, atMost limit: Int) -> String {
         var (line, length) = ("", 0)  // `line.count`, kept: counting walks every character again

@@ -76,8 +76,7 @@ extension Storefront {
         let strings = browser.strings
         var content: PageContent = [
             "operator": actor.name, "action": action, "heading": confirmation.heading,
-            "detail": confirmation.detail,
-            "button": confirmation.button,
+            "detail": confirmation.detail, "button": confirmation.button,
             "fields": confirmation.fields.map { ["name": $0.name, "value": $0.value] },
         ]
         if let word = confirmation.typedWord {

@@ -227,27 +227,18 @@ extension Storefront {
         let host = URL(string: reachable)?.host ?? "localhost"
         let loopbackOnly = host == "localhost" || host.hasPrefix("127.") || host == "::1"
         let hidden: [PageContent] = try await service.hiddenProducts(for: actor).map { product in
-            [
-                "id": product.id,
-                "label":
-                    strings(
-                        "operator_hiddenItem",
-                        ["id": String(product.id), "name": product.name, "vendor": product.vendorName]),
-            ]
+            let values = ["id": String(product.id), "name": product.name, "vendor": product.vendorName]
+            return ["id": product.id, "label": strings("operator_hiddenItem", values)]
         }
         let anonymous = anonymousRequests(strings)
+        let throttle = service.secretThrottle
         let content: PageContent = [
             "operator": actor.name, "signedInAs": strings("operator_signedInAs", ["name": actor.name]),
             "vendors": vendors, "loopbackOnly": loopbackOnly, "log": log, "noLog": log.isEmpty,
-            "hidden": hidden, "anyHidden": !hidden.isEmpty, "anonymous": anonymous,
-            "noAnonymous": anonymous.isEmpty,
-            "throttle":
-                strings(
-                    "operator_throttle",
-                    [
-                        "count": String(service.secretThrottle.perAddress),
-                        "seconds": String(service.secretThrottle.firstWait.components.seconds),
-                    ]),
+            "hidden": hidden, "anyHidden": !hidden.isEmpty, "anonymous": anonymous, "noAnonymous": anonymous.isEmpty,
+            "throttle": strings(
+                "operator_throttle",
+                ["count": String(throttle.perAddress), "seconds": String(throttle.firstWait.components.seconds)]),
             "result": result,
         ]
         return renderer.page(

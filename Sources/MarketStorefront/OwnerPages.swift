@@ -94,8 +94,7 @@ extension Storefront {
         return renderer.page(
             "unlock", title: heading, browser: browser, status: error == nil ? .ok : .forbidden,
             content: [
-                "product": ProductSheet(product, strings: browser.strings).content, "heading": heading,
-                "error": error,
+                "product": ProductSheet(product, strings: browser.strings).content, "heading": heading, "error": error,
             ])
     }
 
@@ -106,8 +105,7 @@ extension Storefront {
     // MARK: Deleting
 
     @Sendable func confirmDelete(_ request: Request, context: PageRequestContext) async throws -> Response {
-        let product = try await service.product(id: try context.productID())
-        return deleteForm(product, browser: context.browser)
+        deleteForm(try await service.product(id: try context.productID()), browser: context.browser)
     }
 
     @Sendable func deleteProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
@@ -132,9 +130,7 @@ extension Storefront {
         let sheet = ProductSheet(product, strings: browser.strings, isOwner: browser.owns(product))
         return renderer.page(
             "delete", title: sheet.deleteQuestion, browser: browser, status: error == nil ? .ok : .forbidden,
-            content: [
-                "product": sheet.content, "secretError": error, "standalone": true,
-            ])
+            content: ["product": sheet.content, "secretError": error, "standalone": true])
     }
 }
 

@@ -13,12 +13,12 @@ struct PriceTag {
     /// pays when it differs from it, and the stock.
     let content: PageContent
 
-    init(currency: Currency, price: Int64, salePrice: Int64, stock: Int64, strings: Localization) {
-        let listPrice = strings.money(price, currency)
-        let sale = salePrice < price ? strings.money(salePrice, currency) : nil
+    init(_ facts: ProductDraft, strings: Localization) {
+        let listPrice = strings.money(facts.price, facts.currency)
+        let sale = facts.salePrice < facts.price ? strings.money(facts.salePrice, facts.currency) : nil
         pays = sale ?? listPrice
-        self.stock = stock <= 0 ? strings("soldOut") : strings("inStock", ["count": Localization.grouped(stock)])
-        content = ["price": listPrice, "salePrice": sale, "stock": self.stock, "soldOut": stock <= 0]
+        stock = facts.stock <= 0 ? strings("soldOut") : strings("inStock", ["count": Localization.grouped(facts.stock)])
+        content = ["price": listPrice, "salePrice": sale, "stock": stock, "soldOut": facts.stock <= 0]
     }
 }
 
@@ -35,9 +35,7 @@ struct ProductSheet {
     let content: PageContent
 
     init(_ product: Product, strings: Localization, isOwner: Bool = false) {
-        tag = PriceTag(
-            currency: product.currency, price: product.price, salePrice: product.salePrice, stock: product.stock,
-            strings: strings)
+        tag = PriceTag(product.facts, strings: strings)
         let images: [Image] =
             product.images.isEmpty
             ? [("/images/\(Placeholder.key)", 400, 400, [])]

@@ -57,9 +57,7 @@ extension Storefront {
     ) -> Response {
         renderer.page(
             "sign-in", title: browser.strings("signIn"), browser: browser, status: status,
-            content: [
-                "next": next, "identifier": identifier, "error": error,
-            ])
+            content: ["next": next, "identifier": identifier, "error": error])
     }
 
     /// Only a path on this site: a sign-in link must not send people elsewhere.
