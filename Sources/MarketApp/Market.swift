@@ -70,8 +70,7 @@ public struct Market: Sendable {
         return Market(
             configuration: configuration, service: service,
             records: RequestRecords(store: store, now: configuration.clock), faults: FaultInjector(store: store),
-            store: store, images: images,
-            sessionKey: sessionKey,
+            store: store, images: images, sessionKey: sessionKey,
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),
                 bodies: BodyBudget(limit: configuration.bodyBytesInFlight),
@@ -87,14 +86,12 @@ public struct Market: Sendable {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> [any Service] {
         let responder = try responder(plainAddressTeam: plainAddressTeam)
-        let teamPorts = configuration.teamPorts.map { Array($0.ports) } ?? []
-        return [
-            MarketServer.application(
-                responder: responder, host: host, port: port, limits: limits, logger: logger, onListening: onListening)
-        ]
-            + teamPorts.map {
-                MarketServer.application(responder: responder, host: host, port: $0, limits: limits, logger: logger)
-            }
+        let first = MarketServer.application(
+            responder: responder, host: host, port: port, limits: limits, logger: logger, onListening: onListening)
+        let teams = configuration.teamPorts?.ports.map {
+            MarketServer.application(responder: responder, host: host, port: $0, limits: limits, logger: logger)
+        }
+        return [first] + (teams ?? [])
     }
 
     /// What `application` answers requests with: the router behind the team addresses.
@@ -108,8 +105,7 @@ public struct Market: Sendable {
         try MarketServer.router(
             service: service, records: records, faults: faults, flavor: configuration.flavor,
             teamPorts: configuration.teamPorts, listensOnNetwork: configuration.listensOnNetwork,
-            sessionKey: sessionKey,
-            limits: limits, metrics: MarketMetrics.registry,
+            sessionKey: sessionKey, limits: limits, metrics: MarketMetrics.registry,
             fillWithDemo: { [service] in try await DemoCatalogue.fill(service) })
     }
 

@@ -47,21 +47,17 @@ public enum DemoCatalogue {
                     ? item.name : "\(item.name) \(DemoItems.editions[edition % DemoItems.editions.count])",
                 description: item.description, currency: item.currency, price: price, discount: discount,
                 stock: index % 7 == 0 ? 0 : Int64.random(in: 1...120, using: &generator))
-            let pictures = try (0..<Int.random(in: 1...5, using: &generator)).map { number in
-                try picture(dots: number + 1, using: &generator)
+            let pictures = try (1...Int.random(in: 1...5, using: &generator)).map { dots in
+                let from = (0..<3).map { _ in Double.random(in: 40...220, using: &generator) }
+                let to = (0..<3).map { _ in Double.random(in: 40...220, using: &generator) }
+                let landscape = Bool.random(using: &generator)
+                return try ImageSynthesizer.picture(
+                    width: landscape ? 960 : 720, height: landscape ? 720 : 960, from: from, to: to, dots: dots)
             }
             _ = try await service.createProduct(
                 draft, images: pictures, by: OwnershipProof(signedInWith: sessions[index % vendors.count]))
         }
         for token in sessions { try await service.signOut(token: token) }
         return productCount
-    }
-
-    private static func picture(dots: Int, using generator: inout SplitMix64) throws -> Data {
-        let from = (0..<3).map { _ in Double.random(in: 40...220, using: &generator) }
-        let to = (0..<3).map { _ in Double.random(in: 40...220, using: &generator) }
-        let landscape = Bool.random(using: &generator)
-        return try ImageSynthesizer.picture(
-            width: landscape ? 960 : 720, height: landscape ? 720 : 960, from: from, to: to, dots: dots)
     }
 }

@@ -64,10 +64,7 @@ public final class ProductEditorModel {
     public var descriptionCount: String { "\(description.count) / \(MarketRules.maximumDescriptionLength)" }
 
     /// The fields an edit has changed from the product as it was.
-    public var changedFields: Set<Field> {
-        guard let before = originalEntry else { return [] }
-        return entry.changedFields(from: before)
-    }
+    public var changedFields: Set<Field> { originalEntry.map { entry.changedFields(from: $0) } ?? [] }
 
     private var entry: ProductEntry {
         ProductEntry(

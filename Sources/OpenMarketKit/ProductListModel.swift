@@ -103,17 +103,15 @@ public final class ProductListModel {
             hasMorePages = page.hasNext
             pageError = nil
             state = products.isEmpty ? .empty : .loaded
-        } catch is CancellationError {
-            // The screen went away or a refresh replaced this load: nothing failed.
-            guard generation == self.generation else { return }
-            state = products.isEmpty ? .idle : .loaded
         } catch {
             guard generation == self.generation else { return }
-            let reason = error.localizedDescription
-            if products.isEmpty {
-                state = .failed(reason)
+            if error is CancellationError {
+                // The screen went away or a refresh replaced this load: nothing failed.
+                state = products.isEmpty ? .idle : .loaded
+            } else if products.isEmpty {
+                state = .failed(error.localizedDescription)
             } else {
-                pageError = reason
+                pageError = error.localizedDescription
             }
         }
     }

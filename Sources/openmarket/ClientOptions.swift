@@ -37,15 +37,13 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    func printJSON(_ data: Data) throws {
-        let object = try JSONSerialization.jsonObject(with: data)
-        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        print(String(decoding: pretty, as: UTF8.self))
-    }
-
     /// Prints the market's answer: its JSON with --json, else what `text` makes of it decoded.
     func show<T: Decodable>(_ json: Data, _ text: (T) -> String) throws {
-        if self.json { return try printJSON(json) }
+        guard !self.json else {
+            let object = try JSONSerialization.jsonObject(with: json)
+            let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            return print(String(decoding: pretty, as: UTF8.self))
+        }
         try print(text(client().decode(json)))
     }
 

@@ -75,18 +75,16 @@ enum InspectedLines {
     }
 
     static func show(_ request: InspectedRequest.Twin, at date: Date) {
-        var lines = [
+        let head =
             "\(time.string(from: date))  \(request.status)  \(request.method) \(request.path)  "
-                + String(format: "%.1f ms", request.milliseconds)
-        ]
+            + String(format: "%.1f ms", request.milliseconds)
         var notes: [String] = []
         if let refusal = request.refusal { notes.append("refused: \(refusal.rule)") }
         notes += (request.mistakes ?? []).map { "mistake: \($0)" }
         if let fault = request.fault { notes.append(fault) }
         if let broken = request.broken { notes.append("broken on purpose: \(broken)") }
         notes += request.quirks.map { "forgiven: \($0)" }
-        lines += notes.map { "          " + $0 }
-        write(lines.joined(separator: "\n") + "\n")
+        write(([head] + notes.map { "          " + $0 }).joined(separator: "\n") + "\n")
     }
 
     static func following(_ vendor: String) {

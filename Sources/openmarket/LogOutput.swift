@@ -49,9 +49,7 @@ final class LogOutput: Sendable {
                     let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                     if count > 0 {
                         written += count
-                    } else if count < 0 && errno == EINTR {
-                        continue
-                    } else {
+                    } else if count == 0 || errno != EINTR {
                         return  // nowhere to write to (a closed pipe): the log is lost, not the server.
                     }
                 }

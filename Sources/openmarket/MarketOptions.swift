@@ -31,9 +31,7 @@ struct MarketOptions: ParsableArguments {
 
     /// Opens the market, runs `body` with it and closes it; a database that does not answer ends
     /// the command with one line that says what to check.
-    func withMarket<T: Sendable>(
-        _ body: (Market) async throws -> T
-    ) async throws -> T {
+    func withMarket<T: Sendable>(_ body: (Market) async throws -> T) async throws -> T {
         var configuration = try configuration()
         // A command's output is its answer: only errors are logged.
         configuration.logLevel = .error

@@ -19,12 +19,11 @@ struct Operators: AsyncParsableCommand {
         var secret: String?
 
         func run() async throws {
-            let chosen = secret
-            let secret = try await storage.withMarket { market in
-                try await market.service.registerOperator(name: name, secret: chosen)
+            let issued = try await storage.withMarket { market in
+                try await market.service.registerOperator(name: name, secret: secret)
             }
             print("name:   \(name.trimmingCharacters(in: .whitespaces))")
-            print("secret: \(secret)")
+            print("secret: \(issued)")
         }
     }
 }

@@ -59,9 +59,8 @@ struct Products: AsyncParsableCommand {
         @Option(help: "How much is taken off the price.") var discount: Int64 = 0
         @Option(help: "How many there are.") var stock: Int64 = 0
         @Option(help: "What a buyer should know.") var description = ""
-        @Option(name: .customLong("image"), help: "A JPEG, PNG, WebP or HEIC file; repeat for more.") var images:
-            [String] =
-                []
+        @Option(name: .customLong("image"), help: "A JPEG, PNG, WebP or HEIC file; repeat for more.")
+        var images: [String] = []
 
         func run() async throws {
             let draft = try ProductDraft(
@@ -72,11 +71,9 @@ struct Products: AsyncParsableCommand {
                     throw ArgumentParser.ValidationError("cannot read --image \(path)")
                 }
             }
-            let bytes = pictures.reduce(0) { $0 + $1.count }
+            let size = pictures.reduce(0) { $0 + $1.count }.formatted(.byteCount(style: .file))
             FileHandle.standardError.write(
-                Data(
-                    "uploading \(pictures.count) picture(s), \(bytes.formatted(.byteCount(style: .file))), to \(options.server) …\n"
-                        .utf8))
+                Data("uploading \(pictures.count) picture(s), \(size), to \(options.server) …\n".utf8))
             let json = try await options.run { try await $0.createProductJSON(draft, images: pictures) }
             try options.show(json, ProductTable.card)
         }
@@ -100,8 +97,7 @@ struct Products: AsyncParsableCommand {
         func run() async throws {
             let changes = try ProductChanges(
                 name: name, description: description, currency: currency.map(Currency.init(option:)), price: price,
-                discount: discount.map { .amount($0) },
-                stock: stock, coverImageID: cover)
+                discount: discount.map { .amount($0) }, stock: stock, coverImageID: cover)
             let json = try await options.run { try await $0.updateProductJSON(id: id, changes) }
             try options.show(json, ProductTable.card)
         }

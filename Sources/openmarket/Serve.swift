@@ -95,8 +95,8 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        logFormat.bootstrap()
-        defer { logFormat.flush() }
+        LoggingSystem.bootstrap { [logFormat] in ServeLogHandler(label: $0, format: logFormat) }
+        defer { logFormat.output.flush() }
         FileDescriptors.raiseLimit()
         MarketMetrics.bootstrap()
         var configuration = try storage.configuration()
@@ -124,13 +124,12 @@ struct Serve: AsyncParsableCommand {
                     logger.info("demo vendor \(vendor.name): identifier \(vendor.identifier), secret \(vendor.secret)")
                 }
             }
-            let lan = lan
             var plainAddressTeam: Vendor?
             if let team = team ?? Environment.value("OPENMARKET_TEAM") {
                 plainAddressTeam = try await market.vendor(named: team)
             }
             let applications = try market.applications(host: host, port: port, plainAddressTeam: plainAddressTeam) {
-                [plainAddressTeam, teamPorts = configuration.teamPorts] port in
+                [plainAddressTeam, lan = lan, teamPorts = configuration.teamPorts] port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
                 if let ports = teamPorts?.ports {
                     logger.info(

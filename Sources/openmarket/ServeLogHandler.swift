@@ -10,15 +10,6 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
 
-    func bootstrap() {
-        LoggingSystem.bootstrap { ServeLogHandler(label: $0, format: self) }
-    }
-
-    /// Waits until every line logged so far is written.
-    func flush() {
-        output.flush()
-    }
-
     var output: LogOutput { self == .text ? .standardOutput : .standardError }
 }
 
@@ -37,23 +28,13 @@ struct ServeLogHandler: LogHandler {
         let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         switch format {
         case .text:
-            var shown = ""
-            for (key, value) in fields.count > 1 ? fields.sorted(by: { $0.key < $1.key }) : Array(fields) {
-                shown += " \(key)=\(value)"
-            }
-            let (time, message) = (Self.time(), event.message.description)
-            // "\(time) \(level) \(label):\(shown) [\(source)] \(message)\n", appended part by part.
+            let shown = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+            let parts = [
+                Self.time(), " ", event.level.rawValue, " ", label, ":", shown, " [", event.source, "] ",
+                event.message.description, "\n",
+            ]
             format.output.write { line in
-                func add(_ part: String, then separator: String) {
-                    line.append(contentsOf: part.utf8)
-                    line.append(contentsOf: separator.utf8)
-                }
-                add(time, then: " ")
-                add(event.level.rawValue, then: " ")
-                add(label, then: ":")
-                add(shown, then: " [")
-                add(event.source, then: "] ")
-                add(message, then: "\n")
+                for part in parts { line.append(contentsOf: part.utf8) }
             }
         case .json:
             var object = fields.mapValues { "\($0)" }
@@ -61,16 +42,12 @@ struct ServeLogHandler: LogHandler {
             object["level"] = event.level.rawValue
             object["label"] = label
             object["message"] = "\(event.message)"
-            guard
-                let line = try? JSONSerialization.data(
-                    withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            else { return }
+            let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+            guard let line = try? JSONSerialization.data(withJSONObject: object, options: options) else { return }
             format.output.write(String(decoding: line, as: UTF8.self) + "\n")
         }
     }
-}
 
-extension ServeLogHandler {
     /// The time as log lines show it, local: `2026-11-22T23:58:43+0000`. Made once a second and
     /// kept: formatting a time costs more than the rest of a request's line.
     static func time() -> String {

@@ -59,9 +59,8 @@ struct Snapshot: AsyncParsableCommand {
                     try await MarketSnapshot.restore(snapshot, into: URL(fileURLWithPath: dataDir, isDirectory: true))
                 }
             }
-            print(
-                "restored \(file); start it with openmarket serve \(database == nil ? "--data-dir \(dataDir)" : "--database …")"
-            )
+            let start = database == nil ? "--data-dir \(dataDir)" : "--database …"
+            print("restored \(file); start it with openmarket serve \(start)")
         }
     }
 }

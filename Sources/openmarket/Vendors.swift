@@ -105,9 +105,8 @@ struct Vendors: AsyncParsableCommand {
         var secret: String?
 
         func run() async throws {
-            let chosen = secret
             let newSecret = try await storage.withMarket { market in
-                try await market.service.replaceSecret(ofVendor: identifier, with: chosen)
+                try await market.service.replaceSecret(ofVendor: identifier, with: secret)
             }
             print("identifier: \(identifier.lowercased())")
             print("secret:     \(newSecret)")
@@ -132,15 +131,12 @@ struct Vendors: AsyncParsableCommand {
                     : ""
             }
             let width = (addresses.map(\.count).max() ?? 0) + 2
-            print(
-                "id".padding(toLength: 6, withPad: " ", startingAt: 0)
-                    + "identifier".padding(toLength: 38, withPad: " ", startingAt: 0)
-                    + "team address".padding(toLength: width, withPad: " ", startingAt: 0) + "name")
+            func padded(_ text: String, _ width: Int) -> String {
+                text.padding(toLength: width, withPad: " ", startingAt: 0)
+            }
+            print(padded("id", 6) + padded("identifier", 38) + padded("team address", width) + "name")
             for (vendor, team) in zip(vendors, addresses) {
-                print(
-                    String(vendor.id).padding(toLength: 6, withPad: " ", startingAt: 0)
-                        + vendor.identifier.padding(toLength: 38, withPad: " ", startingAt: 0)
-                        + team.padding(toLength: width, withPad: " ", startingAt: 0) + vendor.name)
+                print(padded(String(vendor.id), 6) + padded(vendor.identifier, 38) + padded(team, width) + vendor.name)
             }
         }
     }
