@@ -44,6 +44,30 @@ import Testing
         return (body, "multipart/form-data; boundary=\(b)")
     }
 
+    /// A delete secret the market issued is the vendor's key to the product: their records show
+    /// that it came, never the secret itself.
+    @Test func anIssuedDeleteSecretIsMaskedInTheAnswersRecorded() async throws {
+        try await TestMarket.withServer { market in
+            let product = try await market.addProduct("Lamp")
+            let body = Data(#"{"secret":"\#(TestMarket.papri.secret)"}"#.utf8)
+            let headers = ["identifier: \(TestMarket.papri.identifier)", "Content-Type: application/json"]
+            var issued: [String] = []
+            for action in ["secret", "archived"] {
+                let answer = try await market.send(
+                    "POST", "/api/products/\(product.id)/\(action)", headers: headers, body: body)
+                #expect(answer.status == 200, "\(answer.text)")
+                issued.append(answer.text)
+            }
+            let requests = try await Self.requests(market, of: TestMarket.papri, atLeast: 2)
+            let answers = requests.prefix(2).compactMap { ($0["request"] as? [String: Any])?["answer"] as? String }
+            #expect(Set(answers) == ["•••", "/api/products/\(product.id)/•••"], "\(answers)")
+            let secrets = issued.compactMap { $0.split(separator: "/").last.map(String.init) }
+            #expect(secrets.count == 2 && secrets.allSatisfy { UUID(uuidString: $0) != nil }, "\(issued)")
+            let page = try await market.send("GET", "/inspector/requests", headers: Self.credentials(TestMarket.papri))
+            #expect(!secrets.contains { page.text.contains($0) })
+        }
+    }
+
     @Test func aVendorSeesTheirOwnRequestsWithWhatTheMarketForgaveAndWhyOneWasRefused() async throws {
         try await TestMarket.withServer { market in
             let accepted = try Self.quirkyCreate(price: #""15000""#)
