@@ -7,30 +7,23 @@ import PostgresNIO
 extension PostgresMarketStore {
     public func insertOperator(name: String, secretHash: String, at date: Date) async throws {
         do {
-            try await database.read { session in
-                try await session.execute(
-                    "INSERT INTO market_operator (name, secret_hash, created_at) VALUES (\(name), \(secretHash), \(date))"
-                )
-            }
+            try await execute(
+                "INSERT INTO market_operator (name, secret_hash, created_at) VALUES (\(name), \(secretHash), \(date))")
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw MarketError(.conflict, .operatorTaken(name))
         }
     }
 
     public func operatorSecretHash(name: String) async throws -> String? {
-        try await database.read { session in
-            try await session.first("SELECT secret_hash FROM market_operator WHERE name = \(name)", as: String.self)
-        }
+        try await first("SELECT secret_hash FROM market_operator WHERE name = \(name)", as: String.self)
     }
 
     public func recordOperatorAction(_ action: OperatorAction) async throws {
-        try await database.read { session in
-            try await session.execute(
-                """
-                INSERT INTO operator_action (operator_name, action, at)
-                VALUES (\(action.operatorName), \(action.stored), \(action.at))
-                """)
-        }
+        try await execute(
+            """
+            INSERT INTO operator_action (operator_name, action, at)
+            VALUES (\(action.operatorName), \(action.stored), \(action.at))
+            """)
     }
 
     public func operatorActions(limit: Int) async throws -> [OperatorAction] {

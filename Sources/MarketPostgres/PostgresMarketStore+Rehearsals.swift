@@ -28,13 +28,11 @@ extension PostgresMarketStore {
     }
 
     public func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws {
-        try await database.read { session in
-            try await session.execute(
-                """
-                INSERT INTO team_step (vendor_id, step, first_at) VALUES (\(vendorID), \(step), \(date))
-                ON CONFLICT DO NOTHING
-                """)
-        }
+        try await execute(
+            """
+            INSERT INTO team_step (vendor_id, step, first_at) VALUES (\(vendorID), \(step), \(date))
+            ON CONFLICT DO NOTHING
+            """)
     }
 
     public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
@@ -47,22 +45,18 @@ extension PostgresMarketStore {
     }
 
     public func faults(vendorID: Int64) async throws -> Data? {
-        try await database.read { session in
-            try await session.first("SELECT faults FROM vendor_faults WHERE vendor_id = \(vendorID)", as: Data.self)
-        }
+        try await first("SELECT faults FROM vendor_faults WHERE vendor_id = \(vendorID)", as: Data.self)
     }
 
     public func setFaults(_ faults: Data?, vendorID: Int64) async throws {
-        try await database.read { session in
-            if let faults {
-                try await session.execute(
-                    """
-                    INSERT INTO vendor_faults (vendor_id, faults) VALUES (\(vendorID), \(faults))
-                    ON CONFLICT (vendor_id) DO UPDATE SET faults = excluded.faults
-                    """)
-            } else {
-                try await session.execute("DELETE FROM vendor_faults WHERE vendor_id = \(vendorID)")
-            }
+        if let faults {
+            try await execute(
+                """
+                INSERT INTO vendor_faults (vendor_id, faults) VALUES (\(vendorID), \(faults))
+                ON CONFLICT (vendor_id) DO UPDATE SET faults = excluded.faults
+                """)
+        } else {
+            try await execute("DELETE FROM vendor_faults WHERE vendor_id = \(vendorID)")
         }
     }
 

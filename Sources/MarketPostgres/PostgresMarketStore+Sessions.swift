@@ -30,9 +30,7 @@ extension PostgresMarketStore {
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        try await database.read { session in
-            try await session.execute("DELETE FROM vendor_session WHERE token_hash = \(tokenHash)")
-        }
+        try await execute("DELETE FROM vendor_session WHERE token_hash = \(tokenHash)")
     }
 
     public func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool {
@@ -69,8 +67,6 @@ extension PostgresMarketStore {
     }
 
     public func clearFailedAttempts(under key: String) async throws {
-        try await database.read { session in
-            try await session.execute("DELETE FROM failed_attempt WHERE key = \(key)")
-        }
+        try await execute("DELETE FROM failed_attempt WHERE key = \(key)")
     }
 }

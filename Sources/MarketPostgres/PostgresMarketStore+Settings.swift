@@ -18,9 +18,6 @@ enum SessionKeySetting {
 extension PostgresMarketStore {
     /// Replaces the session key, for a market copied from elsewhere with its signed-in visitors.
     public func replaceSessionKey(with key: Data) async throws {
-        try await database.read { session in
-            try await session.execute(
-                "UPDATE market_setting SET value = \(key) WHERE name = \(SessionKeySetting.name)")
-        }
+        try await execute("UPDATE market_setting SET value = \(key) WHERE name = \(SessionKeySetting.name)")
     }
 }

@@ -52,6 +52,16 @@ public final class PostgresMarketStore: MarketStore {
         return try await versionReads.ask(())
     }
 
+    /// Runs one statement, which commits on its own.
+    func execute(_ query: PostgresQuery) async throws {
+        try await database.read { session in try await session.execute(query) }
+    }
+
+    /// The first row's value of one statement, or nil when there is no row.
+    func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? {
+        try await database.read { session in try await session.first(query, as: T.self) }
+    }
+
     // MARK: Vendors
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
@@ -354,17 +364,12 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
-        try await database.read { session in
-            try await session.execute(
-                "INSERT INTO delete_token (token_hash, product_id, issued_at) VALUES (\(hash), \(productID), \(issuedAt))"
-            )
-        }
+        try await execute(
+            "INSERT INTO delete_token (token_hash, product_id, issued_at) VALUES (\(hash), \(productID), \(issuedAt))")
     }
 
     public func productID(forDeleteToken hash: String) async throws -> Int64? {
-        try await database.read { session in
-            try await session.first("SELECT product_id FROM delete_token WHERE token_hash = \(hash)", as: Int64.self)
-        }
+        try await first("SELECT product_id FROM delete_token WHERE token_hash = \(hash)", as: Int64.self)
     }
 
     public func referencedImageKeys(among keys: [String]) async throws -> Set<String> {

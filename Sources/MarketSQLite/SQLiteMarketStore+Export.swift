@@ -4,23 +4,19 @@ import MarketCore
 
 extension SQLiteMarketStore: MarketExporting {
     public func exportVendors() async throws -> [StoredVendor] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map {
-                StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
-            }
+        try await rows("SELECT * FROM vendor ORDER BY id") {
+            StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
         }
     }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM vendorSession WHERE expiresAt > ?", arguments: [now]).map {
-                StoredSession(tokenHash: $0["tokenHash"], vendorID: $0["vendorId"], expiresAt: $0["expiresAt"])
-            }
+        try await rows("SELECT * FROM vendorSession WHERE expiresAt > ?", [now]) {
+            StoredSession(tokenHash: $0["tokenHash"], vendorID: $0["vendorId"], expiresAt: $0["expiresAt"])
         }
     }
 
     public func productCount() async throws -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM product") ?? 0 }
+        try await value("SELECT count(*) FROM product") ?? 0
     }
 
     public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {

@@ -6,55 +6,42 @@ import MarketCore
 extension SQLiteMarketStore {
     public func insertOperator(name: String, secretHash: String, at date: Date) async throws {
         do {
-            try await write { db in
-                try db.execute(
-                    sql: "INSERT INTO marketOperator (name, secretHash, createdAt) VALUES (?, ?, ?)",
-                    arguments: [name, secretHash, date])
-            }
+            try await execute(
+                "INSERT INTO marketOperator (name, secretHash, createdAt) VALUES (?, ?, ?)", [name, secretHash, date])
         } catch DatabaseError.SQLITE_CONSTRAINT_PRIMARYKEY {
             throw MarketError(.conflict, .operatorTaken(name))
         }
     }
 
     public func operatorSecretHash(name: String) async throws -> String? {
-        try await read { db in
-            try String.fetchOne(db, sql: "SELECT secretHash FROM marketOperator WHERE name = ?", arguments: [name])
-        }
+        try await value("SELECT secretHash FROM marketOperator WHERE name = ?", [name])
     }
 
     public func recordOperatorAction(_ action: OperatorAction) async throws {
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO operatorAction (operatorName, action, at) VALUES (?, ?, ?)",
-                arguments: [action.operatorName, action.stored, action.at])
-        }
+        try await execute(
+            "INSERT INTO operatorAction (operatorName, action, at) VALUES (?, ?, ?)",
+            [action.operatorName, action.stored, action.at])
     }
 
     public func operatorActions(limit: Int) async throws -> [OperatorAction] {
-        try await read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT operatorName, action, at FROM operatorAction ORDER BY id DESC LIMIT ?",
-                arguments: [limit]
-            ).map { OperatorAction(operatorName: $0["operatorName"], stored: $0["action"], at: $0["at"]) }
+        try await rows("SELECT operatorName, action, at FROM operatorAction ORDER BY id DESC LIMIT ?", [limit]) {
+            OperatorAction(operatorName: $0["operatorName"], stored: $0["action"], at: $0["at"])
         }
     }
 
     public func vendorOverview() async throws -> [VendorOverview] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT v.*,
-                        (SELECT count(*) FROM product p WHERE p.vendorId = v.id AND p.hidden = 0) AS productCount,
-                        (SELECT count(*) FROM product p WHERE p.vendorId = v.id AND p.hidden = 1) AS hiddenCount,
-                        (SELECT max(at) FROM requestRecord r WHERE r.vendorId = v.id) AS lastRequestAt
-                    FROM vendor v ORDER BY v.id
-                    """
-            ).map {
-                VendorOverview(
-                    vendor: Self.vendor(from: $0), productCount: $0["productCount"], hiddenCount: $0["hiddenCount"],
-                    lastRequestAt: $0["lastRequestAt"])
-            }
+        try await rows(
+            """
+            SELECT v.*,
+                (SELECT count(*) FROM product p WHERE p.vendorId = v.id AND p.hidden = 0) AS productCount,
+                (SELECT count(*) FROM product p WHERE p.vendorId = v.id AND p.hidden = 1) AS hiddenCount,
+                (SELECT max(at) FROM requestRecord r WHERE r.vendorId = v.id) AS lastRequestAt
+            FROM vendor v ORDER BY v.id
+            """
+        ) {
+            VendorOverview(
+                vendor: Self.vendor(from: $0), productCount: $0["productCount"], hiddenCount: $0["hiddenCount"],
+                lastRequestAt: $0["lastRequestAt"])
         }
     }
 
@@ -66,15 +53,12 @@ extension SQLiteMarketStore {
     }
 
     public func hiddenProducts() async throws -> [ProductLabel] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.id, p.name, v.name AS vendorName FROM product p JOIN vendor v ON v.id = p.vendorId
-                    WHERE p.hidden = 1 ORDER BY p.id
-                    """
-            ).map { ProductLabel(id: $0["id"], name: $0["name"], vendorName: $0["vendorName"]) }
-        }
+        try await rows(
+            """
+            SELECT p.id, p.name, v.name AS vendorName FROM product p JOIN vendor v ON v.id = p.vendorId
+            WHERE p.hidden = 1 ORDER BY p.id
+            """
+        ) { ProductLabel(id: $0["id"], name: $0["name"], vendorName: $0["vendorName"]) }
     }
 
     public func deleteEveryProduct() async throws -> Int {

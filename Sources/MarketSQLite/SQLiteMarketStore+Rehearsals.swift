@@ -19,47 +19,36 @@ extension SQLiteMarketStore {
     }
 
     public func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT id, at, detail FROM requestRecord WHERE vendorId = ? AND id > ? ORDER BY id DESC LIMIT ?",
-                arguments: [vendorID, after ?? 0, limit]
-            ).map { StoredRequestRecord(id: $0["id"], at: $0["at"], detail: $0["detail"]) }
-        }
+        try await rows(
+            "SELECT id, at, detail FROM requestRecord WHERE vendorId = ? AND id > ? ORDER BY id DESC LIMIT ?",
+            [vendorID, after ?? 0, limit]
+        ) { StoredRequestRecord(id: $0["id"], at: $0["at"], detail: $0["detail"]) }
     }
 
     public func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws {
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO teamStep (vendorId, step, firstAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [vendorID, step, date])
-        }
+        try await execute(
+            "INSERT INTO teamStep (vendorId, step, firstAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [vendorID, step, date])
     }
 
     public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
-        try await read { db in
-            try Dictionary(
-                Row.fetchAll(db, sql: "SELECT step, firstAt FROM teamStep WHERE vendorId = ?", arguments: [vendorID])
-                    .map { ($0["step"], $0["firstAt"]) }, uniquingKeysWith: min)
+        let steps = try await rows("SELECT step, firstAt FROM teamStep WHERE vendorId = ?", [vendorID]) {
+            ($0["step"] as String, $0["firstAt"] as Date)
         }
+        return Dictionary(steps, uniquingKeysWith: min)
     }
 
     public func faults(vendorID: Int64) async throws -> Data? {
-        try await read { db in
-            try Data.fetchOne(db, sql: "SELECT faults FROM vendorFaults WHERE vendorId = ?", arguments: [vendorID])
-        }
+        try await value("SELECT faults FROM vendorFaults WHERE vendorId = ?", [vendorID])
     }
 
     public func setFaults(_ faults: Data?, vendorID: Int64) async throws {
-        try await write { db in
-            if let faults {
-                try db.execute(
-                    sql:
-                        "INSERT INTO vendorFaults (vendorId, faults) VALUES (?, ?) ON CONFLICT (vendorId) DO UPDATE SET faults = excluded.faults",
-                    arguments: [vendorID, faults])
-            } else {
-                try db.execute(sql: "DELETE FROM vendorFaults WHERE vendorId = ?", arguments: [vendorID])
-            }
+        if let faults {
+            try await execute(
+                "INSERT INTO vendorFaults (vendorId, faults) VALUES (?, ?) ON CONFLICT (vendorId) DO UPDATE SET faults = excluded.faults",
+                [vendorID, faults])
+        } else {
+            try await execute("DELETE FROM vendorFaults WHERE vendorId = ?", [vendorID])
         }
     }
 

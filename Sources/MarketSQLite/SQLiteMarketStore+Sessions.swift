@@ -15,22 +15,16 @@ extension SQLiteMarketStore {
     }
 
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
-        try await read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT v.* FROM vendorSession s JOIN vendor v ON v.id = s.vendorId
-                    WHERE s.tokenHash = ? AND s.expiresAt > ?
-                    """,
-                arguments: [tokenHash, now]
-            ).map(Self.vendor(from:))
-        }
+        try await row(
+            """
+            SELECT v.* FROM vendorSession s JOIN vendor v ON v.id = s.vendorId
+            WHERE s.tokenHash = ? AND s.expiresAt > ?
+            """, [tokenHash, now]
+        ) { Self.vendor(from: $0) }
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM vendorSession WHERE tokenHash = ?", arguments: [tokenHash])
-        }
+        try await execute("DELETE FROM vendorSession WHERE tokenHash = ?", [tokenHash])
     }
 
     public func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool {
@@ -46,14 +40,10 @@ extension SQLiteMarketStore {
     }
 
     public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT * FROM failedAttempt WHERE key IN (\(databaseQuestionMarks(count: keys.count))) AND lastAt >= ?",
-                arguments: StatementArguments(keys) + [since]
-            ).map { FailedAttempts(key: $0["key"], count: $0["count"], last: $0["lastAt"]) }
-        }
+        try await rows(
+            "SELECT * FROM failedAttempt WHERE key IN (\(databaseQuestionMarks(count: keys.count))) AND lastAt >= ?",
+            StatementArguments(keys) + [since]
+        ) { FailedAttempts(key: $0["key"], count: $0["count"], last: $0["lastAt"]) }
     }
 
     public func recordFailedAttempt(under keys: [String], at date: Date, since: Date) async throws {
@@ -71,8 +61,6 @@ extension SQLiteMarketStore {
     }
 
     public func clearFailedAttempts(under key: String) async throws {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM failedAttempt WHERE key = ?", arguments: [key])
-        }
+        try await execute("DELETE FROM failedAttempt WHERE key = ?", [key])
     }
 }

@@ -64,6 +64,32 @@ public final class SQLiteMarketStore: MarketStore {
         return result
     }
 
+    /// Runs one statement in a write transaction of its own.
+    func execute(_ sql: String, _ arguments: StatementArguments = []) async throws {
+        try await write { db in try db.execute(sql: sql, arguments: arguments) }
+    }
+
+    /// The first row's value, or nil when there is no row.
+    func value<T: DatabaseValueConvertible & StatementColumnConvertible & Sendable>(
+        _ sql: String, _ arguments: StatementArguments = []
+    ) async throws -> T? {
+        try await read { db in try T.fetchOne(db, sql: sql, arguments: arguments) }
+    }
+
+    /// The first row made a value by `transform`, or nil when there is no row.
+    func row<T: Sendable>(
+        _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
+    ) async throws -> T? {
+        try await read { db in try Row.fetchOne(db, sql: sql, arguments: arguments).map(transform) }
+    }
+
+    /// Every row, each made a value by `transform`.
+    func rows<T: Sendable>(
+        _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
+    ) async throws -> [T] {
+        try await read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(transform) }
+    }
+
     public func checkReachable() async throws {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
@@ -113,16 +139,13 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM vendor WHERE identifier = ?", arguments: [identifier])
-                .map { StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"]) }
+        try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) {
+            StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
         }
     }
 
     public func allVendors() async throws -> [Vendor] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM vendor ORDER BY id").map(Self.vendor(from:))
-        }
+        try await rows("SELECT * FROM vendor ORDER BY id") { Self.vendor(from: $0) }
     }
 
     // MARK: Products
@@ -286,19 +309,15 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT v.identifier, v.secretHash, p.passwordHash, p.hidden
-                    FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
-                    """,
-                arguments: [productID]
-            ).map {
-                ProductOwnership(
-                    vendorIdentifier: $0["identifier"], vendorSecretHash: $0["secretHash"],
-                    passwordHash: $0["passwordHash"], hidden: $0["hidden"])
-            }
+        try await row(
+            """
+            SELECT v.identifier, v.secretHash, p.passwordHash, p.hidden
+            FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
+            """, [productID]
+        ) {
+            ProductOwnership(
+                vendorIdentifier: $0["identifier"], vendorSecretHash: $0["secretHash"],
+                passwordHash: $0["passwordHash"], hidden: $0["hidden"])
         }
     }
 
@@ -359,17 +378,12 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)",
-                arguments: [hash, productID, issuedAt])
-        }
+        try await execute(
+            "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)", [hash, productID, issuedAt])
     }
 
     public func productID(forDeleteToken hash: String) async throws -> Int64? {
-        try await read { db in
-            try Int64.fetchOne(db, sql: "SELECT productId FROM deleteToken WHERE tokenHash = ?", arguments: [hash])
-        }
+        try await value("SELECT productId FROM deleteToken WHERE tokenHash = ?", [hash])
     }
 
     public func referencedImageKeys(among keys: [String]) async throws -> Set<String> {
