@@ -40,13 +40,11 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
-            var request = request
             let form = try await request.multipartForm(orRefuse: MarketError(.invalid, .itemsTakeMultipart))
             let fields = V1Requests.fields(of: form)
             let product = try await service.createProduct(
                 try V1Requests.draft(from: fields), images: form.images(named: "images[]", "images"),
-                by: OwnershipProof(
-                    secret: try V1Requests.password(in: fields), client: context.clientAddress(of: request)))
+                by: try V1Requests.proof(in: fields, client: context.clientAddress(of: request)))
             return try respond(with: product, to: request)
         }
     }
@@ -55,15 +53,13 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
     /// changes nothing and answers the item (Ryan Market checks passwords that way).
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
-            var request = request
             let form = try await request.multipartForm(orRefuse: MarketError(.invalid, .itemsTakeMultipart))
             let fields = V1Requests.fields(of: form)
             let images = form.images(named: "images[]", "images")
             let product = try await service.updateProduct(
                 id: try context.productID(), try V1Requests.changes(from: fields),
                 images: images.isEmpty ? nil : images,
-                proof: OwnershipProof(
-                    secret: try V1Requests.password(in: fields), client: context.clientAddress(of: request)))
+                proof: try V1Requests.proof(in: fields, client: context.clientAddress(of: request)))
             return try respond(with: product, to: request)
         }
     }
@@ -72,7 +68,6 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
     /// `{"id": n, "password": "…"}`, answered with `{"id": n}` as they decode it.
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         try await v1Errors {
-            var request = request
             let body = try JSONFields(body: try await request.collectAPIBody(), part: "body")
             let id = try context.productID()
             let named = try body.wholeNumber("id")
@@ -80,9 +75,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
                 throw MarketError(.invalid, field: .sent("id"), rule: .sameItem(named: named, path: id))
             }
             let product = try await service.deleteProduct(
-                id: id,
-                proof: OwnershipProof(
-                    secret: try V1Requests.password(in: body), client: context.clientAddress(of: request)))
+                id: id, proof: try V1Requests.proof(in: body, client: context.clientAddress(of: request)))
             guard named != nil else { return try respond(with: product, to: request) }
             RequestNotes.recognise(.january2021Delete)
             return try JSONResponse.make(["id": product.id])
@@ -147,7 +140,7 @@ enum V1Requests {
             priceChangeKeeps: .salePrice)
     }
 
-    static func password(in fields: JSONFields) throws(MarketError) -> String {
-        try fields.text("password").orMissing(.secret)
+    static func proof(in fields: JSONFields, client: String?) throws(MarketError) -> OwnershipProof {
+        OwnershipProof(secret: try fields.text("password").orMissing(.secret), client: client)
     }
 }

@@ -17,14 +17,11 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
 
     /// `cache` keeps the lists and details it gave until the catalogue changes.
     package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
-        router.get("healthChecker") { _, _ in
-            Response(status: .ok, headers: JSONResponse.headers, body: .init(byteBuffer: ByteBuffer(string: #""OK""#)))
-        }
-        let spelled = router.group().add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
-        let reading = spelled.caching(in: cache, version: service.catalogueVersion)
+        router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
+        let reading = router.group().caching(in: cache, version: service.catalogueVersion)
         reading.get("api/products", use: list)
         reading.get("api/products/{id}", use: show)
-        let products = spelled.group("api/products")
+        let products = router.group("api/products")
         products.post(use: create)
         products.patch("{id}", use: update)
         products.post("{id}/secret", use: issueDeleteSecret)
@@ -50,7 +47,6 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
-        var request = request
         let admitted = try await service.admitSeller(identifier: request.identifier)
         let form = try await request.multipartForm(orRefuse: MarketError(.invalid, .createTakesMultipart))
         let params = try form.parts(named: "params").first.orMissing(.sent("params"))
@@ -64,7 +60,6 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
-        var request = request
         let id = try context.productID()
         // Many clients send this JSON with no Content-Type or a form one: the body is read as JSON.
         // Nala Market sends it as the `params` part of a multipart form, as for a create.
@@ -107,7 +102,6 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     }
 
     private func deleteSecret(_ request: Request, context: Context) async throws -> (id: Int64, secret: String) {
-        var request = request
         let id = try context.productID()
         let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
         let productSecret = try await service.issueDeleteSecret(

@@ -49,7 +49,7 @@ public enum MarketServer {
             ]))
         router.add(middleware: CompressionMiddleware())
         router.add(middleware: InspectorMiddleware(service: service, records: records, faults: faults))
-        router.add(middleware: APIErrorMiddleware(pages: website.problemPages, methods: methods))
+        router.add(middleware: APIErrorMiddleware(pages: website, methods: methods))
         router.add(middleware: BodyBudgetMiddleware(budget: limits.bodies))
         APIv2Controller(service: service, defaultFlavor: flavor).addRoutes(to: router, cache: cache)
         APIv1Controller(service: service).addRoutes(to: router, cache: cache)

@@ -134,7 +134,7 @@ package struct SpelledRefusal: Error {
     }
 }
 
-/// Spells the market's refusals in one adapter's names before `APIErrorMiddleware` answers them.
+/// Spells the market's refusals in a dialect's own names; `APIErrorMiddleware` spells the others as the 2022 API does.
 package struct FieldSpellingMiddleware<Context: RequestContext>: RouterMiddleware {
     let fieldName: FieldSpelling
 

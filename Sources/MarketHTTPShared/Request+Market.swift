@@ -51,10 +51,8 @@ extension Request {
     }
 
     /// The body as multipart/form-data; `refusal` when the request says it is something else.
-    package mutating func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm
-    {
-        // Not kept in the request, where a body of photos would stay beside its parts until the request ends.
-        let body = try await apiBody(keptForLaterReads: false)
+    package func multipartForm(orRefuse refusal: @autoclosure () -> MarketError) async throws -> MultipartForm {
+        let body = try await apiBody()
         guard let boundary = MultipartForm.boundary(in: headers[.contentType]) else { throw refusal() }
         // Photos make bodies of megabytes, whose reading would hold a thread the reads need.
         guard body.readableBytes > 256 * 1024 else { return try MultipartForm(body: body, boundary: boundary) }
@@ -63,17 +61,18 @@ extension Request {
 
     /// The body, up to the largest the market reads; a longer one is refused by its declared
     /// length before any of it is read.
-    package mutating func collectAPIBody() async throws -> Data {
-        Data(try await apiBody(keptForLaterReads: true).readableBytesView)
+    package func collectAPIBody() async throws -> Data {
+        Data(try await apiBody().readableBytesView)
     }
 
-    private mutating func apiBody(keptForLaterReads: Bool) async throws -> ByteBuffer {
+    /// Not kept in the request as `collectBody` keeps it: no route reads a body twice, and a body of photos
+    /// would stay beside its parts until the request ends.
+    private func apiBody() async throws -> ByteBuffer {
         if let length = declaredLength, length > Self.maximumAPIBodyBytes {
             throw MarketError(.tooLarge, .bodyTooLarge(Self.maximumAPIBodyBytes))
         }
         do {
-            let limit = Self.maximumAPIBodyBytes
-            return keptForLaterReads ? try await collectBody(upTo: limit) : try await body.collect(upTo: limit)
+            return try await body.collect(upTo: Self.maximumAPIBodyBytes)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw MarketError(.tooLarge, .bodyTooLarge(Self.maximumAPIBodyBytes))
         }

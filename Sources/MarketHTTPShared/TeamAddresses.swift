@@ -1,8 +1,8 @@
 import MarketCore
 
 /// The addresses a team's app reaches the market through as that team, on the host a person or a
-/// request named: the market's address with `/teams/<vendor_id>`, and the team's own port when the
-/// market listens on team ports.
+/// request named: the market's address with `/teams/<vendor_id>` (`TeamAddress.url`), and the team's
+/// own port when the market listens on team ports.
 package struct TeamAddresses: Sendable {
     package let ports: TeamPorts?
     /// The market listens beyond this machine (`--lan`, `--host 0.0.0.0`), so that phones on the
@@ -17,10 +17,6 @@ package struct TeamAddresses: Sendable {
     /// `origin` as phones on the same network reach it, when the market listens for them.
     package func forPhones(_ origin: String) -> String {
         listensOnNetwork ? LocalNetwork.reachable(origin) : origin
-    }
-
-    package func path(of vendorID: Int64, on origin: String) -> String {
-        TeamAddress.url(of: vendorID, on: origin)
     }
 
     package func port(of vendorID: Int64, on origin: String) -> String? {

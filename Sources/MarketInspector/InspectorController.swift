@@ -17,7 +17,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     }
 
     package func addRoutes(to router: Router<Context>) {
-        let inspector = router.group("inspector").add(middleware: FieldSpellingMiddleware(APIFieldNames.name))
+        let inspector = router.group("inspector")
         inspector.get("requests", use: requests)
         inspector.get("requests/live", use: liveRequests)
         inspector.get("faults", use: faults)
@@ -31,7 +31,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     /// host this request came to, and `port_address` (`http://…:8182`) when the market has team ports.
     @Sendable func team(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
-        var addresses = ["address": teamAddresses.path(of: vendor.id, on: request.origin)]
+        var addresses = ["address": TeamAddress.url(of: vendor.id, on: request.origin)]
         addresses["port_address"] = teamAddresses.port(of: vendor.id, on: request.origin)
         return try Self.json(addresses)
     }
@@ -45,7 +45,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
             return limit
         }
         let records = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests)
-            .compactMap { RecordBody($0) }
+            .compactMap { InspectedRow($0).map(RecordBody.init) }
         return try Self.json(["requests": records])
     }
 
@@ -54,7 +54,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
         let vendor = try await vendor(of: request, context)
         let encoder = Self.encoder
         return try LiveEvents.response(to: request, records, vendorID: vendor.id) { stored in
-            RecordBody(stored).flatMap { try? String(decoding: encoder.encode($0), as: UTF8.self) }
+            InspectedRow(stored).flatMap { try? String(decoding: encoder.encode(RecordBody($0)), as: UTF8.self) }
         }
     }
 
@@ -66,7 +66,6 @@ package struct InspectorController<Context: ConnectionRequestContext> {
 
     /// `{"latency_ms":800,"jitter_ms":400,"fail_percent":10,"status":503,"seed":7}`; what is left out is off.
     @Sendable func setFaults(_ request: Request, context: Context) async throws -> Response {
-        var request = request
         let vendor = try await vendor(of: request, context)
         let body = try await request.collectAPIBody()
         let settings: FaultSettings
@@ -120,9 +119,7 @@ struct RecordBody: Encodable {
     var at: Date
     var request: InspectedRequest.Twin
 
-    /// A kept request as the twin gives it; nil for one that no longer decodes.
-    init?(_ stored: StoredRequestRecord) {
-        guard let inspected = try? JSONDecoder().decode(InspectedRequest.self, from: stored.detail) else { return nil }
-        (id, at, request) = (stored.id, stored.at, inspected.twin)
+    init(_ row: InspectedRow) {
+        (id, at, request) = (row.id, row.at, row.request.twin)
     }
 }

@@ -67,8 +67,7 @@ package struct InspectorPages: Sendable {
                 "faultsOn": !faults.isOff,
                 "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
                 "teamAddress": strings(
-                    "inspector_teamAddress",
-                    ["address": website.teamAddresses.path(of: vendor.id, on: request.origin)]),
+                    "inspector_teamAddress", ["address": TeamAddress.url(of: vendor.id, on: request.origin)]),
                 "teamPort": website.teamAddresses.port(of: vendor.id, on: request.origin).map {
                     strings("inspector_teamPort", ["address": $0])
                 },
@@ -89,17 +88,14 @@ package struct InspectorPages: Sendable {
     }
 
     /// A form the signed-in vendor posted from the inspector; nil when no vendor is signed in.
-    private func vendorForm(
-        _ request: inout Request, _ browser: BrowserSession
-    ) async throws -> (Vendor, FormSubmission)? {
-        let form = try await website.submission(&request, browser: browser)
+    private func vendorForm(_ request: Request, _ browser: BrowserSession) async throws -> (Vendor, FormSubmission)? {
+        let form = try await website.submission(request, browser: browser)
         return try await website.signedInVendor(browser).map { ($0, form) }
     }
 
     @Sendable func saveFaults(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
-        guard let (vendor, form) = try await vendorForm(&request, browser) else {
+        guard let (vendor, form) = try await vendorForm(request, browser) else {
             return website.signInAgain(&browser, next: "/inspector")
         }
         if !form["clear"].isEmpty {
@@ -119,9 +115,8 @@ package struct InspectorPages: Sendable {
     }
 
     @Sendable func deleteAllProducts(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
-        guard let (vendor, form) = try await vendorForm(&request, browser) else {
+        guard let (vendor, form) = try await vendorForm(request, browser) else {
             return website.signInAgain(&browser, next: "/inspector")
         }
         do {
@@ -135,10 +130,10 @@ package struct InspectorPages: Sendable {
     }
 }
 
-/// One recorded request as the page lists it.
+/// One recorded request, as the page lists it and the JSON twin gives it (`RecordBody`).
 struct InspectedRow {
-    private let id: Int64
-    private let at: Date
+    let id: Int64
+    let at: Date
     let request: InspectedRequest
 
     init?(_ stored: StoredRequestRecord) {

@@ -10,7 +10,7 @@ package struct FormSubmission {
     /// The pictures of the `images` file input, the only one the storefront's forms have.
     package private(set) var images: [Data] = []
 
-    package static func read(_ request: inout Request, strings: Localization) async throws -> FormSubmission {
+    package static func read(_ request: Request, strings: Localization) async throws -> FormSubmission {
         let body: Data
         do {
             body = try await request.collectAPIBody()

@@ -220,10 +220,7 @@ struct Assets: Sendable {
         guard let asset = files[name] else { throw HTTPError(.notFound) }
         return Response(
             status: .ok,
-            headers: [
-                .contentType: asset.contentType, .cacheControl: "public, max-age=31536000, immutable",
-                .contentLength: String(asset.data.count),
-            ],
+            headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=31536000, immutable"],
             body: .init(byteBuffer: ByteBuffer(bytes: asset.data)))
     }
 }

@@ -4,17 +4,14 @@ import MarketCore
 import MarketHTTPShared
 
 /// The page for a browser whose request failed outside the pages' own addresses.
-struct ProblemPagesForBrowsers: ProblemPages {
-    let website: Website
-
-    func problem(_ status: HTTPResponse.Status, refusal: MarketError?, for request: Request) -> Response {
-        let browser = BrowserSession(
-            request, peer: nil, cipher: website.cipher, localizations: website.renderer.localizations)
+extension Website: ProblemPages {
+    package func problem(_ status: HTTPResponse.Status, refusal: MarketError?, for request: Request) -> Response {
+        let browser = BrowserSession(request, peer: nil, cipher: cipher, localizations: renderer.localizations)
         let message =
             status == .methodNotAllowed
             ? browser.strings("methodNotTaken", ["method": request.method.rawValue])
             : refusal.map(browser.strings.refusal)
-        return browser.handOutFormToken(with: website.renderer.problem(status, message: message, browser: browser))
+        return browser.handOutFormToken(with: renderer.problem(status, message: message, browser: browser))
     }
 }
 

@@ -40,13 +40,10 @@ package struct Website: Sendable {
         router.get("assets/{name}") { _, context in try assets.response(named: context.parameters.get("name") ?? "") }
     }
 
-    /// The page a browser gets for failures outside the pages' own addresses.
-    package var problemPages: some ProblemPages { ProblemPagesForBrowsers(website: self) }
-
     /// A form posted from one of our own pages: its token matches the visitor's cookie, and any `Origin` is
     /// this request's scheme, host and port (or a proxy's forwarded host). `Origin: null` is refused.
-    package func submission(_ request: inout Request, browser: BrowserSession) async throws -> FormSubmission {
-        let form = try await FormSubmission.read(&request, strings: browser.strings)
+    package func submission(_ request: Request, browser: BrowserSession) async throws -> FormSubmission {
+        let form = try await FormSubmission.read(request, strings: browser.strings)
         let scheme = request.scheme
         let ours = [request.head.authority, request.headers[.forwardedHost]].compactMap {
             $0.flatMap { Self.origin(URL(string: "\(scheme)://\($0)")) }

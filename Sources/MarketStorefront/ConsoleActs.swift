@@ -37,9 +37,8 @@ extension Storefront {
         confirming ask: ((MarketOperator, FormSubmission, Localization) async throws -> Confirmation)? = nil,
         _ act: (MarketOperator, FormSubmission, Localization) async throws -> ConsoleResult
     ) async throws -> Response {
-        var request = request
         var browser = context.browser
-        let form = try await website.submission(&request, browser: browser)
+        let form = try await website.submission(request, browser: browser)
         guard let actor = browser.signedInOperator() else {
             return try await consolePage(browser, origin: request.origin)
         }

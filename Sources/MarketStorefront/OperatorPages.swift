@@ -43,9 +43,8 @@ extension Storefront {
     }
 
     @Sendable func operatorSignIn(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
-        let form = try await website.submission(&request, browser: browser)
+        let form = try await website.submission(request, browser: browser)
         do {
             let actor = try await service.authenticateOperator(
                 name: form["name"], secret: form["secret"], from: browser.client)
@@ -62,9 +61,8 @@ extension Storefront {
     }
 
     @Sendable func operatorSignOut(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
-        _ = try await website.submission(&request, browser: browser)
+        _ = try await website.submission(request, browser: browser)
         browser.signOutOperator()
         browser.leave(notice: browser.strings("operator_signedOut"))
         return website.redirect(to: "/operator", browser: browser)
@@ -201,7 +199,7 @@ extension Storefront {
         let reachable = website.teamAddresses.forPhones(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
             let isTeam = MarketService.isTeam(row.vendor)
-            let address = isTeam ? website.teamAddresses.path(of: row.vendor.id, on: reachable) : nil
+            let address = isTeam ? TeamAddress.url(of: row.vendor.id, on: reachable) : nil
             return [
                 "id": row.vendor.id, "name": row.vendor.name, "address": address,
                 "portAddress": isTeam ? website.teamAddresses.port(of: row.vendor.id, on: reachable) : nil,

@@ -23,8 +23,8 @@ extension Storefront {
     }
 
     @Sendable func unlockEditing(_ request: Request, context: PageRequestContext) async throws -> Response {
-        let (sender, product, form) = try await ownerForm(request, context)
-        var browser = sender
+        let (product, form) = try await ownerForm(request, context)
+        var browser = context.browser
         do {
             _ = try await service.product(
                 id: product.id, for: .owner(OwnershipProof(secret: form["secret"], client: browser.client)))
@@ -39,8 +39,8 @@ extension Storefront {
     }
 
     @Sendable func saveProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
-        let (sender, product, form) = try await ownerForm(request, context)
-        var browser = sender
+        let (product, form) = try await ownerForm(request, context)
+        var browser = context.browser
         let strings = browser.strings
         guard let proof = proof(for: product, browser: browser) else {
             return unlockForm(product, browser: browser, error: strings("editTimeRanOut"))
@@ -79,14 +79,12 @@ extension Storefront {
         return OwnershipProof(signedInWith: session.token, client: browser.client)
     }
 
-    /// A form posted about one product: who sent it, the product as it is, and the form.
-    private func ownerForm(_ request: Request, _ context: PageRequestContext) async throws -> (
-        BrowserSession, Product, FormSubmission
-    ) {
-        var request = request
-        let browser = context.browser
+    /// A form posted about one product: the product as it is, and the form.
+    private func ownerForm(
+        _ request: Request, _ context: PageRequestContext
+    ) async throws -> (Product, FormSubmission) {
         let product = try await service.product(id: try context.productID())
-        return (browser, product, try await website.submission(&request, browser: browser))
+        return (product, try await website.submission(request, browser: context.browser))
     }
 
     private func unlockForm(_ product: Product, browser: BrowserSession, error: String? = nil) -> Response {
@@ -109,8 +107,8 @@ extension Storefront {
     }
 
     @Sendable func deleteProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
-        let (sender, product, form) = try await ownerForm(request, context)
-        var browser = sender
+        let (product, form) = try await ownerForm(request, context)
+        var browser = context.browser
         let proof =
             sellersProof(for: product, browser: browser)
             ?? OwnershipProof(secret: form["secret"], client: browser.client)

@@ -13,9 +13,8 @@ extension Storefront {
     }
 
     @Sendable func signIn(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
-        let form = try await website.submission(&request, browser: browser)
+        let form = try await website.submission(request, browser: browser)
         let next = Self.localPath(form["next"])
         let credentials = VendorCredentials(identifier: form["identifier"], secret: form["secret"])
         do {
@@ -42,9 +41,8 @@ extension Storefront {
 
     /// Ends the session on the server too: the cookie, replayed, opens nothing.
     @Sendable func signOut(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
-        _ = try await website.submission(&request, browser: browser)
+        _ = try await website.submission(request, browser: browser)
         if let session = browser.session { try await service.signOut(token: session.token) }
         browser.signOut()
         browser.leave(notice: browser.strings("signedOut"))
@@ -81,12 +79,11 @@ extension Storefront {
     }
 
     @Sendable func createProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
-        var request = request
         var browser = context.browser
         guard let session = browser.session, try await website.signedInVendor(browser) != nil else {
             return website.signInAgain(&browser, next: "/products/new")
         }
-        let form = try await website.submission(&request, browser: browser)
+        let form = try await website.submission(request, browser: browser)
         let sending = form["sending"]
         if let registered = browser.sentForms[sending] {
             browser.leave(notice: browser.strings("alreadyRegistered"))
