@@ -148,12 +148,10 @@ public struct OpenMarketClient: Sendable {
         let response: URLResponse
         do {
             (data, response) = try await Transfer.data(for: request, in: session)
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as URLError {
+        } catch let error as URLError where error.code != .cancelled {
             throw OpenMarketError(error)
+        } catch is URLError, is CancellationError {
+            throw CancellationError()
         } catch {
             throw OpenMarketError.transport(error.localizedDescription)
         }

@@ -72,12 +72,10 @@ public final class ProductEditorModel {
     }
 
     private var originalEntry: ProductEntry? {
-        original.map { details in
-            let listing = details.listing
-            return ProductEntry(
-                name: listing.name, description: listing.description, price: String(listing.price),
-                discount: String(listing.discount), stock: String(listing.stock), currency: listing.currency)
-        }
+        guard let listing = original?.listing else { return nil }
+        return ProductEntry(
+            name: listing.name, description: listing.description, price: String(listing.price),
+            discount: String(listing.discount), stock: String(listing.stock), currency: listing.currency)
     }
 
     /// Adds a picture (new products only: the API cannot replace a listed product's pictures), shrunk

@@ -28,23 +28,22 @@ struct ClientOptions: ParsableArguments {
         return OpenMarketClient(baseURL: url, credentials: credentials, timeout: .seconds(120))
     }
 
-    /// Runs a call and turns what went wrong into a sentence that says what to fix.
-    func run<T>(_ call: (OpenMarketClient) async throws -> T) async throws -> T {
+    /// Runs a call and prints the market's answer: its JSON with --json, else what `text` makes of it
+    /// decoded. What went wrong in the call becomes a sentence that says what to fix.
+    func show<T: Decodable>(_ text: (T) -> String, _ call: (OpenMarketClient) async throws -> Data) async throws {
+        let client = try self.client()
+        let json: Data
         do {
-            return try await call(try client())
+            json = try await call(client)
         } catch let error as OpenMarketError {
             throw CommandFailure(Self.explain(error, server: server))
         }
-    }
-
-    /// Prints the market's answer: its JSON with --json, else what `text` makes of it decoded.
-    func show<T: Decodable>(_ json: Data, _ text: (T) -> String) throws {
         guard !self.json else {
             let object = try JSONSerialization.jsonObject(with: json)
             let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             return print(String(decoding: pretty, as: UTF8.self))
         }
-        try print(text(client().decode(json)))
+        try print(text(client.decode(json)))
     }
 
     static func explain(_ error: OpenMarketError, server: String) -> String {

@@ -24,10 +24,9 @@ struct Products: AsyncParsableCommand {
         @Option(help: "Only products whose name or description contains this.") var search: String?
 
         func run() async throws {
-            let json = try await options.run {
+            try await options.show(ProductTable.list) {
                 try await $0.productsJSON(page: page, itemsPerPage: perPage, search: search)
             }
-            try options.show(json, ProductTable.list)
         }
     }
 
@@ -40,8 +39,7 @@ struct Products: AsyncParsableCommand {
         @Argument(help: "The product's id.") var id: Int64
 
         func run() async throws {
-            let json = try await options.run { try await $0.productJSON(id: id) }
-            try options.show(json, ProductTable.card)
+            try await options.show(ProductTable.card) { try await $0.productJSON(id: id) }
         }
     }
 
@@ -74,8 +72,7 @@ struct Products: AsyncParsableCommand {
             let size = pictures.reduce(0) { $0 + $1.count }.formatted(.byteCount(style: .file))
             FileHandle.standardError.write(
                 Data("uploading \(pictures.count) picture(s), \(size), to \(options.server) …\n".utf8))
-            let json = try await options.run { try await $0.createProductJSON(draft, images: pictures) }
-            try options.show(json, ProductTable.card)
+            try await options.show(ProductTable.card) { try await $0.createProductJSON(draft, images: pictures) }
         }
     }
 
@@ -98,8 +95,7 @@ struct Products: AsyncParsableCommand {
             let changes = try ProductChanges(
                 name: name, description: description, currency: currency.map(Currency.init(option:)), price: price,
                 discount: discount.map { .amount($0) }, stock: stock, coverImageID: cover)
-            let json = try await options.run { try await $0.updateProductJSON(id: id, changes) }
-            try options.show(json, ProductTable.card)
+            try await options.show(ProductTable.card) { try await $0.updateProductJSON(id: id, changes) }
         }
     }
 
@@ -112,8 +108,8 @@ struct Products: AsyncParsableCommand {
         @Argument(help: "The product's id.") var id: Int64
 
         func run() async throws {
-            let json = try await options.run { try await $0.deleteProductJSON(id: id) }
-            try options.show(json) { (product: ProductDetails) in "deleted \(product.id): \(product.listing.name)" }
+            let deleted = { (product: ProductDetails) in "deleted \(product.id): \(product.listing.name)" }
+            try await options.show(deleted) { try await $0.deleteProductJSON(id: id) }
         }
     }
 }

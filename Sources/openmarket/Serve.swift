@@ -30,7 +30,7 @@ struct Serve: AsyncParsableCommand {
     var lan = false
 
     @Option(help: "Port to listen on (OPENMARKET_PORT).")
-    var port: Int = Int(Environment.value("OPENMARKET_PORT", default: "8080")) ?? 8080
+    var port: Int = Environment.value("OPENMARKET_PORT", default: 8080)
 
     @OptionGroup var storage: MarketOptions
 
@@ -49,8 +49,7 @@ struct Serve: AsyncParsableCommand {
         help: ArgumentHelp(
             "How 2022 API answers look when the Host is neither of that API's hosts (OPENMARKET_V2_FLAVOR).",
             valueName: "market-training|openmarket"))
-    var v2Flavor: V2Flavor =
-        V2Flavor(rawValue: Environment.value("OPENMARKET_V2_FLAVOR", default: "")) ?? .marketTraining
+    var v2Flavor: V2Flavor = Environment.value("OPENMARKET_V2_FLAVOR", default: .marketTraining)
 
     @OptionGroup var teamPorts: TeamPortsOption
 
@@ -62,32 +61,31 @@ struct Serve: AsyncParsableCommand {
     var openRegistration: Bool = Environment.flag("OPENMARKET_OPEN_REGISTRATION")
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (OPENMARKET_LOG_LEVEL).")
-    var logLevel: Logger.Level =
-        Logger.Level(rawValue: Environment.value("OPENMARKET_LOG_LEVEL", default: "info")) ?? .info
+    var logLevel: Logger.Level = Environment.value("OPENMARKET_LOG_LEVEL", default: .info)
 
     @Option(help: "text, or json for one JSON object per line (OPENMARKET_LOG_FORMAT).")
-    var logFormat: LogFormat = LogFormat(rawValue: Environment.value("OPENMARKET_LOG_FORMAT", default: "text")) ?? .text
+    var logFormat: LogFormat = Environment.value("OPENMARKET_LOG_FORMAT", default: .text)
 
     @Option(
         help: """
             Connections kept open at most; one more is answered 503. 0: the open-file limit less 128 \
             (OPENMARKET_MAX_CONNECTIONS).
             """)
-    var maxConnections: Int = Int(Environment.value("OPENMARKET_MAX_CONNECTIONS", default: "0")) ?? 0
+    var maxConnections: Int = Environment.value("OPENMARKET_MAX_CONNECTIONS", default: 0)
 
     @Option(
         help: """
             Wrong secrets one client address may send before it waits; a classroom behind one address \
             shares it (OPENMARKET_GUESSES_PER_ADDRESS).
             """)
-    var guessesPerAddress: Int = Int(Environment.value("OPENMARKET_GUESSES_PER_ADDRESS", default: "20")) ?? 20
+    var guessesPerAddress: Int = Environment.value("OPENMARKET_GUESSES_PER_ADDRESS", default: 20)
 
     @Option(
         help: """
             Seconds the first wait lasts once that allowance is spent; each further wrong secret doubles \
             it, up to 15 minutes (OPENMARKET_GUESS_WAIT).
             """)
-    var guessWait: Int = Int(Environment.value("OPENMARKET_GUESS_WAIT", default: "15")) ?? 15
+    var guessWait: Int = Environment.value("OPENMARKET_GUESS_WAIT", default: 15)
 
     func validate() throws {
         guard guessesPerAddress >= 1 else { throw ValidationError("--guesses-per-address must be 1 or more") }
