@@ -15,7 +15,6 @@ struct Recording: Sendable {
     let scheme: String
     let started: ContinuousClock.Instant
     let fault: RehearsedEffects?
-    /// How the answer was broken on purpose, when the vendor rehearses broken answers.
     var broken: BrokenSaid?
     /// The answer was the vendor's rehearsed failure, not the market's: nothing was refused.
     var failedOnPurpose: Bool
@@ -63,8 +62,10 @@ struct Recording: Sendable {
         let diagnosis = RequestDiagnosis(head: head, body: body)
         let path = (head.path ?? "/").maskingSecrets
         // An issued delete secret goes out bare or as a path's last segment: masked as in a request's path.
-        let text = RequestDiagnosis.maskingSecrets(in: String(decoding: answer.prefix(16 * 1024), as: UTF8.self))
-            .maskingSecrets
+        let text = RequestDiagnosis.maskingSecrets(
+            in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self)
+        )
+        .maskingSecrets
         var refused: InspectedRequest.Refusal?
         if status >= 400, !failedOnPurpose {
             let shape = RequestShape(method: head.method, path: head.path ?? "/")
@@ -97,7 +98,7 @@ struct Recording: Sendable {
 final class BodyCapture: @unchecked Sendable {
     static let keptBytes = 12 * 1024 * 1024
     /// An answer is shown by its first 16 KB; a refusal's JSON is far shorter.
-    static let keptAnswerBytes = 64 * 1024
+    static let keptAnswerBytes = 16 * 1024
 
     private let lock = NSLock()
     private let limit: Int
