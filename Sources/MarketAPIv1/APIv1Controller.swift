@@ -15,7 +15,6 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
         self.service = service
     }
 
-    /// `cache` keeps the lists and details it gave until the catalogue changes.
     package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
         let router = router.group().add(middleware: FieldSpellingMiddleware(V1FieldNames.name))
         let reading = router.caching(in: cache, version: service.catalogueVersion)

@@ -15,7 +15,6 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         self.defaultFlavor = defaultFlavor
     }
 
-    /// `cache` keeps the lists and details it gave until the catalogue changes.
     package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
         router.get("healthChecker") { _, _ in try JSONResponse.make("OK") }
         let reading = router.group().caching(in: cache, version: service.catalogueVersion)

@@ -83,8 +83,7 @@ struct V2PageBody: JSONWritable {
     }
 }
 
-/// Days as the 2022 clients parse them: the date (in UTC) at midnight. The flavour adds the
-/// fraction digits or not.
+/// Days as the 2022 clients parse them: the date (in UTC) at midnight. The flavour adds the fraction digits or not.
 enum V2Dates {
     static func day(_ date: Date) -> String {
         let (year, month, day) = civilDate(daysSince1970: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
@@ -114,8 +113,7 @@ public enum V2Flavor: String, Sendable, CaseIterable {
     case marketTraining = "market-training"
     case openmarket
 
-    /// The flavour for a request's Host header: `openmarket.…` and `market-training.…` pick theirs,
-    /// any other host gets `fallback`.
+    /// `openmarket.…` and `market-training.…` hosts pick their own flavour; any other host gets `fallback`.
     public static func forHost(_ host: String?, fallback: V2Flavor) -> V2Flavor {
         let name = (host ?? "").lowercased()
         if name.hasPrefix("openmarket.") { return .openmarket }
@@ -123,11 +121,9 @@ public enum V2Flavor: String, Sendable, CaseIterable {
         return fallback
     }
 
-    /// `snake` on market-training, `camel` on openmarket: the list envelope's key spelling.
     func key(_ snake: String, _ camel: String) -> String { self == .openmarket ? camel : snake }
 
-    /// A day as the flavour's clients parse it: always midnight; two fraction digits on
-    /// market-training, none on openmarket.
+    /// A day as the flavour's clients parse it: midnight, with two fraction digits on market-training only.
     func day(_ date: Date) -> String { V2Dates.day(date) + (self == .marketTraining ? ".00" : "") }
 
     /// The text `/archived` answers: a path to DELETE. openmarket clients either use it whole or

@@ -19,14 +19,12 @@ public struct Market: Sendable {
     public let service: MarketService
     /// The requests the inspector recorded for each vendor, and the anonymous ones for the operator.
     public let records: RequestRecords
-    /// The faults each vendor rehearses.
     public let faults: FaultInjector
     public let store: any MarketStore
     public let images: any ImageStore
     public let sessionKey: SessionKey
     /// Connections, bodies in memory and head time that this market's server allows, counted live.
     public let limits: ServerLimits
-    /// Where the market logs, at the configuration's level.
     public let logger: Logger
     /// What must run while the market is used: the database's connection pool, if any.
     let connections: [any Service]
@@ -150,7 +148,6 @@ extension Market {
         return named
     }
 
-    /// The vendor with this identifier, for commands that act on one.
     public func vendor(identifiedBy identifier: String) async throws -> Vendor {
         guard let vendor = try await service.vendor(.identifier(identifier)) else {
             throw MarketError(.notFound, field: .identifier, .noVendor(identifier: identifier))

@@ -23,8 +23,7 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
         }
     }
 
-    /// The same for a caller that does not wait: `deliver` is called once, on whichever thread the
-    /// read finished.
+    /// The same for a caller that does not wait: `deliver` is called once, on whichever thread the read finished.
     public func ask(_ question: Question, _ deliver: @escaping Delivery) {
         let start = state.withLock { state in
             state.waiting.append((question, deliver))

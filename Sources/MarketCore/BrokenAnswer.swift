@@ -8,13 +8,11 @@ public enum BrokenAnswer: String, CaseIterable, Codable, Sendable {
     case truncated
     /// A key the app needs is left out.
     case missingKey = "missing_key"
-    /// A value is `null`.
     case null
     /// A number comes as text: `"price": "1200"`.
     case numberAsText = "number_as_text"
     /// A currency the app's enum does not know.
     case unknownCurrency = "unknown_currency"
-    /// A key the app has never seen comes along.
     case extraKey = "extra_key"
     /// A date in another format than the dialect's.
     case otherDate = "other_date"

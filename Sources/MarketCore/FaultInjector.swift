@@ -36,8 +36,7 @@ public final class FaultInjector: Sendable {
         let start = elapsed()
         if known.withLock({ $0[vendorID].map { start - $0.readAt > Self.freshness } ?? true }) {
             let read = try await faults(of: vendorID)
-            // Kept unless what is known is newer (set here meanwhile); the requests counted go on counting while the
-            // faults are unchanged.
+            // Kept unless set here meanwhile; the count of requests served goes on while the faults are unchanged.
             known.withLock { known in
                 if let cached = known[vendorID], cached.readAt > start { return }
                 let served = known[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0

@@ -2,8 +2,7 @@ import Foundation
 import MarketModel
 
 /// Failures a vendor asks the market to stage for their own app's requests, to try the app against a slow or
-/// failing server: latency, answers failing with a chosen status, dropped connections, broken answers and
-/// trickling bodies. With a seed, the same settings stage the same failures for the same sequence of requests.
+/// failing server. With a seed, the same settings stage the same failures for the same sequence of requests.
 public struct FaultSettings: Codable, Sendable, Equatable {
     public static let longest = 30_000
 

@@ -27,8 +27,7 @@ public enum VendorSecret {
         return String((0..<16).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
-    /// The fewest characters a secret that a person chooses may have (about 41 bits in letters and
-    /// digits); generated secrets have 16.
+    /// The fewest characters a secret that a person chooses may have (about 41 bits in letters and digits).
     public static let minimumChosenLength = 8
 
     public static func validateChosen(_ secret: String) throws {
@@ -61,7 +60,6 @@ public enum ImageKey {
         key.utf8.firstIndex(of: UInt8(ascii: ".")).map { key[..<$0] } ?? key[...]
     }
 
-    /// The format a key's name ends in.
     public static func format(of key: String) -> ImageFormat? {
         let name = key.utf8.lastIndex(of: UInt8(ascii: ".")).map { key[key.utf8.index(after: $0)...] } ?? key[...]
         return ImageFormat(fileExtension: String(name))
@@ -78,8 +76,7 @@ public enum ImageKey {
         "\(name(of: key))\(width.map { "-w\($0)" } ?? "").\(format.fileExtension)"
     }
 
-    /// What a copy's key names: the hash of the image it is made from, its width (nil for the
-    /// image's own) and its format.
+    /// What a copy's key names: its source image's hash, its width (nil for the image's own) and its format.
     public static func variant(_ key: String) -> (hash: String, width: Int?, format: ImageFormat)? {
         // Read by hand: pages name several copies per photo, and a regex is compiled on every use.
         let parts = key.split(separator: ".")

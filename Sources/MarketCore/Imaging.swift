@@ -4,8 +4,7 @@ import MarketModel
 /// Turns uploaded bytes into the images the market serves: decoded, upright, stripped of metadata,
 /// re-encoded and thumbnailed.
 public protocol ImageProcessor: Sendable {
-    /// Throws an `ImageRejection` when the bytes are not an image the market accepts. The blocking
-    /// work is done in `steps`.
+    /// Throws an `ImageRejection` when the bytes are not an image the market accepts. Blocking work runs in `steps`.
     func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage
     /// A stored image made `width` pixels wide (never wider than it is) in `format`, for pages
     /// that ask for the size they show.
@@ -26,7 +25,6 @@ public protocol ImageStore: Sendable {
     func keys(unusedFor interval: Duration) async throws -> [String]
     /// Removes the blob unless it was put within `interval`; returns whether it went.
     func remove(key: String, ifUnusedFor interval: Duration) async throws -> Bool
-    /// Returns when new blobs can be stored now; throws what stops that.
     func checkWritable() async throws
 }
 
@@ -100,7 +98,6 @@ public struct ProcessedImage: Sendable {
     }
 }
 
-/// Why an upload is not accepted as an image.
 public struct ImageRejection: Error, Sendable, Equatable {
     public var rule: Rule
     /// Too many pixels: the upload is an image, only too large a one.

@@ -18,7 +18,6 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
     }
 
     public enum Reason: Sendable, Equatable, Codable {
-        /// The field breaks a rule.
         case rule(Rule)
         case noProduct(Int64)
         /// A path names a product by something that is no number.
@@ -111,7 +110,6 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
 }
 
 extension MarketError.Reason {
-    /// The reason in English, as the APIs and the command say it.
     public var english: String {
         switch self {
         case .rule(let rule): rule.english

@@ -33,14 +33,12 @@ extension MarketService {
     /// Its own secret is random and thrown away, so only the items' passwords change them.
     static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
 
-    /// A vendor a person registered, as opposed to the stand-in that 2021 items belong to, which is
-    /// no team and has no team address.
+    /// A vendor a person registered, not the stand-in that 2021 items belong to (no team, no team address).
     public static func isTeam(_ vendor: Vendor) -> Bool { vendor.identifier != itemsVendorIdentifier }
 
-    /// Registers a product for the vendor `proof` names (or signed in), or, from a password alone,
-    /// a 2021 item guarded by that password and allowed to have no pictures. A secret's slow hash
-    /// is checked on one core while the pictures are made on the others; nothing is stored before
-    /// it holds, and a wrong secret is still the refusal the client hears.
+    /// Registers a product for the vendor `proof` names (or signed in), or, from a password alone, a 2021 item
+    /// guarded by that password and allowed no pictures. A secret's slow hash is checked on one core while the
+    /// pictures are made on the others; nothing is stored until it holds, and a wrong secret outranks other refusals.
     public func createProduct(_ draft: ProductDraft, images uploads: [Data], by proof: OwnershipProof) async throws
         -> Product
     {
@@ -113,8 +111,8 @@ extension MarketService {
         return try await delete(id)
     }
 
-    /// Deletes every product of the vendor these credentials prove, to start a lesson afresh; their
-    /// pictures go with the next sweep. Returns how many products there were.
+    /// Deletes every product of the vendor these credentials prove, to start a lesson afresh; their pictures go with
+    /// the next sweep.
     public func deleteAllProducts(of credentials: VendorCredentials, from client: String?) async throws -> Int {
         let vendor = try await authenticate(credentials, from: client)
         return try await store.deleteProducts(vendorID: vendor.id)

@@ -5,8 +5,7 @@ import Foundation
 public struct SecretThrottle: Sendable, Equatable {
     /// Wrong secrets allowed from one client address before it waits.
     public var perAddress: Int
-    /// The first wait once the allowance is spent; each further failure doubles it, up to
-    /// `longestWait`.
+    /// The first wait once the allowance is spent; each further failure doubles it, up to `longestWait`.
     public var firstWait: Duration
 
     public init(perAddress: Int = 20, firstWait: Duration = .seconds(15)) {

@@ -57,11 +57,9 @@ public struct MarketService: Sendable {
         return try await store.products(page, matching: term.isEmpty ? nil : term, arranged: arrangement)
     }
 
-    /// How many names a search box offers as a person types.
     public static let suggestionCount = 8
 
-    /// The names of products that match what a person has typed so far, the best matches first,
-    /// each once.
+    /// The names of products that match what a person has typed so far, the best matches first, each once.
     public func suggestedNames(for typed: String) async throws -> [String] {
         let page = PageRequest(number: 1, itemsPerPage: Self.suggestionCount * 2)
         var names: [String] = []
@@ -113,9 +111,8 @@ public struct MarketService: Sendable {
         return nil
     }
 
-    /// The copies a page may ask for of `image`: each width below its own, in its own format and in
-    /// WebP, and a WebP copy as wide as the image, so that a browser taking WebP is never offered
-    /// less than the original's width.
+    /// The copies a page may ask for of `image`: each width below its own, in its own format and in WebP, and a
+    /// WebP copy as wide as the image, so that a browser taking WebP is never offered less than the original's width.
     public static func variants(of image: ProductImage) -> [(key: String, width: Int, format: ImageFormat)] {
         guard let format = ImageKey.format(of: image.originalKey) else { return [] }
         let smaller = ImageKey.variantWidths.filter { $0 < image.width }.flatMap { width in
@@ -138,8 +135,7 @@ public struct MarketService: Sendable {
         return try await addVendor(name: name, identifier: identifier, secret: secret, id: id)
     }
 
-    /// Open registration takes whatever secret an app has hard-coded: refusing it would leave that
-    /// app unable to sell at all.
+    /// Open registration takes whatever secret an app has hard-coded: refusing it would leave the app unable to sell.
     private func addVendor(
         name: String, identifier: String?, secret: String?, id: Int64? = nil
     ) async throws -> (vendor: Vendor, secret: String) {
@@ -175,10 +171,9 @@ public struct MarketService: Sendable {
         }
     }
 
-    /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as
-    /// long to refuse as a wrong secret, unless open registration makes it a vendor. After too many
-    /// wrong secrets for one identifier or from one `client` address, `throttled` until a wait is over.
-    /// `known` is what `admitSeller` read for the identifier, if it did.
+    /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as long to refuse as a
+    /// wrong secret, unless open registration makes it a vendor. After too many wrong secrets for one identifier or
+    /// from one `client` address, `throttled` until a wait is over. `known` is what `admitSeller` read, if anything.
     public func authenticate(
         _ credentials: VendorCredentials, from client: String?, known: StoredVendor? = nil
     ) async throws -> Vendor {
@@ -198,9 +193,8 @@ public struct MarketService: Sendable {
         }
     }
 
-    /// Refuses a sale from an identifier no vendor has (unless open registration would make it
-    /// one) before its upload is read: the answer a wrong secret gets, after as long. What it read
-    /// goes with the sale's `OwnershipProof`.
+    /// Refuses a sale from an identifier no vendor has (unless open registration would make it one) before its upload
+    /// is read: the answer a wrong secret gets, after as long. What it read goes with the sale's `OwnershipProof`.
     public func admitSeller(identifier: String?) async throws -> AdmittedSeller? {
         let identifier = VendorIdentifier.normalized(identifier ?? "")
         guard !identifier.isEmpty else { return nil }

@@ -43,7 +43,6 @@ public struct StoredSession: Sendable, Equatable {
     }
 }
 
-/// A store a market can be copied out of.
 public protocol MarketExporting: Sendable {
     func exportVendors() async throws -> [StoredVendor]
     /// The sessions that have not expired by `now`.

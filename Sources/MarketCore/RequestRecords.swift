@@ -54,7 +54,6 @@ public final class RequestRecords: Sendable {
         }
     }
 
-    /// When a vendor's app first got through each step noted.
     public func firstSteps(of vendorID: Int64) async throws -> [String: Date] {
         try await store.firstSteps(vendorID: vendorID)
     }
@@ -133,7 +132,6 @@ public final class RequestRecords: Sendable {
     }
 }
 
-/// A request that named no vendor, as `RequestRecords` keeps it.
 private struct AnonymousRequest: Sendable {
     var id: Int64
     var at: Date

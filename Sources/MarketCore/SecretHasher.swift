@@ -36,8 +36,7 @@ public struct SecretHasher: Sendable {
 public enum Digest {
     public static func sha256Hex(_ data: some DataProtocol) -> String { hex(SHA256.hash(data: data)) }
 
-    /// Bytes as lowercase hexadecimal, two digits each, written straight into the string: every
-    /// answer's tag and every new visitor's token is one.
+    /// Lowercase hex, written straight into the string: every answer's tag and every new visitor's token is one.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         bytes.withContiguousStorageIfAvailable(hex) ?? Array(bytes).withUnsafeBufferPointer(hex)
     }

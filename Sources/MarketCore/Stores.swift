@@ -1,7 +1,6 @@
 import Foundation
 import MarketModel
 
-/// Where vendors are kept.
 public protocol VendorStore: Sendable {
     /// Adds a vendor; fails with a `.conflict` MarketError when the identifier is taken.
     func insertVendor(_ vendor: NewVendor) async throws -> Vendor
@@ -22,9 +21,8 @@ public protocol ProductStore: Sendable {
     func products(_ page: PageRequest, ofVendor vendorID: Int64) async throws -> Page<ProductSummary>
     /// Who may change a product (hidden or not), or nil when there is no such product.
     func ownership(of productID: Int64) async throws -> ProductOwnership?
-    /// Reads the product, lets `change` return its new state and saves that, atomically; with
-    /// `images`, the product's images are replaced by these (the first becomes the cover).
-    /// Returns the product before and after, or nil when there is no such product.
+    /// Applies `change` to the product and saves the result atomically; `images`, when given, replace its images
+    /// (the first becomes the cover). Returns the product before and after, or nil when there is no such product.
     func updateProduct(
         id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
     ) async throws -> (before: Product, after: Product)?
@@ -32,9 +30,7 @@ public protocol ProductStore: Sendable {
     func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws
     func productID(forDeleteToken hash: String) async throws -> Int64?
-    /// Those of `keys` that an image row names.
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>
-    /// Returns when the store answers now; throws what stops it.
     func checkReachable() async throws
     /// Grows with every committed change to what a product's answer shows (products, images, vendors), by any
     /// server or tool: answers read after it may be reused while it stays the same. A change made here is in the
@@ -51,13 +47,11 @@ public protocol SessionStore: Sendable {
     /// The vendor whose session this is, or nil when it ended, expired or never was.
     func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor?
     func deleteSession(tokenHash: String) async throws
-    /// Gives a vendor a new secret and ends all its sessions, atomically; false when no vendor has
-    /// that identifier.
+    /// Gives a vendor a new secret and ends all its sessions, atomically; false when no vendor has that identifier.
     func replaceSecret(ofVendor identifier: String, with secretHash: String) async throws -> Bool
 }
 
-/// Where wrong secrets are counted, shared by every server so that guessing is throttled across
-/// them all.
+/// Where wrong secrets are counted, shared by every server so that guessing is throttled across them all.
 public protocol AttemptStore: Sendable {
     /// The failures counted under each of `keys` that has any since `since`.
     func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts]
@@ -95,7 +89,6 @@ public protocol RehearsalStore: Sendable {
     /// The faults a vendor has set (encoded `FaultSettings`), or nil.
     func faults(vendorID: Int64) async throws -> Data?
     func setFaults(_ faults: Data?, vendorID: Int64) async throws
-    /// Deletes every product of a vendor; returns how many there were.
     func deleteProducts(vendorID: Int64) async throws -> Int
 }
 
@@ -121,8 +114,7 @@ public protocol OperatorStore: Sendable {
     func operatorActions(limit: Int) async throws -> [OperatorAction]
     /// Every vendor with how many products they have and when their last recorded request came.
     func vendorOverview() async throws -> [VendorOverview]
-    /// Hides a product from every list and detail, or shows it again; its name, or nil when there
-    /// is no such product.
+    /// Hides a product from every list and detail, or shows it again; its name, or nil when there is no such product.
     func setProductHidden(_ hidden: Bool, id: Int64) async throws -> String?
     func hiddenProducts() async throws -> [ProductLabel]
     /// Deletes every product of every vendor at once and numbers the next one 1 again, as in a new
@@ -225,7 +217,7 @@ public struct NewProduct: Sendable {
     public var vendorID: Int64
     public var draft: ProductDraft
     public var images: [NewProductImage]
-    /// The bcrypt hash of a 2021 item's own password, for items made through the 2021 API.
+    /// The bcrypt hash of a 2021 item's own password.
     public var passwordHash: String?
     public var createdAt: Date
 
@@ -259,8 +251,7 @@ public struct NewProductImage: Sendable {
     }
 }
 
-/// The secrets that prove the right to change one product: its vendor's, and for a 2021 item its own
-/// password.
+/// The secrets that prove the right to change one product: its vendor's, and for a 2021 item its own password.
 public struct ProductOwnership: Sendable {
     public var vendorIdentifier: String
     public var vendorSecretHash: String

@@ -48,7 +48,6 @@ public final class VisibleProducts: Sendable {
         return (page, ids.count)
     }
 
-    /// The ids at `version` if they are kept, without reading them.
     public func cached(at version: Int64) -> [Int64]? {
         stored.withLock { stored in stored?.version == version ? stored?.ids : nil }
     }

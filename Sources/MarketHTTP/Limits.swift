@@ -123,8 +123,7 @@ final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// The requests whose responses have not ended yet, oldest first: whether each still waits for
-    /// its go-ahead.
+    /// The requests whose responses have not ended yet, oldest first: whether each still waits for its go-ahead.
     private var unanswered: [Bool] = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

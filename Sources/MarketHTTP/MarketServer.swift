@@ -12,8 +12,7 @@ import MarketStorefront
 import NIOCore
 import Prometheus
 
-/// Builds the market's HTTP application around one MarketService: every request goes through
-/// Hummingbird's router and the middleware below, in the order they are added.
+/// Builds the market's HTTP application around one MarketService; middleware runs in the order it is added below.
 public enum MarketServer {
     /// `flavor` answers 2022 requests whose Host names neither of that API's hosts. `sessionKey`
     /// seals the pages' cookies; markets that share a store share it too.
@@ -64,9 +63,8 @@ public enum MarketServer {
         return router
     }
 
-    /// `router` behind the team addresses: `/teams/<vendor_id>/…` is routed as `/…` for that
-    /// vendor, as is a request to a team's own port; with `plainAddressTeam` the market's own
-    /// address is that vendor's too.
+    /// `router` behind the team addresses: `/teams/<vendor_id>/…`, or a team's own port, is routed as `/…` for that
+    /// vendor; with `plainAddressTeam` the market's own address is that vendor's too.
     public static func responder(
         router: Router<MarketRequestContext>, teamPorts: TeamPorts? = nil, plainAddressTeam: Vendor? = nil
     ) -> some HTTPResponder<MarketRequestContext> {
@@ -94,11 +92,10 @@ public enum MarketServer {
     }
 }
 
-/// Takes a team address off each request's path before the router sees it, as a proxy mounting an application under
-/// a path does: `/teams/82/api/products` is routed as `/api/products`, with the vendor_id in the context (for the
-/// inspector and the faults) and `X-Forwarded-Prefix: /teams/82` in the head (for the picture URLs in the answer and
-/// the response cache's key). A request to a team's own port, or with `plainAddressTeam` to the market's own address,
-/// is that team's as it is.
+/// Takes a team address off each request's path before routing, as a proxy mounting an app under a path does:
+/// `/teams/82/api/products` is routed as `/api/products`, with the vendor_id in the context (for the inspector and
+/// the faults) and `X-Forwarded-Prefix: /teams/82` in the head (for the picture URLs and the response cache's key).
+/// A request to a team's own port, or with `plainAddressTeam` to the market's own address, is that team's as it is.
 struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPResponder {
     let router: Router
     let teamPorts: TeamPorts?

@@ -5,9 +5,8 @@ import MarketHTTPShared
 import Metrics
 import Prometheus
 
-/// What operators ask a server: `/metrics` in Prometheus' text format, and `/readyz`, whether it
-/// can serve now (its database answers, pictures can be stored). `/healthChecker` stays the
-/// apps' own.
+/// What operators ask a server: `/metrics` in Prometheus' text format, and `/readyz`, whether it can serve now (its
+/// database answers, pictures can be stored). `/healthChecker` stays the apps' own.
 struct OperationsController<Context: RequestContext>: Sendable {
     let service: MarketService
     let limits: ServerLimits

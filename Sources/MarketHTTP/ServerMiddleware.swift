@@ -108,7 +108,7 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
             let compressed = try? Self.gzip(try await BodyCollector.bytes(of: response))
         else { return response }
         response.headers[.contentEncoding] = "gzip"
-        // The same validator, but no longer a byte-for-byte one.
+        // The compressed bytes differ from the tagged ones, so the tag stays only as a weak validator.
         response.headers[.eTag] = response.headers[.eTag].map { $0.hasPrefix("W/") ? $0 : "W/" + $0 }
         response.headers[.contentLength] = String(compressed.readableBytes)
         response.body = ResponseBody(byteBuffer: compressed)

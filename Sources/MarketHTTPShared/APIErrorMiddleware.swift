@@ -109,7 +109,6 @@ package protocol ProblemPages: Sendable {
 }
 
 extension Response {
-    /// With `Retry-After` when the refusal says when to try again.
     package func retrying(after seconds: Int?) -> Response {
         guard let seconds else { return self }
         var response = self

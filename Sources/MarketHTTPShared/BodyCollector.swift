@@ -2,7 +2,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Keeps what a response body writes.
 package final class BodyCollector: ResponseBodyWriter {
     private(set) var buffer = ByteBuffer()
 

@@ -6,7 +6,6 @@ extension Sequence<UInt8> {
         elementsEqual(other) { asciiLowercased($0) == asciiLowercased($1) }
     }
 
-    /// Begins with `prefix`, ASCII letters in either case.
     @inlinable
     package func caselessStarts(with prefix: some Sequence<UInt8>) -> Bool {
         starts(with: prefix) { asciiLowercased($0) == asciiLowercased($1) }

@@ -82,7 +82,6 @@ extension Decimal {
 }
 
 extension Optional {
-    /// The value, or the refusal that `field` is required.
     package func orMissing(_ field: MarketField) throws(MarketError) -> Wrapped {
         guard let self else { throw MarketError.missing(field) }
         return self

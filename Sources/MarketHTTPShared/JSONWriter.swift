@@ -30,7 +30,6 @@ package struct JSONWriter {
         close(UInt8(ascii: "]"))
     }
 
-    /// A member's key; its value comes next.
     package mutating func key(_ key: String) {
         #if DEBUG
             let last = lastKeys.indices.last!
@@ -61,7 +60,6 @@ package struct JSONWriter {
         afterValue = true
     }
 
-    /// A member: its key, then its value.
     package mutating func member(_ key: String, _ value: String) { self.key(key); string(value) }
     package mutating func member(_ key: String, _ value: some BinaryInteger) { self.key(key); number(value) }
     package mutating func member(_ key: String, _ value: Bool) { self.key(key); bool(value) }
@@ -112,7 +110,6 @@ package struct JSONWriter {
     }
 }
 
-/// A body written with `JSONWriter`.
 package protocol JSONWritable {
     func write(to json: inout JSONWriter)
 }

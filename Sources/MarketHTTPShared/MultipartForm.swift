@@ -2,10 +2,9 @@ import Foundation
 import MarketCore
 import NIOCore
 
-/// A `multipart/form-data` body read as the 2021–2022 apps actually wrote it: with a CRLF preamble,
-/// without the final CRLF, with `Content-Disposition:form-data` unspaced, with trailing spaces,
-/// unquoted or half-quoted parameters, raw UTF-8 filenames, and delimiter lines that carry extra
-/// characters after the boundary.
+/// A `multipart/form-data` body read as the 2021–2022 apps actually wrote it: with a CRLF preamble, without the final
+/// CRLF, with `Content-Disposition:form-data` unspaced, with trailing spaces, unquoted or half-quoted parameters, raw
+/// UTF-8 filenames, and delimiter lines that carry extra characters after the boundary.
 package struct MultipartForm {
     /// A part's field name and bytes, and what it says of itself. The market trusts neither its
     /// filename nor its declared type; the inspector shows them.
@@ -22,7 +21,6 @@ package struct MultipartForm {
 
     package var parts: [Part]
 
-    /// The boundary a `Content-Type: multipart/form-data; boundary=…` header declares.
     package static func boundary(in contentType: String?) -> String? {
         guard let contentType, contentType.lowercased().contains("multipart/") else { return nil }
         return HeaderParameters.value(of: "boundary", in: contentType).flatMap { $0.isEmpty ? nil : $0 }

@@ -80,15 +80,13 @@ extension Request {
 }
 
 package enum JSONResponse {
-    /// Keys in a fixed order: the same answer is the same bytes on every server and every time,
-    /// so its ETag is too.
+    /// Keys in a fixed order: the same answer is the same bytes on every server and every time, so its ETag is too.
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 
-    /// The fields of every JSON answer.
     package static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
 
     package static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
@@ -113,9 +111,8 @@ extension RequestContext {
 }
 
 extension MultipartForm {
-    /// The pictures in the parts with these names. Empty parts are what one app sends for pictures it
-    /// failed to encode; they are no pictures. Neither is a text field of the same name that holds
-    /// no image (an early-2021 app describes its photo array there, `[]` when it has none).
+    /// The pictures in the parts with these names. Empty parts (one app's pictures it failed to encode) and text
+    /// fields without an image (an early-2021 app describes its photo array there, `[]` if none) are no pictures.
     package func images(named first: String, _ second: String) -> [Data] {
         parts(named: first, second).filter { $0.isFile || UploadKind.sniff($0.body) != nil }
             .flatMap { ImageUploads.split($0.body) }.filter { !$0.isEmpty }
@@ -136,8 +133,7 @@ public struct MarketRequestContext: ConnectionRequestContext {
     }
 }
 
-/// A context that knows the connection its request came on, and the team whose address it came
-/// through, if any.
+/// A context that knows the connection its request came on, and the team whose address it came through, if any.
 package protocol ConnectionRequestContext: RequestContext {
     var connection: any Channel { get }
     var team: Int64? { get }
@@ -171,8 +167,7 @@ extension HTTPField.Name {
     package static var forwardedHost: Self { Self("X-Forwarded-Host")! }
     package static var forwardedProto: Self { Self("X-Forwarded-Proto")! }
     package static var forwardedFor: Self { Self("X-Forwarded-For")! }
-    /// The team address a request came through, taken off its path before routing; set only by
-    /// the market itself.
+    /// The team address a request came through, taken off its path before routing; set only by the market itself.
     package static var forwardedPrefix: Self { Self("X-Forwarded-Prefix")! }
     /// The storefront's script says `fetch` here for the requests it sends in the background.
     package static var requestedWith: Self { Self("X-Requested-With")! }

@@ -6,13 +6,12 @@ import MarketCore
 import NIOCore
 import Synchronization
 
-/// Responses to the catalogue's reads (lists, details, pages), given again while the catalogue version
-/// they were read at stands. The version is read per request from the store every server writes to, so a
-/// change through any server is seen by the next request to every server; nothing expires on a timer.
+/// Responses to the catalogue's reads (lists, details, pages), given again while the catalogue version they were read
+/// at stands. The version is read per request from the store every server writes to, so a change through any server
+/// shows on the next request to every server; nothing expires on a timer.
 ///
-/// Bounded by bytes; what was not used for a generation goes first. A response is kept only the second
-/// time it is made lately: most products of a large catalogue are asked for once in a long while, and
-/// keeping those would push out what is asked again.
+/// Bounded by bytes; what was not used for a generation goes first. A response is kept only the second time it is made
+/// lately: most products of a large catalogue are asked for once in a long while and would crowd out those asked again.
 package final class ResponseCache: Sendable {
     /// One kept response, as the route made it (compression and the rest are added outside).
     struct Entry: Sendable {
@@ -154,10 +153,9 @@ package struct CachePolicy: Sendable {
     }
 }
 
-/// Gives a kept response while the catalogue is unchanged, and keeps its routes' successful responses,
-/// each with an `ETag` so a client revalidating with the same bytes gets 304. Only for routes whose
-/// response depends on nothing but the URL, the catalogue and the headers in `Key`; a response that sets
-/// a cookie is never kept.
+/// Gives a kept response while the catalogue is unchanged, and keeps its routes' successful responses, each with an
+/// `ETag` so a client revalidating with the same bytes gets 304. Only for routes whose response depends on nothing but
+/// the URL, the catalogue and the headers in `Key`; a response that sets a cookie is never kept.
 package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     let cache: ResponseCache
     let version: @Sendable () async throws -> Int64

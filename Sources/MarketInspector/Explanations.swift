@@ -78,7 +78,6 @@ enum Mistake: Codable, Sendable, Equatable {
     case headNotEnded(part: String, seen: String)
 }
 
-/// What a rehearsed fault did to a request.
 struct RehearsedEffects: Codable, Sendable, Equatable {
     var heldBackMilliseconds: Int?
     /// The status the market answered without reaching its routes.

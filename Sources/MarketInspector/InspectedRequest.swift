@@ -10,12 +10,10 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         package var value: String
     }
 
-    /// One part of a multipart body.
     package struct Part: Codable, Sendable, Equatable {
         package var name: String
         package var filename: String?
         package var declaredType: String?
-        /// What the bytes are, whatever the part says.
         var sniffed: Sniffed
         package var size: Int
     }
@@ -50,7 +48,6 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     var refusal: Refusal?
     /// A rehearsed failure the vendor staged and this request met.
     var fault: RehearsedEffects?
-    /// How the answer was broken on purpose, for a vendor who rehearses broken answers.
     var broken: BrokenSaid?
     /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
     package var curl: String

@@ -140,8 +140,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
 
 private struct DroppedOnPurpose: Error {}
 
-/// Passes an answer on, keeping a copy for the inspector, and lets it trickle when a vendor
-/// rehearses a slow network.
+/// Passes an answer on, keeping a copy for the inspector, and lets it trickle when a vendor rehearses a slow network.
 private struct InspectingWriter: ResponseBodyWriter {
     var inner: any ResponseBodyWriter
     let capture: BodyCapture

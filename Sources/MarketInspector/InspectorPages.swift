@@ -141,8 +141,7 @@ struct InspectedRow {
         (id, at, self.request) = (stored.id, stored.at, request)
     }
 
-    /// The row, its explanations said in the page's language; the request's and the answer's own
-    /// bytes as they were.
+    /// The row, its explanations said in the page's language; the request's and the answer's own bytes as they were.
     func context(_ strings: Localization) -> PageContent {
         let replay = ReplayedRequest(request)
         return [

@@ -7,12 +7,10 @@ import NIOCore
 /// Breaks a market answer on purpose, in the first of the vendor's chosen ways that fits, and says how in words a
 /// learner can act on. Only successes are broken: a refusal already teaches what it should.
 struct ResponseBreaker {
-    /// An answer as it leaves broken.
     struct Broken {
         var status: HTTPResponse.Status
         var contentType: String
         var body: [UInt8]
-        /// What was broken, and the question it puts to the app.
         var said: BrokenSaid
     }
 

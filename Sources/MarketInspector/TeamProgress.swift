@@ -113,7 +113,6 @@ struct TeamProgress: Sendable {
 }
 
 extension InspectedRequest {
-    /// The vendor's rehearsal failed this request or broke its answer.
     var metRehearsedFailure: Bool { fault?.answered != nil || fault?.dropped == true || broken != nil }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The currencies a price can be in. The 2022 apps decode currency into an enum with exactly these
-/// two cases, so no other value may ever leave the server.
+/// The 2022 apps decode currency into an enum with exactly these two cases: no other value may ever leave the server.
 public enum Currency: String, Sendable, Codable, CaseIterable {
     case krw = "KRW"
     case usd = "USD"

@@ -61,8 +61,7 @@ public enum MarketRules {
         return discount
     }
 
-    /// The discount that makes a buyer pay `salePrice`: the 2021 API sends the sale price where the
-    /// 2022 API sends the discount.
+    /// The discount that makes a buyer pay `salePrice`, which the 2021 API sends where the 2022 API sends a discount.
     public static func discount(price: Int64, salePrice: Int64) throws(ValidationError) -> Int64 {
         try price - validDiscount(salePrice, price: price)
     }

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A product as the market shows it: its facts, its images in order and its vendor. Its facts
-/// read as its own (`product.price`).
+/// A product as the market shows it: facts, images in order and vendor; its facts read as its own (`product.price`).
 @dynamicMemberLookup
 public struct Product: Sendable, Equatable, Identifiable {
     public var id: Int64

@@ -2,10 +2,9 @@
 /// products show. The APIs list `asListed` unless a client asks for an order.
 public struct ProductArrangement: Sendable, Hashable {
     public enum Order: String, Sendable, CaseIterable {
-        /// 정확도순, by where the term first appears: in the name before in the description; in
-        /// each, as a whole word before as a word's start before inside a word; newest first among
-        /// equals. Of a term found more than `rankedMatches` times, the newest that many are ranked
-        /// and the older follow, newest first. Without a search, newest first.
+        /// 정확도순, by where the term first appears: in the name before the description; in each, as a whole word
+        /// before a word's start before inside a word; newest first among equals. Of a term found more than
+        /// `rankedMatches` times, the newest that many are ranked and the rest follow; without a search, newest first.
         case relevance
         /// 최신순.
         case newest
@@ -41,22 +40,20 @@ public struct ProductArrangement: Sendable, Hashable {
     /// gathering every match from the term's index first.
     public static func isDense<Count: BinaryInteger>(found: Count, shown: Count) -> Bool { found * 50 >= shown }
 
-    /// Whether a page by price that ends `reach` matches in, of a term `found` among `shown` products, is read sooner
-    /// by walking the price index and testing each entry against the term's matches (about `reach × shown ÷ found`
-    /// entries) than by looking up every match's row and sorting them, a row counting as eight entries as in SQLite
-    /// (in PostgreSQL a row costs more, so there the rule is a little cautious).
+    /// Whether a page by price ending `reach` matches in, of a term `found` among `shown` products, is read sooner by
+    /// walking the price index and testing each entry (about `reach × shown ÷ found`) than by reading and sorting every
+    /// match's row, a row costing eight entries as in SQLite (more in PostgreSQL, where the rule is a little cautious).
     public func walksPrices(found: Int, shown: Int, reach: Int) -> Bool {
         [.lowestPrice, .highestPrice].contains(order) && !Self.isDense(found: found, shown: shown)
             && Double(reach) * Double(shown) <= 8 * Double(found) * Double(found)
     }
 
-    /// What separates words for `Order.relevance`: a term between these (or the text's ends) is a
-    /// whole word.
+    /// What separates words for `Order.relevance`: a term between these (or the text's ends) is a whole word.
     public static let wordSeparators = " \n\t,.!?()[]/·"
 }
 
-/// Prices a buyer pays from `lowest` to `highest` (either open), in one currency. Bounds given the
-/// wrong way round are taken the right way round, as a shopper meant them.
+/// Prices a buyer pays from `lowest` to `highest` (either open), in one currency; reversed bounds are swapped, as
+/// a shopper meant them.
 public struct PriceRange: Sendable, Hashable {
     public var currency: Currency
     public var lowest: Int64

@@ -48,8 +48,7 @@ public struct ProductChanges: Sendable, Equatable {
         case salePrice(Int64)
     }
 
-    /// What a change of price alone leaves as it was: the 2022 API keeps the discount amount, the
-    /// 2021 API keeps what the buyer pays.
+    /// What a price change alone keeps: the discount amount (2022 API) or what the buyer pays (2021 API).
     public enum PriceChangeKeeps: Sendable, Equatable {
         case discount
         case salePrice

@@ -55,8 +55,7 @@ package struct CookieCipher: Sendable {
     }
 }
 
-/// A sign-in, kept in the `market_session` cookie; the market checks its token before acting in the
-/// vendor's name.
+/// A sign-in, kept in the `market_session` cookie; the market checks its token before acting in the vendor's name.
 package struct SessionCookie: Codable, Sendable {
     package var token: String
     package var name: String

@@ -123,7 +123,6 @@ package struct Localization: Sendable {
         count == 1 ? self("oneProduct") : self("products", ["count": Self.grouped(Int64(count))])
     }
 
-    /// A number with its thousands grouped: 1,234,567.
     package static func grouped(_ number: Int64) -> String {
         let digits = String(number.magnitude)
         var grouped = number < 0 ? "-" : ""
@@ -134,7 +133,6 @@ package struct Localization: Sendable {
         return grouped
     }
 
-    /// A number as this localization says it: grouped (1,200), or plain (1200) with `plainNumbers`.
     package func number(_ number: Int) -> String { plainNumbers ? String(number) : Self.grouped(Int64(number)) }
 
     /// An amount as people here read it: 12,000원 in Korean, ₩12,000 in English; US$4 in both.

@@ -13,7 +13,6 @@ package struct PageRenderer: Sendable {
 
     private let library: MustacheLibrary
     let assets: Assets
-    /// Every phrase in every language the pages speak.
     package let localizations: [Language: Localization]
     /// What every page of a language shows alike: its phrases and script phrases, the assets' addresses.
     private let shared: [Language: Shared]
@@ -97,7 +96,6 @@ package struct PageRenderer: Sendable {
             ?? "<!doctype html><title>\(template)</title>"
     }
 
-    /// The phrases the script says itself.
     static let scriptPhrases = [
         "added", "sending", "offline", "remove", "removePhoto", "chosenPhoto", "onePhotoLeftOut", "photosLeftOut",
         "storedAsJPEG", "notAPicture", "megabytes", "kilobytes", "buyerPays", "photosChosen", "noPhotoChosen",

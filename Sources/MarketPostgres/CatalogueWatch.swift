@@ -15,7 +15,6 @@ import Synchronization
 public final class CatalogueWatch: Service, Sendable {
     /// The channel that `catalogue_changed()` notifies (Migrations/08-catalogue-watchers.sql).
     static let channel = "catalogue_changed"
-    /// How the watch's connection is named to the database (`pg_stat_activity`).
     public static let applicationName = "openmarket catalogue watch"
     /// How long the database counts a watcher after its last renewal, and how often it renews.
     static let lease = 2.0
@@ -157,7 +156,6 @@ public final class CatalogueWatch: Service, Sendable {
     }
 }
 
-/// Resumes a continuation with the first of several outcomes.
 private final class FirstOutcome<T: Sendable>: Sendable {
     private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
 
@@ -170,7 +168,6 @@ private final class FirstOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// The watch's connection ended, or stopped answering.
 struct WatchLost: Error, CustomStringConvertible {
     var description: String { "its connection ended or stopped answering" }
 }

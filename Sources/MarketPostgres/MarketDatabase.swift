@@ -55,7 +55,6 @@ struct MarketDatabase: Sendable {
         }
     }
 
-    /// Returns when the database takes writes now.
     func checkWritable() async throws {
         let writable = try await read { session in
             try await session.single("SELECT current_setting('transaction_read_only') = 'off'", as: Bool.self)
@@ -63,7 +62,6 @@ struct MarketDatabase: Sendable {
         guard writable else { throw MarketError.unavailable(.databaseReadOnly) }
     }
 
-    /// Runs `operation` under the deadline, timed on `timer`.
     private func guarded<T: Sendable>(
         _ timer: Metrics.Timer, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {

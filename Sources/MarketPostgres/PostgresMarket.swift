@@ -4,7 +4,6 @@ import MarketCore
 import PostgresNIO
 import ServiceLifecycle
 
-/// A market kept in PostgreSQL: its store, its image bytes and the connection pool they share.
 public struct PostgresMarket: Sendable {
     public let store: PostgresMarketStore
     public let images: PostgresImageStore

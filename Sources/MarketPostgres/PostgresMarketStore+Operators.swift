@@ -3,7 +3,6 @@ import MarketCore
 import MarketModel
 import PostgresNIO
 
-/// The market's operators and what they did.
 extension PostgresMarketStore {
     public func insertOperator(name: String, secretHash: String, at date: Date) async throws {
         do {

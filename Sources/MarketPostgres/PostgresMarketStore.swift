@@ -57,7 +57,6 @@ public final class PostgresMarketStore: MarketStore {
         try await database.read { session in try await session.execute(query) }
     }
 
-    /// The first row's value of one statement, or nil when there is no row.
     func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? {
         try await database.read { session in try await session.first(query, as: T.self) }
     }
@@ -169,9 +168,8 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A page of a list a shopper arranged. 정확도순 first looks for a page of whole words in names
-    /// (`BestRankedQuery`). A long term its words do not count is counted only by finding every match,
-    /// so its page is taken from those, counted in the same statement.
+    /// 정확도순 first looks for a page of whole words in names (`BestRankedQuery`). A long term its words do not
+    /// count is counted only by finding every match, so its page is taken from those, counted in the same statement.
     private func arrangedProducts(
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement
     ) async throws -> Page<ProductSummary> {

@@ -5,7 +5,6 @@ import PostgresNIO
 // of the database's work for a product or a deep page. Reads whose best plan depends on their values
 // stay unprepared, but for an API search's page, whose function's one plan fits any term (`MatchesFunction`).
 
-/// The catalogue's version; see `MarketStore.catalogueVersion()`.
 struct CatalogueVersionQuery: PostgresPreparedStatement {
     typealias Row = Int64
     static let sql = "SELECT version FROM catalogue_version"
@@ -93,7 +92,6 @@ struct ProductQuery: PostgresPreparedStatement {
     }
 }
 
-/// A statement about several products, named by their ids, whose rows are read as they come.
 protocol ProductIDsQuery: PostgresPreparedStatement where Row == PostgresRow {
     var ids: [Int64] { get }
 }
@@ -128,7 +126,6 @@ struct ShownSummariesQuery: ProductIDsQuery {
     var ids: [Int64]
 }
 
-/// Which end of the list a page of matches starts from.
 protocol MatchesOrder {
     static var newestFirst: Bool { get }
 }

@@ -4,7 +4,6 @@ import PostgresNIO
 /// How many products on show sell at each price, by currency and stock, kept by triggers on `product`:
 /// a price range's total sums a row per price instead of stepping through the price index.
 enum PriceCounts {
-    /// How many products on show lie in `range`.
     static func total(in range: PriceRange, inStockOnly: Bool) -> PostgresQuery {
         """
         SELECT coalesce(sum(count), 0)::bigint FROM product_price_count
@@ -12,7 +11,6 @@ enum PriceCounts {
         """
     }
 
-    /// How many products on show are sold out.
     static let soldOut: PostgresQuery =
         "SELECT coalesce(sum(count), 0)::bigint FROM product_price_count WHERE NOT in_stock"
 }

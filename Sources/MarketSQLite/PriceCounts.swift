@@ -43,7 +43,6 @@ enum PriceCounts {
             """
     }
 
-    /// How many products on show, in stock or not, lie in `range`.
     static func total(in range: PriceRange, inStockOnly: Bool, _ db: Database) throws -> Int {
         let sql = """
             SELECT coalesce(sum(count), 0) FROM productPriceCount
@@ -53,7 +52,6 @@ enum PriceCounts {
             db.cachedStatement(sql: sql), arguments: [range.currency.rawValue, range.lowest, range.highest]) ?? 0
     }
 
-    /// How many products on show are sold out.
     static func soldOut(_ db: Database) throws -> Int {
         try Int.fetchOne(
             db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM productPriceCount WHERE NOT inStock")) ?? 0

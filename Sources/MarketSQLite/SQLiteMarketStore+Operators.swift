@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import MarketCore
 
-/// The market's operators and what they did.
 extension SQLiteMarketStore {
     public func insertOperator(name: String, secretHash: String, at date: Date) async throws {
         do {

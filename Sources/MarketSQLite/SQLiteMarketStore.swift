@@ -49,7 +49,6 @@ public final class SQLiteMarketStore: MarketStore {
     /// process-wide lock on every allocation.
     private static let memoryUncounted: Void = { _ = market_sqlite_stop_counting_memory() }()
 
-    /// Reads through the pool, timed.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await MarketTimers.databaseReads.measure { try await pool.read(body) }
     }
@@ -69,21 +68,18 @@ public final class SQLiteMarketStore: MarketStore {
         try await write { db in try db.execute(sql: sql, arguments: arguments) }
     }
 
-    /// The first row's value, or nil when there is no row.
     func value<T: DatabaseValueConvertible & StatementColumnConvertible & Sendable>(
         _ sql: String, _ arguments: StatementArguments = []
     ) async throws -> T? {
         try await read { db in try T.fetchOne(db, sql: sql, arguments: arguments) }
     }
 
-    /// The first row made a value by `transform`, or nil when there is no row.
     func row<T: Sendable>(
         _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
     ) async throws -> T? {
         try await read { db in try Row.fetchOne(db, sql: sql, arguments: arguments).map(transform) }
     }
 
-    /// Every row, each made a value by `transform`.
     func rows<T: Sendable>(
         _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
     ) async throws -> [T] {
@@ -188,7 +184,6 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// A page of a list a shopper arranged.
     private static func arrangedProducts(
         _ page: PageRequest, matching search: String?, _ arrangement: ProductArrangement, in db: Database
     ) throws -> Page<ProductSummary> {

@@ -190,10 +190,9 @@ enum SQLiteSchema {
             }
         }
         migrator.registerMigration("short search terms") { db in
-            // The trigram index finds terms of three characters and more; this one finds shorter
-            // ones: each text's distinct characters and pairs of characters, as hex tokens (so any
-            // character is one), kept by the same triggers as the trigram index, with how many
-            // products on show hold each (a common syllable's total without counting its matches).
+            // The trigram index finds terms of three characters and more; this one finds shorter ones through
+            // each text's distinct characters and pairs as hex tokens (so any character is one), with how many
+            // products on show hold each, so that a common syllable's total needs no count of its matches.
             try db.execute(
                 sql: """
                     CREATE TABLE gramPosition (n INTEGER PRIMARY KEY);
@@ -229,9 +228,8 @@ enum SQLiteSchema {
             try db.execute(sql: PriceCounts.create)
         }
         migrator.registerMigration("whole words") { db in
-            // A term of three characters and more with no space in it lies inside one word, so its
-            // total is its one word's when a single word holds it: kept, not counted through every
-            // match. `WholeWords`.
+            // A term of three characters and more with no space lies inside one word: when a single word holds
+            // it, that word's kept count is its total, not counted through every match (`WholeWords`).
             try db.execute(
                 sql: """
                     CREATE TABLE searchWord (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE, count INTEGER NOT NULL);
@@ -254,11 +252,10 @@ enum SQLiteSchema {
                     """)
         }
         migrator.registerMigration("sold out among each term's products") { db in
-            // How many of a term's matches are sold out, so that a searched list of what is in
-            // stock counts what it leaves out without looking up each match: kept for each short
-            // term with how many hold it; for longer ones, counted in an index of the sold-out
-            // products alone (`SearchFilter.soldOutCountSQL`). The short terms' triggers are made
-            // again to keep it; the index through which each match was looked for goes.
+            // How many of a term's matches are sold out, so that a searched list of what is in stock counts what
+            // it leaves out without looking up each match: kept per short term beside how many hold it; for longer
+            // ones, counted in a trigram index of the sold-out products alone (`SearchFilter.soldOutCountSQL`),
+            // which replaces `productSoldOut`. The short terms' triggers are remade to keep the new column.
             let soldOut = "(SELECT id, searchText FROM product WHERE hidden = 0 AND stock = 0)"
             try db.execute(
                 sql: """

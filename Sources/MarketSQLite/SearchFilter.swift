@@ -9,7 +9,6 @@ struct SearchFilter {
         /// An FTS5 phrase in double quotes, which matches the text as a substring; and whether the
         /// term lies inside one word (`WholeWords`).
         case trigrams(phrase: String, inOneWord: Bool)
-        /// A short term's token.
         case grams(token: String)
     }
 

@@ -73,7 +73,7 @@ enum WholeWords {
         "UPDATE searchWord SET count = count - 1 WHERE word IN (\(rows(of: "SELECT \(row).searchText AS text")));"
     }
 
-    /// Whether a term is found through the word that holds it: it has no space or line end.
+    /// Whether a term is found through the one word that holds it.
     static func holdsWhole(_ term: String) -> Bool {
         !term.contains(" ") && !term.contains("\n")
     }

@@ -2,9 +2,8 @@ import Foundation
 import MarketModel
 import MarketPages
 
-/// How a shopper arranged the catalogue, as the address keeps it (`sort`, `min`, `max`, `currency`,
-/// `in-stock`), so that Back and a shared link show the same list. Only choices that differ from
-/// the default are written back.
+/// How a shopper arranged the catalogue, as the address keeps it (`sort`, `min`, `max`, `currency`, `in-stock`), so
+/// that Back and a shared link show the same list. Only choices that differ from the default are written back.
 struct CatalogueFilter {
     var order: ProductArrangement.Order
     /// As typed, for the form to show again.

@@ -40,7 +40,6 @@ struct ProductFormPage {
         let imageLimit = MarketRules.imagesPerProduct.upperBound
         content = [
             "action": action, "isEdit": product != nil, "heading": heading,
-            // Where Cancel goes: back to the product, or to the catalogue.
             "cancel": product.map { "/products/\($0.id)" } ?? "/",
             "name": field(.name, entry.name, before.name),
             "description": field(.description, entry.description, before.description),

@@ -6,7 +6,6 @@ import MarketPages
 
 /// Price and stock as every page shows them.
 struct PriceTag {
-    /// What a buyer pays, and how many are left.
     let pays: String
     let stock: String
     /// What price.mustache reads: the list price (struck through when there is a discount), what a buyer
@@ -54,7 +53,6 @@ struct ProductSheet {
                 Self.photo(image, number: index + 1, count: images.count, of: product.name, strings: strings)
             },
             "hasSeveralPhotos": images.count > 1,
-            // The visitor is signed in as the vendor who sells it, and may edit or delete it.
             "isOwner": isOwner,
             "carouselLabel": strings("photosOf", ["name": product.name]),
             "deleteQuestion": deleteQuestion,

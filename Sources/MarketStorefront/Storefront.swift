@@ -34,7 +34,6 @@ package struct Storefront: Sendable {
     /// The folder of the storefront's templates and phrases, for the page renderer.
     package static var resources: URL? { Bundle.module.resourceURL?.appendingPathComponent("storefront") }
 
-    /// `cache` keeps the catalogue's and products' pages it gave until the catalogue changes.
     package func addRoutes(to router: Router<MarketRequestContext>, cache: ResponseCache) {
         let pages = website.pages(on: router)
         let browsing = pages.caching(in: cache, version: service.catalogueVersion) { $0.browser.cachePolicy }
