@@ -14,37 +14,51 @@ enum PostgresSchema {
         var statements: [String]
     }
 
-    struct MissingMigrations: Error, CustomStringConvertible {
-        var description: String { "the database migrations are missing from the program's resources" }
+    struct UnreadableMigrations: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// Every migration in order, from the files named `NN-what-it-does.sql`.
     static func migrations() throws -> [Migration] {
-        guard let folder = Bundle.module.resourceURL?.appendingPathComponent("Migrations") else {
-            throw MissingMigrations()
+        guard let folder = Bundle.module.resourceURL?.appendingPathComponent("Migrations"),
+            let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil),
+            files.contains(where: { $0.pathExtension == "sql" })
+        else {
+            throw UnreadableMigrations(
+                description: "the database migrations are missing from the program's resources (Migrations/*.sql)")
         }
-        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         return try files.filter { $0.pathExtension == "sql" }.map { file in
             let sql = try String(contentsOf: file, encoding: .utf8)
-            guard let version = Int(file.lastPathComponent.prefix { $0.isNumber }) else { throw MissingMigrations() }
+            guard let version = Int(file.lastPathComponent.prefix { $0.isNumber }) else {
+                throw UnreadableMigrations(description: "migration \(file.lastPathComponent) has no number first")
+            }
             let name = sql.prefix { $0 != "\n" }.trimmingPrefix("-- ")
-            return Migration(version: version, name: String(name), statements: statements(in: sql))
+            return Migration(version: version, name: String(name), statements: try statements(in: sql))
         }.sorted { $0.version < $1.version }
     }
 
-    /// The statements of one file: each ends at a line ending in `;` outside a comment and outside a
-    /// `$$` body, the way psql reads it.
-    static func statements(in sql: String) -> [String] {
+    /// The statements of one file: each ends at a line ending in `;` that is outside a comment line and
+    /// outside a `$$` body. A file that ends inside a statement is refused rather than cut short.
+    static func statements(in sql: String) throws -> [String] {
         var statements: [String] = []
         var lines: [Substring] = []
         var inBody = false
-        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in sql.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lines.append(line)
+            if line.trimmingPrefix(while: \.isWhitespace).hasPrefix("--") { continue }
             if line.ranges(of: "$$").count % 2 == 1 { inBody.toggle() }
-            if !inBody, !line.hasPrefix("--"), line.hasSuffix(";") {
+            if !inBody, line.hasSuffix(";") {
                 statements.append(lines.joined(separator: "\n"))
                 lines = []
             }
+        }
+        guard !inBody,
+            lines.allSatisfy({
+                $0.allSatisfy(\.isWhitespace) || $0.trimmingPrefix(while: \.isWhitespace).hasPrefix("--")
+            })
+        else {
+            throw UnreadableMigrations(
+                description: "a migration ends inside a statement: \(lines.joined(separator: "\n"))")
         }
         return statements
     }

@@ -11,12 +11,12 @@ import Testing
         #expect(migrations.allSatisfy { !$0.name.isEmpty && !$0.name.hasPrefix("--") && !$0.statements.isEmpty })
     }
 
-    @Test func aStatementEndsAtASemicolonThatEndsALineOutsideCommentsAndFunctionBodies() {
-        let statements = PostgresSchema.statements(
+    @Test func aStatementEndsAtASemicolonThatEndsALineOutsideCommentsAndFunctionBodies() throws {
+        let statements = try PostgresSchema.statements(
             in: """
                 -- a name
                 CREATE TABLE t (a integer);
-                -- a comment that ends as a statement would;
+                  -- a comment that ends as a statement would, $$ and all;
                 CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
                     RETURN NULL;
@@ -24,7 +24,16 @@ import Testing
                 -- nothing after this
                 """)
         #expect(statements.count == 2)
-        #expect(statements.last?.hasPrefix("-- a comment") == true)
+        #expect(statements.last?.hasPrefix("  -- a comment") == true)
         #expect(statements.last?.hasSuffix("RETURN NULL;\nEND $$;") == true)
+    }
+
+    @Test func aFileThatEndsInsideAStatementIsRefused() {
+        #expect(throws: PostgresSchema.UnreadableMigrations.self) {
+            try PostgresSchema.statements(in: "CREATE TABLE t (a integer);\nCREATE TABLE u (b integer)\n")
+        }
+        #expect(throws: PostgresSchema.UnreadableMigrations.self) {
+            try PostgresSchema.statements(in: "CREATE FUNCTION f() RETURNS integer LANGUAGE sql AS $$\nSELECT 1;\n")
+        }
     }
 }
