@@ -31,7 +31,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             let tenths = Int(took / .microseconds(100))
             // The source named: swift-log would otherwise work it out from the file's name on every line.
             context.logger.info(
-                "\(request.method) \(request.uri.path.maskingSecrets) \(response.status.code) \(tenths / 10).\(tenths % 10)ms",
+                "\(request.method) \(request.uri.path.maskingSecrets(sentWith: request.method)) \(response.status.code) \(tenths / 10).\(tenths % 10)ms",
                 source: "MarketHTTP")
             return response
         } catch {

@@ -41,7 +41,8 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as any HTTPResponseError:
             let reason =
                 error.status == .notFound
-                ? "nothing at \(request.method) \(request.uri.path)" : error.status.reasonPhrase
+                ? "nothing at \(request.method) \(request.uri.path.maskingSecrets(sentWith: request.method))"
+                : error.status.reasonPhrase
             return try Self.response(status: error.status, reason: reason, field: nil)
         default:
             context.logger.error("unexpected failure", metadata: ["error": "\(String(reflecting: failure))"])
@@ -64,7 +65,8 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             ? pages.problem(.methodNotAllowed, refusal: nil, for: request)
             : try Self.response(
                 status: .methodNotAllowed,
-                reason: "\(request.method) is not allowed on \(request.uri.path); it takes \(allowed)", field: nil)
+                reason: "\(request.method) is not allowed on \(request.uri.path.maskingSecrets()); it takes \(allowed)",
+                field: nil)
         response.headers[.allow] = allowed
         return response
     }

@@ -105,7 +105,7 @@ extension RequestContext {
     /// The `{id}` of the path; anything but a whole number names no product.
     package func productID() throws(MarketError) -> Int64 {
         let text = parameters.get("id") ?? ""
-        guard let id = Int64(text) else { throw MarketError(.notFound, .noProductCalled(text)) }
+        guard let id = Int64(text) else { throw MarketError(.notFound, .noProductCalled(text.maskingSecrets())) }
         return id
     }
 }

@@ -1,31 +1,61 @@
 import Foundation
+import HTTPTypes
 
 /// What stands in a record, a log line or a resend command where a secret was.
 package let secretMask = "•••"
 
+/// The names under which requests carry a secret: in a query, a JSON body or a form's part.
+package let secretNames: Set<String> = ["secret", "password", "product_secret", "productsecret", "product-secret"]
+
 extension String {
-    /// This path with every UUID-shaped segment (a delete secret, in any of its spellings) masked,
-    /// for a record or a log line.
-    package var maskingSecrets: String {
-        guard mayHoldSecret else { return self }
-        return split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil ? secretMask : String(segment)
+    /// This request target (a path, maybe with a query) with what may be a secret masked, for a record,
+    /// a log line or a refusal: every UUID-shaped segment (a delete secret, in any of its spellings), the
+    /// values of a query's secret names, and in a DELETE the segment after a product's id whatever its
+    /// shape, where some apps send the vendor's secret instead of the delete secret.
+    package func maskingSecrets(sentWith method: HTTPRequest.Method? = nil) -> String {
+        let target = split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = target[0]
+        let deletes = method == .delete && path.contains("products/")
+        var masked = deletes || Self.mayHoldUUID(path) ? Self.masked(path: path, deletes: deletes) : String(path)
+        if target.count == 2 { masked += "?" + Self.masked(query: target[1]) }
+        return masked
+    }
+
+    private static func masked(path: Substring, deletes: Bool) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.indices.map { index in
+            let segment = segments[index]
+            let afterProductID =
+                deletes && index >= 2 && segments[index - 2] == "products"
+                && !segments[index - 1].isEmpty && segments[index - 1].allSatisfy(\.isNumber)
+            let isSecret =
+                UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil
+                || (afterProductID && !segment.isEmpty)
+            return isSecret ? secretMask : String(segment)
         }.joined(separator: "/")
     }
 
+    private static func masked(query: Substring) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let name = pair.prefix { $0 != "=" }
+            let isSecret = secretNames.contains((name.removingPercentEncoding ?? String(name)).lowercased())
+            return isSecret && name.count < pair.count ? "\(name)=\(secretMask)" : String(pair)
+        }.joined(separator: "&")
+    }
+
     /// Some segment may be a UUID: most paths have none, and are not split to find out.
-    private var mayHoldSecret: Bool {
+    private static func mayHoldUUID(_ path: Substring) -> Bool {
         var (length, escaped) = (0, false)
-        for byte in utf8 {
+        for byte in path.utf8 {
             if byte == UInt8(ascii: "/") {
-                if Self.uuidShaped(length: length, escaped: escaped) { return true }
+                if uuidShaped(length: length, escaped: escaped) { return true }
                 (length, escaped) = (0, false)
             } else {
                 length += 1
                 escaped = escaped || byte == UInt8(ascii: "%")
             }
         }
-        return Self.uuidShaped(length: length, escaped: escaped)
+        return uuidShaped(length: length, escaped: escaped)
     }
 
     /// A UUID has 36 characters; written with percent escapes, more (and a `%`).

@@ -60,12 +60,12 @@ struct Recording: Sendable {
 
     func inspected(body: Data, bodyBytes: Int, answer: Data) -> InspectedRequest {
         let diagnosis = RequestDiagnosis(head: head, body: body)
-        let path = (head.path ?? "/").maskingSecrets
+        let path = (head.path ?? "/").maskingSecrets(sentWith: head.method)
         // An issued delete secret goes out bare or as a path's last segment: masked as in a request's path.
         let text = RequestDiagnosis.maskingSecrets(
             in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self)
         )
-        .maskingSecrets
+        .maskingSecrets()
         var refused: InspectedRequest.Refusal?
         if status >= 400, !failedOnPurpose {
             let shape = RequestShape(method: head.method, path: head.path ?? "/")

@@ -33,17 +33,26 @@ extension RequestDiagnosis {
                     let file = part.filename ?? Self.fileName(part.name, index, sniffed: sniffed)
                     words += ["-F", Self.shellQuoted("\(part.name)=@\(file)\(type)")]
                 } else {
-                    words += ["-F", Self.withSecrets("\(part.name)=\(Self.maskingSecrets(in: part.body))")]
+                    let value =
+                        secretNames.contains(part.name.lowercased()) ? secretMask : Self.maskingSecrets(in: part.body)
+                    words += ["-F", Self.withSecrets("\(part.name)=\(value)")]
                 }
             }
         } else if let json {
             words += ["--data-raw", Self.withSecrets(Self.text(of: Self.masked(json)))]
         } else if !body.isEmpty, Sniffed(body) == .text {
-            words += ["--data-raw", Self.withSecrets(Self.maskingSecrets(in: body.prefix(64 * 1024)))]
+            // Text that is no JSON, where a route takes a secret, can only be one.
+            let text = takesSecret ? secretMask : Self.maskingSecrets(in: body.prefix(64 * 1024))
+            words += ["--data-raw", Self.withSecrets(text)]
         } else if !body.isEmpty {
             words += ["--data-binary", Self.shellQuoted("@" + Self.fileName("body", 0, sniffed: Sniffed(body)))]
         }
         return words.joined(separator: " ")
+    }
+
+    private var takesSecret: Bool {
+        let path = (head.path ?? "").prefix { $0 != "?" }
+        return head.method == .delete || path.hasSuffix("/secret") || path.hasSuffix("/archived")
     }
 
     static func shellQuoted(_ text: String) -> String {

@@ -6,7 +6,6 @@ import MarketHTTPShared
 /// the market forgave, and the mistakes that kept the market from finding its parts.
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
-    static let secretKeys: Set<String> = ["secret", "password", "product_secret", "productsecret"]
 
     package let head: HTTPRequest
     package let body: Data
@@ -115,7 +114,8 @@ package struct RequestDiagnosis {
             }
             // The part's own name, from its first head line: a later part's head may have been read as its own.
             let name = part.head.first.flatMap { HeaderParameters.value(of: "name", in: $0) } ?? part.name
-            mistakes.append(.headNotEnded(part: name, seen: Self.excerpt(Data(line.utf8))))
+            let seen = secretNames.contains(name.lowercased()) ? secretMask : Self.excerpt(Data(line.utf8))
+            mistakes.append(.headNotEnded(part: name, seen: seen))
         }
     }
 
@@ -160,15 +160,22 @@ package struct RequestDiagnosis {
         }
     }
 
+    /// A body's JSON with every secret masked. A bare string is one itself: the only routes that take
+    /// one (`/secret`, `/archived`, a 2022 DELETE) take a secret.
     static func masked(_ value: JSONValue) -> JSONValue {
+        if case .string = value { return .string(secretMask) }
+        return maskedMembers(value)
+    }
+
+    private static func maskedMembers(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let fields):
             .object(
                 fields.reduce(into: [:]) { result, field in
                     result[field.key] =
-                        secretKeys.contains(field.key.lowercased()) ? .string(secretMask) : masked(field.value)
+                        secretNames.contains(field.key.lowercased()) ? .string(secretMask) : maskedMembers(field.value)
                 })
-        case .array(let values): .array(values.map(masked))
+        case .array(let values): .array(values.map(maskedMembers))
         default: value
         }
     }

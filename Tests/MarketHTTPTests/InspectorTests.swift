@@ -68,6 +68,43 @@ import Testing
         }
     }
 
+    /// However a request carries a secret (a bare JSON string, a form's part of its own, a query, the
+    /// vendor's secret where a DELETE's delete secret goes, a delete secret before a stray query, a path
+    /// a refusal repeats), the team's records and the refusals never show it.
+    @Test func aSecretInAnyShapeOfRequestIsMaskedInTheRecordsAndRefusals() async throws {
+        try await TestMarket.inProcess { market in
+            let id = try await market.addProduct("Lamp").id
+            let papri = TestMarket.papri
+            let team = try await TeamAddressTests.teamPath(market, papri)
+            let deleteSecret = UUID().uuidString.lowercased()
+            _ = try await market.send(
+                "POST", "\(team)/api/products/\(id)/secret", headers: ["Content-Type: application/json"],
+                body: Data("\"\(papri.secret)\"".utf8))
+            _ = try await market.send("DELETE", "\(team)/api/products/\(id)/\(papri.secret)")
+            _ = try await market.send("DELETE", "\(team)/api/products/\(id)/\(deleteSecret)?page_no=1")
+            _ = try await market.send("GET", "\(team)/api/products/\(id)?secret=\(papri.secret)")
+            let refused = try await market.send("POST", "\(team)/api/products/\(id)/\(deleteSecret)")
+            #expect(refused.status == 405 && refused.text.contains("/api/products/\(id)/•••"), "\(refused.text)")
+            let boundary = "ryan"
+            _ = try await market.send(
+                "PATCH", "\(team)/item/\(id)", headers: ["Content-Type: multipart/form-data; boundary=\(boundary)"],
+                body: Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(papri.secret)\r\n--\(boundary)--\r\n"
+                        .utf8))
+            let requests = try await Self.requests(market, of: papri, atLeast: 6)
+            let records = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
+            #expect(requests.count >= 6)
+            #expect(!records.contains(papri.secret) && !records.contains(deleteSecret), "\(records)")
+            let paths = Set(requests.compactMap { ($0["request"] as? [String: Any])?["path"] as? String })
+            for masked in [
+                "\(team)/api/products/\(id)/•••", "\(team)/api/products/\(id)/•••?page_no=1",
+                "\(team)/api/products/\(id)?secret=•••",
+            ] {
+                #expect(paths.contains(masked), "\(paths)")
+            }
+        }
+    }
+
     @Test func aVendorSeesTheirOwnRequestsWithWhatTheMarketForgaveAndWhyOneWasRefused() async throws {
         try await TestMarket.withServer { market in
             let accepted = try Self.quirkyCreate(price: #""15000""#)
