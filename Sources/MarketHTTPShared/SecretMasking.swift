@@ -4,8 +4,14 @@ import HTTPTypes
 /// What stands in a record, a log line or a resend command where a secret was.
 package let secretMask = "•••"
 
-/// The names under which requests carry a secret: in a query, a JSON body or a form's part.
-package let secretNames: Set<String> = ["secret", "password", "product_secret", "productsecret", "product-secret"]
+extension StringProtocol {
+    /// Whether a query's, a JSON body's or a form part's name carries a secret: any name that speaks of
+    /// one (`secret`, `product_secret`, `secretKey`, `Password`), whether the market reads it or not.
+    package var namesSecret: Bool {
+        let name = lowercased()
+        return name.contains("secret") || name.contains("password")
+    }
+}
 
 extension String {
     /// This request target (a path, maybe with a query) with what may be a secret masked, for a record,
@@ -38,7 +44,7 @@ extension String {
     private static func masked(query: Substring) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let name = pair.prefix { $0 != "=" }
-            let isSecret = secretNames.contains((name.removingPercentEncoding ?? String(name)).lowercased())
+            let isSecret = (name.removingPercentEncoding ?? String(name)).namesSecret
             return isSecret && name.count < pair.count ? "\(name)=\(secretMask)" : String(pair)
         }.joined(separator: "&")
     }

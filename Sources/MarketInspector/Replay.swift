@@ -34,7 +34,7 @@ extension RequestDiagnosis {
                     words += ["-F", Self.shellQuoted("\(part.name)=@\(file)\(type)")]
                 } else {
                     let value =
-                        secretNames.contains(part.name.lowercased()) ? secretMask : Self.maskingSecrets(in: part.body)
+                        part.name.namesSecret ? secretMask : Self.maskingSecrets(in: part.body)
                     words += ["-F", Self.withSecrets("\(part.name)=\(value)")]
                 }
             }

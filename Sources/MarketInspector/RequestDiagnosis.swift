@@ -114,7 +114,7 @@ package struct RequestDiagnosis {
             }
             // The part's own name, from its first head line: a later part's head may have been read as its own.
             let name = part.head.first.flatMap { HeaderParameters.value(of: "name", in: $0) } ?? part.name
-            let seen = secretNames.contains(name.lowercased()) ? secretMask : Self.excerpt(Data(line.utf8))
+            let seen = name.namesSecret ? secretMask : Self.excerpt(Data(line.utf8))
             mistakes.append(.headNotEnded(part: name, seen: seen))
         }
     }
@@ -173,7 +173,7 @@ package struct RequestDiagnosis {
             .object(
                 fields.reduce(into: [:]) { result, field in
                     result[field.key] =
-                        secretNames.contains(field.key.lowercased()) ? .string(secretMask) : maskedMembers(field.value)
+                        field.key.namesSecret ? .string(secretMask) : maskedMembers(field.value)
                 })
         case .array(let values): .array(values.map(maskedMembers))
         default: value
@@ -192,11 +192,13 @@ package struct RequestDiagnosis {
     }
 
     private static let secretPatterns: [(NSRegularExpression, String)] = {
-        let keys = "(?:secret|password|product_secret|productsecret|product-secret)"
+        let keys = #"[\w-]*(?:secret|password)[\w-]*"#
         let quotedValue = #"("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"#
         return [
             (#"(["']?\#(keys)["']?\s*[:=]\s*)\#(quotedValue)"#, "$1\(quoted(secretMask))"),
             (#"(\b\#(keys)\s*[:=]\s*)(?!["'\s])[^&\s,;}]+"#, "$1\(secretMask)"),
+            // A form's part read as text (its body declared no boundary): the value after its head.
+            (#"(name\s*=\s*"?\#(keys)"?[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)[^\r\n]*"#, "$1\(secretMask)"),
         ].map { (try! NSRegularExpression(pattern: $0.0, options: [.caseInsensitive]), $0.1) }
     }()
 
