@@ -65,7 +65,8 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             ? pages.problem(.methodNotAllowed, refusal: nil, for: request)
             : try Self.response(
                 status: .methodNotAllowed,
-                reason: "\(request.method) is not allowed on \(request.uri.path.maskingSecrets()); it takes \(allowed)",
+                reason:
+                    "\(request.method) is not allowed on \(request.uri.path.maskingSecrets(sentWith: request.method)); it takes \(allowed)",
                 field: nil)
         response.headers[.allow] = allowed
         return response

@@ -19,12 +19,14 @@ extension String {
     /// values of a query's secret names, and in a DELETE the segment after a product's id whatever its
     /// shape, where some apps send the vendor's secret instead of the delete secret.
     package func maskingSecrets(sentWith method: HTTPRequest.Method? = nil) -> String {
-        let target = split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = target[0]
+        let path = prefix { $0 != "?" }
+        let query = path.endIndex < endIndex ? self[index(after: path.endIndex)...] : nil
         let deletes = method == .delete && path.contains("products/")
-        var masked = deletes || Self.mayHoldUUID(path) ? Self.masked(path: path, deletes: deletes) : String(path)
-        if target.count == 2 { masked += "?" + Self.masked(query: target[1]) }
-        return masked
+        let pathMayHoldSecret = deletes || Self.mayHoldUUID(path)
+        // Most targets hold nothing to mask: they are given back as they are, with nothing made.
+        guard pathMayHoldSecret || query != nil else { return self }
+        let masked = pathMayHoldSecret ? Self.masked(path: path, deletes: deletes) : String(path)
+        return query.map { masked + "?" + Self.masked(query: $0) } ?? masked
     }
 
     private static func masked(path: Substring, deletes: Bool) -> String {
@@ -35,8 +37,9 @@ extension String {
                 deletes && index >= 2 && segments[index - 2] == "products"
                 && !segments[index - 1].isEmpty && segments[index - 1].allSatisfy(\.isNumber)
             let isSecret =
-                UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil
-                || (afterProductID && !segment.isEmpty)
+                (afterProductID && !segment.isEmpty)
+                || (uuidShaped(length: segment.utf8.count, escaped: segment.utf8.contains(UInt8(ascii: "%")))
+                    && UUID(uuidString: segment.removingPercentEncoding ?? String(segment)) != nil)
             return isSecret ? secretMask : String(segment)
         }.joined(separator: "/")
     }
