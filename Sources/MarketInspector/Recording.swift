@@ -61,11 +61,10 @@ struct Recording: Sendable {
     func inspected(body: Data, bodyBytes: Int, answer: Data) -> InspectedRequest {
         let diagnosis = RequestDiagnosis(head: head, body: body)
         let path = (head.path ?? "/").maskingSecrets(sentWith: head.method)
+        let shown = RequestDiagnosis.maskingSecrets(
+            in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self))
         // An issued delete secret goes out bare or as a path's last segment: masked as in a request's path.
-        let text = RequestDiagnosis.maskingSecrets(
-            in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self)
-        )
-        .maskingSecrets()
+        let text = diagnosis.takesSecret ? shown.maskingSecrets() : shown
         var refused: InspectedRequest.Refusal?
         if status >= 400, !failedOnPurpose {
             let shape = RequestShape(method: head.method, path: head.path ?? "/")

@@ -41,18 +41,12 @@ extension RequestDiagnosis {
         } else if let json {
             words += ["--data-raw", Self.withSecrets(Self.text(of: Self.masked(json)))]
         } else if !body.isEmpty, Sniffed(body) == .text {
-            // Text that is no JSON, where a route takes a secret, can only be one.
             let text = takesSecret ? secretMask : Self.maskingSecrets(in: body.prefix(64 * 1024))
             words += ["--data-raw", Self.withSecrets(text)]
         } else if !body.isEmpty {
             words += ["--data-binary", Self.shellQuoted("@" + Self.fileName("body", 0, sniffed: Sniffed(body)))]
         }
         return words.joined(separator: " ")
-    }
-
-    private var takesSecret: Bool {
-        let path = (head.path ?? "").prefix { $0 != "?" }
-        return head.method == .delete || path.hasSuffix("/secret") || path.hasSuffix("/archived")
     }
 
     static func shellQuoted(_ text: String) -> String {

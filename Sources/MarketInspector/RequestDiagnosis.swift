@@ -40,6 +40,13 @@ package struct RequestDiagnosis {
         }
     }
 
+    /// The request goes where a secret is taken (a DELETE) or issued (`/secret`, `/archived`): text
+    /// that is no JSON in its body, and its answer, can only be one.
+    var takesSecret: Bool {
+        let path = (head.path ?? "").prefix { $0 != "?" }
+        return head.method == .delete || path.hasSuffix("/secret") || path.hasSuffix("/archived")
+    }
+
     package var maskedJSON: String? { json.map { Self.text(of: Self.masked($0)) } }
 
     // MARK: Multipart
