@@ -53,7 +53,7 @@ enum V1FieldNames {
         case .name: "title"
         case .description: "descriptions"
         case .secret, .productSecret: "password"
-        default: APIFieldNames.name(of: field)
+        default: field.wireName
         }
     }
 }

@@ -33,7 +33,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         switch failure {
         case let error as MarketError:
-            return try response(to: SpelledRefusal(error, fieldName: APIFieldNames.name), of: request)
+            return try response(to: SpelledRefusal(error, fieldName: { $0.wireName }), of: request)
         case let refusal as SpelledRefusal:
             return try response(to: refusal, of: request)
         case let error as any HTTPResponseError where error.status == .notFound && request.wantsPage:

@@ -31,7 +31,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
                 guard vendor != nil else { throw MarketError(.notFound, .noTeam(team)) }
             } catch let error as MarketError {
                 return try APIErrorMiddleware<Context>.response(
-                    to: SpelledRefusal(error, fieldName: APIFieldNames.name))
+                    to: SpelledRefusal(error, fieldName: { $0.wireName }))
             }
         } else if let identifier = request.identifier {
             // A store that cannot tell who this is must not fail the request: the route will say so.

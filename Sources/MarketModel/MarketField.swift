@@ -45,4 +45,33 @@ public enum MarketField: Hashable, Sendable, Codable, CustomStringConvertible {
         case .sent(let name): name
         }
     }
+
+    /// The 2022 API's spelling, which both the server and the kit speak.
+    public var wireName: String {
+        switch self {
+        case .name: "name"
+        case .description: "description"
+        case .price: "price"
+        case .discount: "discounted_price"
+        case .stock: "stock"
+        case .currency: "currency"
+        case .images: "images"
+        case .image(let index): "images[\(index)]"
+        case .thumbnail: "thumbnail_id"
+        case .pageNumber: "page_no"
+        case .itemsPerPage: "items_per_page"
+        case .identifier: "identifier"
+        case .secret: "secret"
+        case .productSecret: "product_secret"
+        case .latency: "latency_ms"
+        case .jitter: "jitter_ms"
+        case .failPercent: "fail_percent"
+        case .failStatus: "status"
+        case .dropPercent: "drop_percent"
+        case .slowBody: "slow_body_ms"
+        case .brokenPercent: "broken_percent"
+        case .brokenKinds: "broken"
+        case .sent(let name): name
+        }
+    }
 }

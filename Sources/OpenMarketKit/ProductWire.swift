@@ -135,16 +135,17 @@ extension ProductPhoto: Codable {
 }
 
 extension MarketField {
+    /// The fields the kit reads back by name: not a rehearsal's settings (`status`, `latency_ms`, …), which are the
+    /// inspector's.
+    private static let known: [MarketField] = [
+        .name, .description, .price, .discount, .stock, .currency, .images, .thumbnail, .pageNumber, .itemsPerPage,
+        .identifier, .secret, .productSecret,
+    ]
+
     /// The field a 2022 answer names (`discounted_price`, `images[2]`, …); a name the kit does not
     /// know stays as it was sent.
     init(wireName name: String) {
-        let known: [String: MarketField] = [
-            "name": .name, "description": .description, "price": .price, "discounted_price": .discount,
-            "stock": .stock, "currency": .currency, "images": .images, "thumbnail_id": .thumbnail,
-            "page_no": .pageNumber, "items_per_page": .itemsPerPage, "identifier": .identifier, "secret": .secret,
-            "product_secret": .productSecret,
-        ]
-        if let field = known[name] {
+        if let field = Self.known.first(where: { $0.wireName == name }) {
             self = field
         } else if name.hasPrefix("images["), name.hasSuffix("]"), let index = Int(name.dropFirst(7).dropLast()) {
             self = .image(index)
