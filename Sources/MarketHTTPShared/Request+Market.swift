@@ -79,13 +79,18 @@ extension Request {
     }
 }
 
-package enum JSONResponse {
-    /// Keys in a fixed order: the same answer is the same bytes on every server and every time, so its ETag is too.
-    private static let encoder: JSONEncoder = {
+extension JSONEncoder {
+    /// Keys in a fixed order, slashes as they are: the same value is the same bytes on every server and every time,
+    /// so an answer's ETag is the same too.
+    package static func stable() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
-    }()
+    }
+}
+
+package enum JSONResponse {
+    private static let encoder = JSONEncoder.stable()
 
     package static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
 

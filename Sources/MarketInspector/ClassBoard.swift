@@ -97,10 +97,7 @@ struct ClassBoard: ClassBoardSource {
 
     func json() async throws -> Data {
         let teams = try await teams()
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(
+        return try JSONEncoder.inspector().encode(
             BoardBody(
                 keptRequestsPerTeam: RequestRecords.keptRequests,
                 teams: teams.map { team in
@@ -153,10 +150,6 @@ struct ClassBoard: ClassBoardSource {
 private struct BoardBody: Encodable {
     var keptRequestsPerTeam: Int
     var teams: [TeamBody]
-
-    enum CodingKeys: String, CodingKey {
-        case keptRequestsPerTeam = "kept_requests_per_team", teams
-    }
 }
 
 private struct TeamBody: Encodable {
@@ -183,10 +176,10 @@ private struct TeamBody: Encodable {
     var secondsBeforeAskingAgain: [Double]
     var registeredTwice: Int
 
+    /// Only `sentPageNo0` needs its own name: snake case would write `sent_page_no0`.
     enum CodingKeys: String, CodingKey {
-        case vendorId = "vendor_id", name, requests, firstWorked = "first_worked", refused
-        case commonestRefusal = "commonest_refusal", forgiven, sentPageNo0 = "sent_page_no_0"
-        case rehearsedFailures = "rehearsed_failures", askedAgain = "asked_again"
-        case secondsBeforeAskingAgain = "seconds_before_asking_again", registeredTwice = "registered_twice"
+        case vendorId, name, requests, firstWorked, refused, commonestRefusal, forgiven
+        case sentPageNo0 = "sent_page_no_0"
+        case rehearsedFailures, askedAgain, secondsBeforeAskingAgain, registeredTwice
     }
 }

@@ -52,7 +52,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     /// Each new request as a server-sent event whose data is the record as `requests` gives it.
     @Sendable func liveRequests(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
-        let encoder = Self.encoder
+        let encoder = JSONEncoder.inspector()
         return try LiveEvents.response(to: request, records, vendorID: vendor.id) { stored in
             InspectedRow(stored).flatMap { try? String(decoding: encoder.encode(RecordBody($0)), as: UTF8.self) }
         }
@@ -102,14 +102,16 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     static func json(_ value: some Encodable) throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.inspector().encode(value))))
     }
+}
 
-    static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
+extension JSONEncoder {
+    /// The inspector's JSON and the class board's: snake_case keys and ISO 8601 dates, in `stable()`'s order.
+    static func inspector() -> JSONEncoder {
+        let encoder = JSONEncoder.stable()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }
 }

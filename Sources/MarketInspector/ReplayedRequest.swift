@@ -30,8 +30,6 @@ struct ReplayedRequest: Encodable {
     }
 
     var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+        (try? String(decoding: JSONEncoder.stable().encode(self), as: UTF8.self)) ?? "{}"
     }
 }

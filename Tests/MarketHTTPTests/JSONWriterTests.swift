@@ -6,9 +6,7 @@ import Testing
 /// before (sorted keys, slashes as they are).
 @Suite struct JSONWriterTests {
     static func encoded(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+        Array(try JSONEncoder.stable().encode(value))
     }
 
     @Test func textIsEscapedAsJSONEncoderEscapesIt() throws {
