@@ -50,13 +50,13 @@ public final class ProductEditorModel {
         self.client = client
         self.original = original
         self.shrink = shrink
-        if let listing = original?.listing {
-            name = listing.name
-            description = listing.description
-            price = String(listing.price)
-            discount = String(listing.discount)
-            stock = String(listing.stock)
-            currency = listing.currency
+        if let originalEntry {
+            name = originalEntry.name
+            description = originalEntry.description
+            price = originalEntry.price
+            discount = originalEntry.discount
+            stock = originalEntry.stock
+            currency = originalEntry.currency
         }
     }
 
