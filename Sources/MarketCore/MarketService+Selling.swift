@@ -217,7 +217,7 @@ extension MarketService {
     }
 
     func delete(_ id: Int64) async throws -> Product {
-        guard let deleted = try await store.deleteProduct(id: id, { _ in }) else {
+        guard let deleted = try await store.deleteProduct(id: id) else {
             throw MarketError.productNotFound(id)
         }
         return deleted

@@ -26,8 +26,8 @@ public protocol ProductStore: Sendable {
     func updateProduct(
         id: Int64, replacingImages images: [NewProductImage]?, _ change: @escaping @Sendable (Product) throws -> Product
     ) async throws -> (before: Product, after: Product)?
-    /// Deletes the product after `check` accepts it; returns it as it was, or nil when absent.
-    func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
+    /// Deletes the product; returns it as it was, or nil when absent.
+    func deleteProduct(id: Int64) async throws -> Product?
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws
     func productID(forDeleteToken hash: String) async throws -> Int64?
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>

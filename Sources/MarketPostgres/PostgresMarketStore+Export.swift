@@ -6,13 +6,7 @@ import PostgresNIO
 /// A market copied out, ids and all: how a PostgreSQL market is saved in a snapshot.
 extension PostgresMarketStore: MarketExporting {
     public func exportVendors() async throws -> [StoredVendor] {
-        try await database.read { session in
-            try await session.query(
-                "SELECT id, identifier, name, created_at, secret_hash FROM vendor ORDER BY id"
-            ).decode((Int64, String, String, Date, String).self).collect().map {
-                StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
-            }
-        }
+        try await storedVendors()
     }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {

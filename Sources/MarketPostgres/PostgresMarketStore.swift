@@ -94,20 +94,26 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await database.read { session in
-            try await session.query(
-                "SELECT id, identifier, name, created_at, secret_hash FROM vendor WHERE identifier = \(identifier)"
-            ).decode((Int64, String, String, Date, String).self).first { _ in true }.map {
-                StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
-            }
-        }
+        try await storedVendors(identifier: identifier).first
     }
 
     public func allVendors() async throws -> [Vendor] {
-        try await database.read { session in
-            try await session.query("SELECT id, identifier, name, created_at FROM vendor ORDER BY id")
-                .decode((Int64, String, String, Date).self).collect()
-                .map { Vendor(id: $0, identifier: $1, name: $2, createdAt: $3) }
+        try await storedVendors().map(\.vendor)
+    }
+
+    /// Every vendor in id order, or only the one with `identifier`.
+    func storedVendors(identifier: String? = nil) async throws -> [StoredVendor] {
+        let select = "SELECT id, identifier, name, created_at, secret_hash FROM vendor"
+        let query: PostgresQuery =
+            if let identifier {
+                "\(unescaped: select) WHERE identifier = \(identifier)"
+            } else {
+                "\(unescaped: select) ORDER BY id"
+            }
+        return try await database.read { session in
+            try await session.query(query).decode((Int64, String, String, Date, String).self).collect().map {
+                StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
+            }
         }
     }
 
@@ -351,11 +357,9 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    public func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
-    {
+    public func deleteProduct(id: Int64) async throws -> Product? {
         try await database.transaction { session -> Product? in
             guard let product = try await Self.lockedProduct(id: id, in: session) else { return nil }
-            try check(product)
             try await session.execute("DELETE FROM product WHERE id = \(id)")
             return product
         }

@@ -4,9 +4,7 @@ import MarketCore
 
 extension SQLiteMarketStore: MarketExporting {
     public func exportVendors() async throws -> [StoredVendor] {
-        try await rows("SELECT * FROM vendor ORDER BY id") {
-            StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
-        }
+        try await rows("SELECT * FROM vendor ORDER BY id") { Self.storedVendor(from: $0) }
     }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {

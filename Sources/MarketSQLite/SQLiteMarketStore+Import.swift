@@ -20,7 +20,7 @@ extension SQLiteMarketStore: MarketImporting {
             for stored in vendors {
                 let vendor = stored.vendor
                 try db.execute(
-                    sql: "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)",
+                    sql: Self.vendorInsert,
                     arguments: [vendor.id, vendor.identifier, vendor.name, stored.secretHash, vendor.createdAt])
             }
         }
@@ -42,18 +42,9 @@ extension SQLiteMarketStore: MarketImporting {
         try await write { db in
             for stored in products {
                 let product = stored.product
-                try db.execute(
-                    sql: """
-                        INSERT INTO product (id, vendorId, name, description, currency, price, discount, stock,
-                            searchText, passwordHash, createdAt, updatedAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        product.id, product.vendor.id, product.name, product.description, product.currency.rawValue,
-                        product.price, product.discount, product.stock,
-                        NewProduct.searchText(name: product.name, description: product.description),
-                        stored.passwordHash, product.createdAt, product.updatedAt,
-                    ])
+                try Self.insertProductRow(
+                    id: product.id, vendorID: product.vendor.id, product.facts, passwordHash: stored.passwordHash,
+                    createdAt: product.createdAt, updatedAt: product.updatedAt, in: db)
                 for (position, image) in product.images.enumerated() {
                     try db.execute(
                         sql: """
@@ -70,9 +61,7 @@ extension SQLiteMarketStore: MarketImporting {
                     sql: "UPDATE product SET coverImageId = ?, hidden = ? WHERE id = ?",
                     arguments: [product.coverImageID, stored.hidden, product.id])
                 for token in stored.deleteTokens {
-                    try db.execute(
-                        sql: "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)",
-                        arguments: [token.hash, product.id, token.issuedAt])
+                    try db.execute(sql: Self.deleteTokenInsert, arguments: [token.hash, product.id, token.issuedAt])
                 }
             }
         }

@@ -121,7 +121,7 @@ public final class SQLiteMarketStore: MarketStore {
         do {
             return try await write { db in
                 try db.execute(
-                    sql: "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)",
+                    sql: Self.vendorInsert,
                     arguments: [vendor.id, vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt])
                 return Vendor(
                     id: db.lastInsertedRowID, identifier: vendor.identifier, name: vendor.name,
@@ -134,10 +134,11 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
+    /// A nil id lets SQLite choose the next one; an import gives every id.
+    static let vendorInsert = "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)"
+
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) {
-            StoredVendor(vendor: Self.vendor(from: $0), secretHash: $0["secretHash"])
-        }
+        try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }
     }
 
     public func allVendors() async throws -> [Vendor] {
@@ -148,23 +149,33 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func insertProduct(_ new: NewProduct) async throws -> Product {
         try await write { db in
-            let draft = new.draft
-            try db.execute(
-                sql: """
-                    INSERT INTO product (vendorId, name, description, currency, price, discount, stock,
-                        searchText, passwordHash, createdAt, updatedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    new.vendorID, draft.name, draft.description, draft.currency.rawValue, draft.price,
-                    draft.discount, draft.stock,
-                    NewProduct.searchText(name: draft.name, description: draft.description),
-                    new.passwordHash, new.createdAt, new.createdAt,
-                ])
-            let productID = db.lastInsertedRowID
+            let productID = try Self.insertProductRow(
+                vendorID: new.vendorID, new.draft, passwordHash: new.passwordHash, createdAt: new.createdAt,
+                updatedAt: new.createdAt, in: db)
             try Self.insertImages(new.images, of: productID, at: new.createdAt, in: db)
             return try Self.product(id: productID, in: db)!
         }
+    }
+
+    /// Adds a product's row without images and returns its id: `id` when given (an import keeps its ids), or the
+    /// next free one.
+    @discardableResult
+    static func insertProductRow(
+        id: Int64? = nil, vendorID: Int64, _ facts: ProductDraft, passwordHash: String?, createdAt: Date,
+        updatedAt: Date, in db: Database
+    ) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO product (id, vendorId, name, description, currency, price, discount, stock,
+                    searchText, passwordHash, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, vendorID, facts.name, facts.description, facts.currency.rawValue, facts.price, facts.discount,
+                facts.stock, NewProduct.searchText(name: facts.name, description: facts.description), passwordHash,
+                createdAt, updatedAt,
+            ])
+        return db.lastInsertedRowID
     }
 
     /// A product on show is read with every other one asked for meanwhile, one statement each.
@@ -362,20 +373,19 @@ public final class SQLiteMarketStore: MarketStore {
         try db.execute(sql: "UPDATE product SET coverImageId = ? WHERE id = ?", arguments: [coverID, productID])
     }
 
-    public func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product?
-    {
+    public func deleteProduct(id: Int64) async throws -> Product? {
         try await write { db in
             guard let product = try Self.product(id: id, in: db) else { return nil }
-            try check(product)
             try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id])
             return product
         }
     }
 
     public func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
-        try await execute(
-            "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)", [hash, productID, issuedAt])
+        try await execute(Self.deleteTokenInsert, [hash, productID, issuedAt])
     }
+
+    static let deleteTokenInsert = "INSERT INTO deleteToken (tokenHash, productId, issuedAt) VALUES (?, ?, ?)"
 
     public func productID(forDeleteToken hash: String) async throws -> Int64? {
         try await value("SELECT productId FROM deleteToken WHERE tokenHash = ?", [hash])
@@ -452,6 +462,10 @@ public final class SQLiteMarketStore: MarketStore {
 
     static func vendor(from row: Row) -> Vendor {
         Vendor(id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"])
+    }
+
+    static func storedVendor(from row: Row) -> StoredVendor {
+        StoredVendor(vendor: vendor(from: row), secretHash: row["secretHash"])
     }
 
     private static func currency(_ code: String, of id: Int64) throws -> Currency {

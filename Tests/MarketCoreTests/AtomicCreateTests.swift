@@ -38,9 +38,7 @@ struct InterceptingStore: MarketStore {
     ) async throws -> (before: Product, after: Product)? {
         try await base.updateProduct(id: id, replacingImages: images, change)
     }
-    func deleteProduct(id: Int64, _ check: @escaping @Sendable (Product) throws -> Void) async throws -> Product? {
-        try await base.deleteProduct(id: id, check)
-    }
+    func deleteProduct(id: Int64) async throws -> Product? { try await base.deleteProduct(id: id) }
     func insertDeleteToken(hash: String, productID: Int64, issuedAt: Date) async throws {
         try await base.insertDeleteToken(hash: hash, productID: productID, issuedAt: issuedAt)
     }

@@ -302,7 +302,7 @@ import Testing
             _ = try await store.setProductHidden(false, id: try id(2))
             hidden.remove(2)
             try await expectRight("after showing")
-            _ = try await store.deleteProduct(id: try id(0)) { _ in }
+            _ = try await store.deleteProduct(id: try id(0))
             hidden.insert(0)
             try await expectRight("after deleting")
         }
@@ -377,7 +377,7 @@ import Testing
             }
             _ = try await store.setProductHidden(false, id: try #require(ids[items[2].name]))
             hidden.remove(items[2].name)
-            _ = try await store.deleteProduct(id: try #require(ids[items[13].name])) { _ in }
+            _ = try await store.deleteProduct(id: try #require(ids[items[13].name]))
             items.remove(at: 13)
             try await expectRightTotals("after the changes")
         }

@@ -140,7 +140,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             for number in 1...6 {
                 ids.append(try await Self.product(store, vendor: vendor, name: "Lamp \(number)").id)
             }
-            _ = try await store.deleteProduct(id: ids[5], { _ in })
+            _ = try await store.deleteProduct(id: ids[5])
             try await Self.product(store, vendor: vendor, name: "Lamp 7")
             let next = try await store.products(PageRequest(number: 2, itemsPerPage: 2, after: ids[3]), matching: nil)
             #expect(
@@ -246,7 +246,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             #expect(try await listed("poster") == (1, ["Poster"]))
             #expect(try await store.product(id: hidden.id, includingHidden: false)?.name == "Poster")
             _ = try await store.setProductHidden(true, id: hidden.id)
-            #expect(try await store.deleteProduct(id: hidden.id, { _ in }) != nil)
+            #expect(try await store.deleteProduct(id: hidden.id) != nil)
             #expect(try await listed() == (1, ["Lamp"]))
             try await Self.product(store, vendor: vendor, name: "Chair")
             #expect(try await listed() == (2, ["Chair", "Lamp"]), "the total stays right")
@@ -294,7 +294,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             let old = try await Self.found("손가", in: store)
             #expect(old == Shelf.Found(total: 0, names: []), "and the old ones gone")
             let lamp = try #require(shelf.id(of: "Wireless Lamp"))
-            _ = try await store.deleteProduct(id: lamp, { _ in })
+            _ = try await store.deleteProduct(id: lamp)
             _ = try await store.setProductHidden(true, id: bag)
             shelf.remove(lamp)
             shelf.remove(bag)
@@ -474,12 +474,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             try await store.insertDeleteToken(hash: "digest", productID: product.id, issuedAt: Self.now)
             #expect(try await store.productID(forDeleteToken: "digest") == product.id)
             #expect(try await store.referencedImageKeys(among: ["Gone-0.jpg", "Gone-0-thumb.jpg"]).count == 2)
-            struct Refusal: Error {}
-            await #expect(throws: Refusal.self) {
-                try await store.deleteProduct(id: product.id) { _ in throw Refusal() }
-            }
             #expect(try await store.product(id: product.id, includingHidden: false) != nil)
-            #expect(try await store.deleteProduct(id: product.id) { _ in } == product)
+            #expect(try await store.deleteProduct(id: product.id) == product)
             #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: nil).totalCount == 0)
             #expect(try await store.products(PageRequest(number: 1, itemsPerPage: 5), matching: "gone").totalCount == 0)
             #expect(try await store.product(id: product.id, includingHidden: false) == nil)
@@ -501,7 +497,7 @@ extension StoreContractTests {
                 ids.append(try await Self.product(store, vendor: vendor, name: "p\(number)", images: 0).id)
             }
             _ = try await store.setProductHidden(true, id: ids[100])
-            _ = try await store.deleteProduct(id: ids[7]) { _ in }
+            _ = try await store.deleteProduct(id: ids[7])
             var shown = ids.filter { $0 != ids[100] && $0 != ids[7] }
 
             func check(_ label: String) async throws {
@@ -519,7 +515,7 @@ extension StoreContractTests {
                 }
             }
             try await check("before")
-            _ = try await store.deleteProduct(id: ids[5]) { _ in }
+            _ = try await store.deleteProduct(id: ids[5])
             _ = try await store.setProductHidden(true, id: ids[2_129])
             shown.removeAll { $0 == ids[5] || $0 == ids[2_129] }
             try await check("after")

@@ -88,10 +88,10 @@ import Testing
         shelf.put(speaker, "블루투스스피커", "빈티지")
         try await check("after showing it again", shelf)
         let desk = try #require(shelf.id(of: "desk"))
-        _ = try await store.deleteProduct(id: desk, { _ in })
+        _ = try await store.deleteProduct(id: desk)
         shelf.remove(desk)
         let purse = try #require(shelf.id(of: "작은지갑"))
-        _ = try await store.deleteProduct(id: purse, { _ in })
+        _ = try await store.deleteProduct(id: purse)
         shelf.remove(purse)
         try await check("after a delete", shelf)
     }
