@@ -127,6 +127,7 @@ struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPRe
     }
 
     private func plainAddressTeam(of request: Request) -> Int64? {
-        AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) ? plainAddressTeam : nil
+        guard let plainAddressTeam else { return nil }
+        return AppPaths.isAppRequest(AppPaths.firstSegment(of: request.uri.path)) ? plainAddressTeam : nil
     }
 }
