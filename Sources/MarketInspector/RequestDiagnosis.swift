@@ -187,46 +187,6 @@ package struct RequestDiagnosis {
         }
     }
 
-    /// Masks every value under a secret's key, quoted or not (or cut off before its closing quote), in text the
-    /// inspector could not read as JSON (a part under another name, a body it could not split, an answer quoting
-    /// what was sent).
-    static func maskingSecrets(in text: String) -> String {
-        var masked = text
-        for (pattern, replacement) in secretPatterns {
-            masked = pattern.stringByReplacingMatches(
-                in: masked, range: NSRange(masked.startIndex..., in: masked), withTemplate: replacement)
-        }
-        return masked.contains("\\") ? maskingEscapedKeys(in: masked) : masked
-    }
-
-    /// A quoted key spelled with escapes (`"\u0073ecret"`) names a secret only once read as JSON reads it.
-    private static func maskingEscapedKeys(in text: String) -> String {
-        let masked = NSMutableString(string: text)
-        for match in escapedKey.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
-            let key = masked.substring(with: match.range(at: 1))
-            guard let name = try? JSONDecoder().decode(String.self, from: Data(key.utf8)), name.namesSecret else {
-                continue
-            }
-            let quotedValue = masked.substring(with: match.range(at: 2)).hasPrefix("\"")
-            masked.replaceCharacters(in: match.range(at: 2), with: quotedValue ? quoted(secretMask) : secretMask)
-        }
-        return masked as String
-    }
-
-    private static let escapedKey = try! NSRegularExpression(
-        pattern: #"("(?:[^"\\]|\\.)*\\.(?:[^"\\]|\\.)*")\s*:\s*("(?:[^"\\]|\\.)*"?|[^"\s,;}][^\s,;}]*)"#)
-
-    private static let secretPatterns: [(NSRegularExpression, String)] = {
-        let keys = #"[\w-]*(?:secret|password)[\w-]*"#
-        let quotedValue = #"("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?)"#
-        return [
-            (#"(["']?\#(keys)["']?\s*[:=]\s*)\#(quotedValue)"#, "$1\(quoted(secretMask))"),
-            (#"(\b\#(keys)\s*[:=]\s*)(?!["'\s])[^&\s,;}]+"#, "$1\(secretMask)"),
-            // A form's part read as text (its body declared no boundary): the value after its head.
-            (#"(name\s*=\s*"?\#(keys)"?[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)[^\r\n]*"#, "$1\(secretMask)"),
-        ].map { (try! NSRegularExpression(pattern: $0.0, options: [.caseInsensitive]), $0.1) }
-    }()
-
     /// JSON text with keys in order, two spaces per level.
     static func text(of value: JSONValue, indent: String = "") -> String {
         let inner = indent + "  "

@@ -125,6 +125,29 @@ import Testing
         }
     }
 
+    /// Texts the inspector masks secrets in, built to make a backtracking pattern take minutes: each is
+    /// recorded as soon as any other, and a secret after one is still masked.
+    @Test func aBodyBuiltToSlowTheMaskingDownIsRecordedAtOnce() async throws {
+        try await TestMarket.inProcess { market in
+            let id = try await market.addProduct("Lamp").id
+            let papri = TestMarket.papri
+            let team = try await TeamAddressTests.teamPath(market, papri)
+            let size = 64 * 1024
+            for text in [
+                String(repeating: "a", count: size), "\"" + String(repeating: "\\\\", count: size / 2),
+                String(repeating: "a:", count: size / 2), String(repeating: "name=", count: size / 5),
+            ] {
+                _ = try await market.send(
+                    "PATCH", "\(team)/api/products/\(id)", headers: ["Content-Type: text/plain"],
+                    body: Data((text + " secret=\(papri.secret)").utf8))
+            }
+            let requests = try await Self.requests(market, of: papri, atLeast: 4)
+            #expect(requests.count == 4)
+            let records = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
+            #expect(!records.contains(papri.secret))
+        }
+    }
+
     @Test func aVendorSeesTheirOwnRequestsWithWhatTheMarketForgaveAndWhyOneWasRefused() async throws {
         try await TestMarket.withServer { market in
             let accepted = try Self.quirkyCreate(price: #""15000""#)
