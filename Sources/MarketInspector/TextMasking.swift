@@ -3,7 +3,7 @@ import MarketHTTPShared
 
 extension RequestDiagnosis {
     /// Masks secrets in text the inspector could not read as JSON (a part under another name, a body it could not
-    /// split, an answer quoting what was sent): the value after any name that `namesSecret` (`secret: x`,
+    /// split, an answer quoting what was sent): the value after any name `namesSecret` accepts (`secret: x`,
     /// `"password": "x"`, `product_secret=x`, a name spelled with JSON escapes), quoted or not, even cut off before
     /// its closing quote; and the value of a form's part named for a secret. It takes time in proportion to the
     /// text's length whatever the text holds: names are found in one pass of a pattern that never backtracks.
