@@ -114,6 +114,8 @@ public struct ProductEntry: Sendable, Equatable {
     /// with Korean units: `5만`, `5만원`, `1.5만`, `3천`, `1억 2천만`, `2만 5천원`. Nil for anything else
     /// (a fraction of a won, digits grouped wrongly). A minus stays, for the rules to refuse.
     public static func amount(_ text: String) -> Int64? {
+        // Any amount that fits is typed in far fewer; a longer text would only make the units' reading deep.
+        guard text.utf8.count <= 64 else { return nil }
         var text = text.trimmingCharacters(in: .whitespaces)
         let negative = text.hasPrefix("-")
         if negative { text.removeFirst() }

@@ -36,6 +36,8 @@ import Testing
             ("1억 2천만", 120_000_000), ("천만원", 10_000_000), ("3천5백", 3500), ("50,000원", 50000),
         ]
         for (text, value) in korean { #expect(ProductEntry.amount(text) == value, "\(text)") }
+        // Units typed thousands of times, as a query's `min` can hold them: refused, not read unit by unit.
+        for unit in ["억", "십"] { #expect(ProductEntry.amount(String(repeating: unit, count: 20_000)) == nil) }
         let entry = ProductEntry(
             name: "Lamp", description: "Warm", price: "1,234,000원", discount: "34,000", stock: "1,000")
         #expect(try entry.draft(imageCount: 1).price == 1_234_000)
