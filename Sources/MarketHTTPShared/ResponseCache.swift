@@ -19,8 +19,10 @@ package final class ResponseCache: Sendable {
         var headers: HTTPFields
         var body: ByteBuffer
         var expires: Date?
+        /// What its key holds (a URL and headers may be long, and are kept with it).
+        var keyBytes = 0
 
-        var size: Int { body.readableBytes + 512 }
+        var size: Int { body.readableBytes + keyBytes + 512 }
 
         func isFresh(at version: Int64, now: Date) -> Bool {
             self.version == version && expires.map { $0 > now } ?? true
@@ -128,6 +130,12 @@ struct Key: Hashable, Sendable {
     var cookie: String?
     var requestedWith: String?
 
+    var bytes: Int {
+        [path, authority, scheme, forwardedHost, teamAddress, language, cookie, requestedWith].reduce(0) {
+            $0 + ($1?.utf8.count ?? 0)
+        }
+    }
+
     init(_ request: HTTPRequest) {
         let headers = request.headerFields
         path = request.path ?? ""
@@ -176,7 +184,9 @@ package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddlewar
         var headers = response.headers
         let body = try await BodyCollector.bytes(of: response)
         headers[.eTag] = Self.tag(of: body)
-        cache.keep(.init(version: version, headers: headers, body: body, expires: policy.expires), for: key)
+        cache.keep(
+            .init(version: version, headers: headers, body: body, expires: policy.expires, keyBytes: key.bytes),
+            for: key)
         return Self.response(headers: headers, body: body, to: request)
     }
 

@@ -34,6 +34,16 @@ import Testing
         #expect(remade.map { String(buffer: $0.body) } == "after the change", "asked for lately, so kept at once")
     }
 
+    @Test func aLongKeyCountsAgainstTheCapacity() {
+        let cache = ResponseCache(capacity: 64 * 1024)
+        let long = Self.key("/api/products/1?pad=" + String(repeating: "x", count: 40 * 1024))
+        var entry = Self.entry("small", at: 1)
+        entry.keyBytes = long.bytes
+        cache.keep(entry, for: long)
+        cache.keep(entry, for: long)
+        #expect(cache.entry(for: long, at: 1, now: Date()) == nil)
+    }
+
     @Test func aResponseThatShowsASignInIsGivenOnlyUntilItEnds() {
         let cache = ResponseCache(capacity: 1 << 20)
         let now = Date()
