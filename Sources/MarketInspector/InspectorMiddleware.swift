@@ -41,7 +41,8 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         let started = ContinuousClock.now
         var fault: InjectedFault?
         if let vendor { fault = try? await faults.nextFault(for: vendor.id) }
-        let captured = BodyCapture()
+        // The operator's ring holds 300 requests that named no vendor: each keeps what the inspector shows of a text.
+        let captured = BodyCapture(keeping: vendor == nil ? RequestDiagnosis.shownTextBytes : BodyCapture.keptBytes)
         let notes = RequestNotes()
         var request = request
         request.body = RequestBody(

@@ -20,8 +20,10 @@ extension RequestDiagnosis {
             ]
         }
         if multipart {
+            // The JSON the market read is the first `params` part's; any later one is text like any other.
+            let params = parts.firstIndex { $0.name == "params" }.flatMap { first in json.map { (first, $0) } }
             for (index, part) in parts.enumerated() {
-                if part.name == "params", let json {
+                if let (first, json) = params, index == first {
                     words += [
                         "-F", Self.withSecrets("params=" + Self.text(of: Self.masked(json)) + ";type=application/json"),
                     ]
@@ -34,14 +36,15 @@ extension RequestDiagnosis {
                     words += ["-F", Self.shellQuoted("\(part.name)=@\(file)\(type)")]
                 } else {
                     let value =
-                        part.name.namesSecret ? secretMask : Self.maskingSecrets(in: part.body)
+                        part.name.namesSecret
+                        ? secretMask : Self.maskingSecrets(in: part.body.prefix(Self.shownTextBytes))
                     words += ["-F", Self.withSecrets("\(part.name)=\(value)")]
                 }
             }
         } else if let json {
             words += ["--data-raw", Self.withSecrets(Self.text(of: Self.masked(json)))]
         } else if !body.isEmpty, Sniffed(body) == .text {
-            let text = takesSecret ? secretMask : Self.maskingSecrets(in: body.prefix(64 * 1024))
+            let text = takesSecret ? secretMask : Self.maskingSecrets(in: body.prefix(Self.shownTextBytes))
             words += ["--data-raw", Self.withSecrets(text)]
         } else if !body.isEmpty {
             words += ["--data-binary", Self.shellQuoted("@" + Self.fileName("body", 0, sniffed: Sniffed(body)))]

@@ -6,6 +6,9 @@ import MarketHTTPShared
 /// the market forgave, and the mistakes that kept the market from finding its parts.
 package struct RequestDiagnosis {
     static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
+    /// How much of a text (a body, a part, JSON) is shown and masked: a product's JSON is a few KB, and
+    /// showing more would only let one request make a record of megabytes.
+    static let shownTextBytes = 64 * 1024
 
     package let head: HTTPRequest
     package let body: Data
@@ -76,7 +79,9 @@ package struct RequestDiagnosis {
         if heads.contains(where: { $0.range(of: "Content-Disposition:form-data", options: .caseInsensitive) != nil }) {
             quirks.append(.noSpaceAfterDisposition)
         }
-        if heads.contains(where: { $0.range(of: #"[; ]name=[^"\s]"#, options: .regularExpression) != nil }) {
+        if heads.contains(where: {
+            Self.unquotedName.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
+        }) {
             quirks.append(.unquotedName)
         }
         for part in parts where part.isFile {
@@ -139,7 +144,7 @@ package struct RequestDiagnosis {
     /// `part` is nil for the body itself.
     private mutating func readJSON(_ data: Data, part: String?) {
         guard let value = try? LenientJSONParser.parse(data) else { return }
-        json = value
+        if data.count <= Self.shownTextBytes { json = value }
         if (try? JSONSerialization.jsonObject(with: data)) == nil { quirks.append(.lenientJSON(part: part)) }
         guard case .object(let fields) = value else { return }
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
@@ -158,6 +163,8 @@ package struct RequestDiagnosis {
             }
         }
     }
+
+    private static let unquotedName = try! NSRegularExpression(pattern: #"[; ]name=[^"\s]"#)
 
     static let amountKeys: Set<String> = ["price", "discounted_price", "stock", "thumbnail_id"]
 

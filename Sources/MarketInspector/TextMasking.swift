@@ -45,9 +45,10 @@ extension RequestDiagnosis {
     }
 
     /// A name and what follows it up to its value: `"a name"` (maybe with JSON escapes), `'a name'` or a bare word,
-    /// then `:` or `=`. Every quantifier is possessive, and a bare word is tried only where a word begins.
+    /// then `:` or `=`. Every quantifier is possessive, a quoted name is at most 128 characters (every quote may
+    /// begin one), and a bare word is tried only where a word begins.
     private static let namePattern = try! NSRegularExpression(
-        pattern: #"(?:"((?:[^"\\]++|\\.)*+)"|'((?:[^'\\]++|\\.)*+)'|(?<![\w-])([\w-]++)["']?)\s*+[:=]\s*+"#)
+        pattern: #"(?:"((?:[^"\\]|\\.){0,128}+)"|'((?:[^'\\]|\\.){0,128}+)'|(?<![\w-])([\w-]++)["']?)\s*+[:=]\s*+"#)
 
     private static func nameRange(of match: NSTextCheckingResult) -> Range<Int> {
         let group = (1...3).lazy.map { match.range(at: $0) }.first { $0.location != NSNotFound } ?? match.range

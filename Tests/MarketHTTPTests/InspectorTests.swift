@@ -136,13 +136,26 @@ import Testing
             for text in [
                 String(repeating: "a", count: size), "\"" + String(repeating: "\\\\", count: size / 2),
                 String(repeating: "a:", count: size / 2), String(repeating: "name=", count: size / 5),
+                "\"" + String(repeating: "\\\"", count: size / 2),
             ] {
                 _ = try await market.send(
                     "PATCH", "\(team)/api/products/\(id)", headers: ["Content-Type: text/plain"],
                     body: Data((text + " secret=\(papri.secret)").utf8))
             }
-            let requests = try await Self.requests(market, of: papri, atLeast: 4)
-            #expect(requests.count == 4)
+            // JSON nested deep in its first `params` part, then thousands of parts of that name.
+            let nested =
+                String(repeating: "[", count: 30) + Array(repeating: "0", count: 4000).joined(separator: ",")
+                + String(repeating: "]", count: 30)
+            let params = "--b\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n{\"stock\": \(nested)}\r\n"
+            _ = try await market.send(
+                "PATCH", "\(team)/item/\(id)", headers: ["Content-Type: multipart/form-data; boundary=b"],
+                body: Data(
+                    (params
+                        + String(
+                            repeating: "--b\r\nContent-Disposition: form-data; name=params\r\n\r\n\r\n", count: 2000)
+                        + "--b--\r\n").utf8))
+            let requests = try await Self.requests(market, of: papri, atLeast: 6)
+            #expect(requests.count == 6)
             let records = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
             #expect(!records.contains(papri.secret))
         }
