@@ -25,7 +25,7 @@ extension RequestDiagnosis {
             for (index, part) in parts.enumerated() {
                 if let (first, json) = params, index == first {
                     words += [
-                        "-F", Self.withSecrets("params=" + Self.text(of: Self.masked(json)) + ";type=application/json"),
+                        "-F", Self.withSecrets("params=" + Self.shownText(of: json) + ";type=application/json"),
                     ]
                 } else if case let sniffed = Sniffed(part.body), sniffed != .text,
                     part.filename != nil || sniffed != .empty
@@ -42,7 +42,7 @@ extension RequestDiagnosis {
                 }
             }
         } else if let json {
-            words += ["--data-raw", Self.withSecrets(Self.text(of: Self.masked(json)))]
+            words += ["--data-raw", Self.withSecrets(Self.shownText(of: json))]
         } else if !body.isEmpty, Sniffed(body) == .text {
             let text = takesSecret ? secretMask : Self.maskingSecrets(in: body.prefix(Self.shownTextBytes))
             words += ["--data-raw", Self.withSecrets(text)]

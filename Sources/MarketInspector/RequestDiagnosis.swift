@@ -50,7 +50,15 @@ package struct RequestDiagnosis {
         return head.method == .delete || path.hasSuffix("/secret") || path.hasSuffix("/archived")
     }
 
-    package var maskedJSON: String? { json.map { Self.text(of: Self.masked($0)) } }
+    package var maskedJSON: String? { json.map(Self.shownText) }
+
+    /// The JSON with its secrets masked, as text cut at `shownTextBytes`: indenting a deeply nested value makes
+    /// its text many times its size.
+    static func shownText(of json: JSONValue) -> String {
+        let text = text(of: masked(json))
+        guard text.utf8.count > shownTextBytes else { return text }
+        return String(decoding: text.utf8.prefix(shownTextBytes), as: UTF8.self) + "…"
+    }
 
     // MARK: Multipart
 

@@ -156,6 +156,10 @@ import Testing
                         + "--b--\r\n").utf8))
             let requests = try await Self.requests(market, of: papri, atLeast: 6)
             #expect(requests.count == 6)
+            for request in requests {
+                let size = try JSONSerialization.data(withJSONObject: request).count
+                #expect(size < 400 * 1024, "a record of \(size) bytes")
+            }
             let records = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
             #expect(!records.contains(papri.secret))
         }
