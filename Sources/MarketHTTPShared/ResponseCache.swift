@@ -19,7 +19,7 @@ package final class ResponseCache: Sendable {
         var headers: HTTPFields
         var body: ByteBuffer
         var expires: Date?
-        /// What its key holds (a URL and headers may be long, and are kept with it).
+        /// What its key holds (a URL and headers may be long, and are kept with it); counted when it is kept.
         var keyBytes = 0
 
         var size: Int { body.readableBytes + keyBytes + 512 }
@@ -69,6 +69,8 @@ package final class ResponseCache: Sendable {
     }
 
     func keep(_ entry: Entry, for key: Key) {
+        var entry = entry
+        entry.keyBytes = key.bytes
         guard entry.size * 2 <= capacity, askedBefore(key) else { return }
         var dropped: [[Key: Entry]] = []
         defer { Self.release(dropped) }
@@ -185,8 +187,7 @@ package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddlewar
         let body = try await BodyCollector.bytes(of: response)
         headers[.eTag] = Self.tag(of: body)
         cache.keep(
-            .init(version: version, headers: headers, body: body, expires: policy.expires, keyBytes: key.bytes),
-            for: key)
+            .init(version: version, headers: headers, body: body, expires: policy.expires), for: key)
         return Self.response(headers: headers, body: body, to: request)
     }
 

@@ -37,8 +37,7 @@ import Testing
     @Test func aLongKeyCountsAgainstTheCapacity() {
         let cache = ResponseCache(capacity: 64 * 1024)
         let long = Self.key("/api/products/1?pad=" + String(repeating: "x", count: 40 * 1024))
-        var entry = Self.entry("small", at: 1)
-        entry.keyBytes = long.bytes
+        let entry = Self.entry("small", at: 1)
         cache.keep(entry, for: long)
         cache.keep(entry, for: long)
         #expect(cache.entry(for: long, at: 1, now: Date()) == nil)
