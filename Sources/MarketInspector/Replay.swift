@@ -14,16 +14,16 @@ extension RequestDiagnosis {
             if multipart && name == "content-type" { continue }
             words += [
                 "-H",
-                Self.maskedHeaders.contains(name)
+                Self.masksHeader(name)
                     ? "\"\(field.name.rawName): $OPENMARKET_SECRET\""
                     : Self.shellQuoted("\(field.name.rawName): \(field.value)"),
             ]
         }
         if multipart {
             // The JSON the market read is the first `params` part's; any later one is text like any other.
-            let params = parts.firstIndex { $0.name == "params" }.flatMap { first in json.map { (first, $0) } }
+            let params = parts.firstIndex { $0.name == "params" }
             for (index, part) in parts.enumerated() {
-                if let (first, json) = params, index == first {
+                if index == params, let json {
                     words += [
                         "-F", Self.withSecrets("params=" + Self.shownText(of: json) + ";type=application/json"),
                     ]

@@ -21,7 +21,7 @@ extension RequestDiagnosis {
                 let value = value(in: units, at: end)
             {
                 let quoted = units[value.lowerBound] == .quote || units[value.lowerBound] == .apostrophe
-                masks.append((value, quoted ? "\"\(secretMask)\"" : secretMask))
+                masks.append((value, quoted ? Self.quoted(secretMask) : secretMask))
             } else if units[name].elementsEqual("name".utf16, by: { $0 | 0x20 == $1 }),
                 let value = value(in: units, at: end, within: 64), value.count < 64,
                 value.upperBound < noBlankLineAfter,
