@@ -5,7 +5,10 @@ import MarketHTTPShared
 /// Reads a request's bytes as the inspector shows them: its parts, its JSON with secrets masked, the liberties
 /// the market forgave, and the mistakes that kept the market from finding its parts.
 package struct RequestDiagnosis {
-    static let maskedHeaders: Set<String> = ["secret", "password", "cookie", "authorization"]
+    /// A header shown masked: any whose name speaks of a secret, and those that carry credentials.
+    static func masksHeader(_ name: String) -> Bool {
+        name.namesSecret || name == "cookie" || name == "authorization"
+    }
     /// How much of a text (a body, a part, JSON) is shown and masked: a product's JSON is a few KB, and
     /// showing more would only let one request make a record of megabytes.
     static let shownTextBytes = 64 * 1024
@@ -31,7 +34,7 @@ package struct RequestDiagnosis {
         head.headerFields.map { field in
             InspectedRequest.Header(
                 name: field.name.rawName,
-                value: Self.maskedHeaders.contains(field.name.canonicalName) ? secretMask : field.value)
+                value: Self.masksHeader(field.name.canonicalName) ? secretMask : field.value)
         }
     }
 

@@ -84,6 +84,8 @@ import Testing
             _ = try await market.send("DELETE", "\(team)/api/products/\(id)/\(papri.secret)")
             _ = try await market.send("DELETE", "\(team)/api/products/\(id)/\(deleteSecret)?page_no=1")
             _ = try await market.send("GET", "\(team)/api/products/\(id)?secret=\(papri.secret)")
+            _ = try await market.send(
+                "GET", "\(team)/api/products/\(id)", headers: ["X-Vendor-Secret: \(papri.secret)"])
             let refused = try await market.send("POST", "\(team)/api/products/\(id)/\(deleteSecret)")
             #expect(refused.status == 405 && refused.text.contains("/api/products/\(id)/•••"), "\(refused.text)")
             let boundary = "ryan"
@@ -111,9 +113,9 @@ import Testing
                     "PATCH", "\(team)/api/products/\(id)", headers: ["Content-Type: application/json"],
                     body: Data(body.utf8))
             }
-            let requests = try await Self.requests(market, of: papri, atLeast: 11)
+            let requests = try await Self.requests(market, of: papri, atLeast: 12)
             let records = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
-            #expect(requests.count >= 11)
+            #expect(requests.count >= 12)
             #expect(!records.contains(papri.secret) && !records.contains(deleteSecret), "\(records)")
             let paths = Set(requests.compactMap { ($0["request"] as? [String: Any])?["path"] as? String })
             for masked in [
