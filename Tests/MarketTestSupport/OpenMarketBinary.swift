@@ -106,8 +106,19 @@ public final class RunningServer: @unchecked Sendable {
         return await exitStatus()
     }
 
+    /// The exit status, once the log is read to its end: the reading thread may still hold the server's
+    /// last lines when the process is gone.
     public func exitStatus() async -> Int32 {
-        await process.exitStatus()
+        let status = await process.exitStatus()
+        await withCheckedContinuation { continuation in
+            Thread { [self] in
+                condition.lock()
+                while !logEnded { condition.wait() }
+                condition.unlock()
+                continuation.resume()
+            }.start()
+        }
+        return status
     }
 
     /// The memory the server holds now (its resident set, `VmRSS`), in bytes.
