@@ -2,9 +2,8 @@ import Foundation
 import MarketModel
 import Synchronization
 
-/// Stages the failures each vendor asks for on their own requests (`FaultSettings`). Settings live
-/// in the store, so they hold across servers; those set elsewhere (another server, the command)
-/// take effect here within `freshness`.
+/// Stages the failures each vendor asks for on their own requests (`FaultSettings`). Settings live in the store, so
+/// they hold across servers; those set elsewhere (another server, the command) take effect here within `freshness`.
 public final class FaultInjector: Sendable {
     public static let freshness: Duration = .seconds(1)
 

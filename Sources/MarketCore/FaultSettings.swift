@@ -70,9 +70,8 @@ public struct FaultSettings: Codable, Sendable, Equatable {
     public func fault(forRequest number: UInt64) -> InjectedFault {
         var random = SplitMix64(seed: (seed ?? UInt64.random(in: .min ... .max)) &+ number &* 0x9E37_79B9_7F4A_7C15)
         let jitter = jitterMs == 0 ? 0 : Int(random.next() % UInt64(2 * jitterMs + 1)) - jitterMs
-        let roll = Int(random.next() % 100)
         let outcome: InjectedFault.Outcome =
-            switch roll {
+            switch Int(random.next() % 100) {
             case ..<failPercent: .fail(status: status)
             case ..<(failPercent + dropPercent): .drop
             case ..<(failPercent + dropPercent + brokenPercent):
@@ -91,8 +90,7 @@ public struct FaultSettings: Codable, Sendable, Equatable {
 /// What a vendor's fault settings do to one request.
 public struct InjectedFault: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable {
-        case answer
-        case fail(status: Int)
+        case answer, fail(status: Int)
         /// The connection closes without an answer.
         case drop
         /// The market answers, and its answer is broken in the first of these ways that fits it.

@@ -37,9 +37,7 @@ public enum ImageContent: Sendable, Equatable {
 
 /// What the first bytes of an upload say it is. The declared type and filename say nothing.
 public enum UploadKind: String, Sendable {
-    case jpeg = "JPEG"
-    case png = "PNG"
-    case webp = "WebP"
+    case jpeg = "JPEG", png = "PNG", webp = "WebP"
     /// What iPhones take: decoded where libvips reads HEIF, and kept as a JPEG.
     case heif = "HEIC"
 
@@ -58,8 +56,7 @@ public enum UploadKind: String, Sendable {
 }
 
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg
-    case png
+    case jpeg, png
     /// Only for the smaller copies pages ask for: what the APIs serve stays JPEG or PNG.
     case webp
 
@@ -107,8 +104,5 @@ public struct ImageRejection: Error, Sendable, Equatable {
 }
 
 extension Duration {
-    public var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
+    public var seconds: TimeInterval { TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18 }
 }

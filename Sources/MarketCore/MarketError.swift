@@ -5,12 +5,7 @@ import MarketModel
 /// storefront and the inspector in the visitor's language.
 public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable, Codable {
-        case invalid
-        case unauthorized
-        case forbidden
-        case notFound
-        case tooLarge
-        case conflict
+        case invalid, unauthorized, forbidden, notFound, tooLarge, conflict
         /// Something the market depends on (its database) cannot be reached; try again later.
         case unavailable
         /// Too many wrong secrets: nothing is checked until `retryAfter` seconds have passed.
@@ -22,33 +17,24 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
         case noProduct(Int64)
         /// A path names a product by something that is no number.
         case noProductCalled(String)
-        case hiddenByOperator(Int64)
-        case notOwner(Int64)
-        case wrongCredentials
-        case wrongItemPassword
+        case hiddenByOperator(Int64), notOwner(Int64)
+        case wrongCredentials, wrongItemPassword
         case throttled(seconds: Int)
         case sessionEnded
         case noVendor(identifier: String)
         /// A team address names a vendor_id no vendor has.
         case noTeam(Int64)
-        case vendorIDTaken(Int64)
-        case vendorIdentifierTaken(String)
-        case operatorTaken(String)
-        case noPage(String)
-        case noImage(String)
+        case vendorIDTaken(Int64), vendorIdentifierTaken(String), operatorTaken(String)
+        case noPage(String), noImage(String)
         case bodyTooLarge(Int)
         case noBoundary(String)
-        case createTakesMultipart
-        case itemsTakeMultipart
+        case createTakesMultipart, itemsTakeMultipart
         /// A body for a vendor's faults that is no JSON object of settings.
         case notFaultsJSON
-        case databaseUnreachable
-        case databaseReadOnly
+        case databaseUnreachable, databaseReadOnly
         /// The folder pictures are kept in takes no writes; the operating system's reason.
         case imagesNotWritable(String)
-        case tooManyUploads
-        case tooManyPictures
-        case tooManyFollowers(Int)
+        case tooManyUploads, tooManyPictures, tooManyFollowers(Int)
     }
 
     public var kind: Kind

@@ -95,6 +95,4 @@ extension MarketService {
 }
 
 /// Someone who runs the market, proven by their secret.
-public struct MarketOperator: Sendable, Equatable, Codable {
-    public let name: String
-}
+public struct MarketOperator: Sendable, Equatable, Codable { public let name: String }

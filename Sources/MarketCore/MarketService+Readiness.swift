@@ -19,10 +19,8 @@ extension MarketService {
         do {
             try await check()
             return nil
-        } catch let error as MarketError {
-            return error.description
         } catch {
-            return "unavailable (\(type(of: error)))"
+            return (error as? MarketError)?.description ?? "unavailable (\(type(of: error)))"
         }
     }
 }

@@ -47,7 +47,6 @@ extension MarketService {
             return try await insert(draft, images: uploads, vendorID: { vendor.id })
         }
         guard let identifier = proof.identifier else {
-            guard !proof.secret.isEmpty else { throw MarketError.missing(.secret) }
             try VendorSecret.validate(proof.secret)
             let vendor = try await itemsVendor()
             return try await insert(
@@ -217,9 +216,7 @@ extension MarketService {
     }
 
     func delete(_ id: Int64) async throws -> Product {
-        guard let deleted = try await store.deleteProduct(id: id) else {
-            throw MarketError.productNotFound(id)
-        }
+        guard let deleted = try await store.deleteProduct(id: id) else { throw MarketError.productNotFound(id) }
         return deleted
     }
 

@@ -64,9 +64,7 @@ public struct MarketService: Sendable {
         let page = PageRequest(number: 1, itemsPerPage: Self.suggestionCount * 2)
         var names: [String] = []
         for item in try await products(page, search: typed, arranged: ProductArrangement(order: .relevance)).items
-        where names.count < Self.suggestionCount && !names.contains(item.name) {
-            names.append(item.name)
-        }
+        where names.count < Self.suggestionCount && !names.contains(item.name) { names.append(item.name) }
         return names
     }
 
@@ -230,9 +228,7 @@ public enum VendorKey: Sendable {
 }
 
 /// A vendor found before a sale's upload was read.
-public struct AdmittedSeller: Sendable, Equatable {
-    let stored: StoredVendor
-}
+public struct AdmittedSeller: Sendable, Equatable { let stored: StoredVendor }
 
 final class KnownVendors: Sendable {
     let vendors = Mutex<[String: Vendor]>([:])

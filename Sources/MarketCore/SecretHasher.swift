@@ -2,8 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 
-/// Hashes vendor secrets with bcrypt (slow and salted) and checks them. bcrypt's own check
-/// compares in constant time.
+/// Hashes vendor secrets with bcrypt (slow and salted) and checks them. bcrypt's own check compares in constant time.
 public struct SecretHasher: Sendable {
     public static let defaultCost: UInt8 = 10
     /// bcrypt reads only this many bytes of a secret.

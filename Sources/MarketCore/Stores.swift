@@ -32,10 +32,9 @@ public protocol ProductStore: Sendable {
     func productID(forDeleteToken hash: String) async throws -> Int64?
     func referencedImageKeys(among keys: [String]) async throws -> Set<String>
     func checkReachable() async throws
-    /// Grows with every committed change to what a product's answer shows (products, images, vendors), by any
-    /// server or tool: answers read after it may be reused while it stays the same. A change made here is in the
-    /// next version; one made elsewhere, on PostgreSQL before it is answered, on SQLite within
-    /// `SQLiteMarketStore.othersSeenWithin`.
+    /// Grows with every committed change to what a product's answer shows (products, images, vendors), by any server or
+    /// tool: answers read after it may be reused while it stays the same. A change made here is in the next version;
+    /// one made elsewhere, on PostgreSQL before it is answered, on SQLite within `SQLiteMarketStore.othersSeenWithin`.
     func catalogueVersion() async throws -> Int64
 }
 

@@ -47,9 +47,7 @@ public struct TeamPorts: Sendable, Equatable {
         return ports.lowerBound + Int(vendorID) - 1
     }
 
-    public func vendorID(atPort port: Int) -> Int64? {
-        ports.contains(port) ? Int64(port - ports.lowerBound + 1) : nil
-    }
+    public func vendorID(atPort port: Int) -> Int64? { ports.contains(port) ? Int64(port - ports.lowerBound + 1) : nil }
 
     /// The team's address on its own port of the host in `origin` (`http://host:port`).
     public func url(of vendorID: Int64, on origin: String) -> String? {

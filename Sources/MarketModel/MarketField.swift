@@ -18,60 +18,36 @@ public enum MarketField: Hashable, Sendable, Codable, CustomStringConvertible {
     case sent(String)
 
     /// Plain words, for logs and tests; every adapter has its own spelling.
-    public var description: String {
-        switch self {
-        case .name: "name"
-        case .description: "description"
-        case .price: "price"
-        case .discount: "discount"
-        case .stock: "stock"
-        case .currency: "currency"
-        case .images: "images"
-        case .image(let index): "image \(index + 1)"
-        case .thumbnail: "thumbnail"
-        case .pageNumber: "page number"
-        case .itemsPerPage: "items per page"
-        case .identifier: "identifier"
-        case .secret: "secret"
-        case .productSecret: "product secret"
-        case .latency: "latency"
-        case .jitter: "jitter"
-        case .failPercent: "share of failures"
-        case .failStatus: "failure status"
-        case .dropPercent: "share of dropped connections"
-        case .slowBody: "slow body"
-        case .brokenPercent: "share of broken answers"
-        case .brokenKinds: "kinds of broken answers"
-        case .sent(let name): name
-        }
-    }
+    public var description: String { spellings.words }
 
     /// The 2022 API's spelling, which both the server and the kit speak.
-    public var wireName: String {
+    public var wireName: String { spellings.wire }
+
+    private var spellings: (words: String, wire: String) {
         switch self {
-        case .name: "name"
-        case .description: "description"
-        case .price: "price"
-        case .discount: "discounted_price"
-        case .stock: "stock"
-        case .currency: "currency"
-        case .images: "images"
-        case .image(let index): "images[\(index)]"
-        case .thumbnail: "thumbnail_id"
-        case .pageNumber: "page_no"
-        case .itemsPerPage: "items_per_page"
-        case .identifier: "identifier"
-        case .secret: "secret"
-        case .productSecret: "product_secret"
-        case .latency: "latency_ms"
-        case .jitter: "jitter_ms"
-        case .failPercent: "fail_percent"
-        case .failStatus: "status"
-        case .dropPercent: "drop_percent"
-        case .slowBody: "slow_body_ms"
-        case .brokenPercent: "broken_percent"
-        case .brokenKinds: "broken"
-        case .sent(let name): name
+        case .name: ("name", "name")
+        case .description: ("description", "description")
+        case .price: ("price", "price")
+        case .discount: ("discount", "discounted_price")
+        case .stock: ("stock", "stock")
+        case .currency: ("currency", "currency")
+        case .images: ("images", "images")
+        case .image(let index): ("image \(index + 1)", "images[\(index)]")
+        case .thumbnail: ("thumbnail", "thumbnail_id")
+        case .pageNumber: ("page number", "page_no")
+        case .itemsPerPage: ("items per page", "items_per_page")
+        case .identifier: ("identifier", "identifier")
+        case .secret: ("secret", "secret")
+        case .productSecret: ("product secret", "product_secret")
+        case .latency: ("latency", "latency_ms")
+        case .jitter: ("jitter", "jitter_ms")
+        case .failPercent: ("share of failures", "fail_percent")
+        case .failStatus: ("failure status", "status")
+        case .dropPercent: ("share of dropped connections", "drop_percent")
+        case .slowBody: ("slow body", "slow_body_ms")
+        case .brokenPercent: ("share of broken answers", "broken_percent")
+        case .brokenKinds: ("kinds of broken answers", "broken")
+        case .sent(let name): (name, name)
         }
     }
 }

@@ -1,7 +1,6 @@
 /// The order a list comes in: the 2022 API lists the newest first, the 2021 API the oldest.
 public enum ListOrder: Sendable, Equatable {
-    case newestFirst
-    case oldestFirst
+    case newestFirst, oldestFirst
 }
 
 /// Which slice of a list is wanted. Page numbers start at 1.

@@ -50,8 +50,7 @@ public struct ProductChanges: Sendable, Equatable {
 
     /// What a price change alone keeps: the discount amount (2022 API) or what the buyer pays (2021 API).
     public enum PriceChangeKeeps: Sendable, Equatable {
-        case discount
-        case salePrice
+        case discount, salePrice
     }
 
     public var name: String?

@@ -119,10 +119,7 @@ public struct ProductEntry: Sendable, Equatable {
         var text = text.trimmingCharacters(in: .whitespaces)
         let negative = text.hasPrefix("-")
         if negative { text.removeFirst() }
-        for sign in ["US$", "₩", "$"] where text.hasPrefix(sign) {
-            text = String(text.dropFirst(sign.count))
-            break
-        }
+        if let sign = ["US$", "₩", "$"].first(where: { text.hasPrefix($0) }) { text.removeFirst(sign.count) }
         if text.hasSuffix("원") { text = String(text.dropLast()) }
         text = text.trimmingCharacters(in: .whitespaces)
         guard let value = koreanAmount(text), value <= Decimal(Int64.max) else { return nil }

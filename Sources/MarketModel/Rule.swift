@@ -1,35 +1,27 @@
 /// A rule of the market that a value breaks. Each adapter words it from this value, never from `english`: the APIs
 /// and the command in English, the storefront and the inspector in the visitor's language.
 public enum Rule: Sendable, Equatable, Codable {
-    case required
-    case notEmpty
+    case required, notEmpty
     /// The first control character the value holds, as `U+0007`.
     case noControlCharacter(String)
     case maximumCharacters(Int)
-    case notNegative
-    case atLeastOne
-    case atMost(Int64)
-    case notAbovePrice(Int64)
+    case notNegative, atLeastOne
+    case atMost(Int64), notAbovePrice(Int64)
     /// From `low` to `high`, in `unit` (` ms`) when it has one.
     case between(Int, Int, unit: String = "")
     case upToLatency(milliseconds: Int)
     case errorStatus
-    case minimumImages(Int)
-    case maximumImages(Int)
+    case minimumImages(Int), maximumImages(Int)
     case ownImage
     case uuid(example: String)
     case minimumLength(Int)
     case maximumBytes(Int)
     case deleteSecret
-    case jsonObject
-    case notJSON(problem: String, byte: Int)
-    case text
-    case number
+    case jsonObject, notJSON(problem: String, byte: Int)
+    case text, number
     /// A number, not what was sent (written as it was sent, quotes and all).
     case numberNot(String)
-    case wholeNumber
-    case wholeNumberNot(String)
-    case wholeNumberFromZero
+    case wholeNumber, wholeNumberNot(String), wholeNumberFromZero
     /// One of these spellings, for a value whose spellings are few (a currency: `KRW or USD`).
     case oneOf([String])
     /// One of these names, not what was sent.
@@ -38,8 +30,7 @@ public enum Rule: Sendable, Equatable, Codable {
     /// The body names one item and the path another.
     case sameItem(named: Int64, path: Int64)
     case imageBytes(size: Int, limit: Int)
-    case notAnImage
-    case heicUnreadable
+    case notAnImage, heicUnreadable
     case damaged(format: String)
     /// libvips' reading of the header (`has 100000000 pixels`), and the limit.
     case tooManyPixels(detail: String, limit: Int)
