@@ -7,11 +7,10 @@ import Synchronization
 /// Lets a server know the catalogue's version without asking the database for every request, yet
 /// never answer older than a change whose response any server has sent.
 ///
-/// On a connection of its own, the watch listens on `catalogue_changed` and holds a lease in
-/// `catalogue_watcher`; each change waits before responding until every leased watcher has its
-/// version (`MarketDatabase.transaction`). The version is trusted only while the lease runs by this
-/// server's clock, which starts before the database's: a lost or slow connection costs a wait of one
-/// lease, never a stale answer.
+/// On a connection of its own, the watch listens on `catalogue_changed` and holds a lease in `catalogue_watcher`; each
+/// change waits before responding until every leased watcher has its version (`MarketDatabase.transaction`). The
+/// version is trusted only while the lease runs by this server's clock, which starts before the database's: a lost or
+/// slow connection costs a wait of one lease, never a stale answer.
 public final class CatalogueWatch: Service, Sendable {
     /// The channel that `catalogue_changed()` notifies (Migrations/08-catalogue-watchers.sql).
     static let channel = "catalogue_changed"
@@ -22,12 +21,7 @@ public final class CatalogueWatch: Service, Sendable {
     /// Taken off the lease by the server's clock, for clocks that run at slightly different rates.
     static let margin: Duration = .milliseconds(250)
 
-    private struct State {
-        var version: Int64 = 0
-        var trustedUntil: ContinuousClock.Instant?
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex<(version: Int64, trustedUntil: ContinuousClock.Instant?)>((0, nil))
     private let id = UUID().uuidString
     private let location: PostgresLocation
     private let logger: Logger
@@ -141,9 +135,8 @@ public final class CatalogueWatch: Service, Sendable {
     /// What `query` returns, or `WatchLost` once a lease passes without an answer: a query on a
     /// connection that closed meanwhile is never answered, and cancelling does not end it.
     private func answered<T: Sendable>(_ query: @escaping @Sendable () async throws -> T) async throws -> T {
-        let first = FirstOutcome<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            first.awaiting(continuation)
+        try await withCheckedThrowingContinuation { continuation in
+            let first = FirstOutcome(continuation)
             let alarm = Task {
                 try? await Task.sleep(for: .seconds(Self.lease))
                 first.resume(.failure(WatchLost()))
@@ -157,11 +150,9 @@ public final class CatalogueWatch: Service, Sendable {
 }
 
 private final class FirstOutcome<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
 
-    func awaiting(_ continuation: CheckedContinuation<T, any Error>) {
-        self.continuation.withLock { $0 = continuation }
-    }
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
 
     func resume(_ outcome: Result<T, any Error>) {
         continuation.withLock { $0.take() }?.resume(with: outcome)

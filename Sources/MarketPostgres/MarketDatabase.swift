@@ -89,8 +89,7 @@ struct MarketDatabase: Sendable {
         return MarketError.unavailable(.databaseUnreachable)
     }
 
-    /// Whether the error says the database cannot serve (lost, refusing, shutting down, out of
-    /// space) rather than that a query was wrong.
+    /// Whether the database cannot serve (lost, refusing, shutting down, out of space) rather than a query being wrong.
     static func isUnavailability(_ error: PSQLError) -> Bool {
         switch error.code {
         case .server:

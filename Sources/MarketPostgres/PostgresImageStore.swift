@@ -13,8 +13,7 @@ public struct PostgresImageStore: ImageStore {
 
     public func put(_ data: Data, key: String) async throws {
         try await database.read { session in
-            // Most puts of an existing blob only need its time moved; the bytes go over the wire
-            // only when it is new.
+            // Most puts of an existing blob only need its time moved; the bytes go over the wire only when it is new.
             let touched = try await session.first(
                 "UPDATE image_blob SET touched_at = now() WHERE key = \(key) RETURNING true", as: Bool.self)
             guard touched == nil else { return }

@@ -57,8 +57,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         // connections stay open unprobed: one the database closes is noticed when its socket closes.
         configuration.options.minimumConnections = 4
         configuration.options.keepAliveBehavior = nil
-        // More queries at once than the database has cores only moves their wait from the pool into
-        // the database, where they slow each other down.
+        // More queries at once than the database has cores just move their wait into it, where they slow each other.
         configuration.options.maximumConnections = 8
         return configuration
     }

@@ -10,19 +10,14 @@ extension PostgresMarketStore: MarketExporting {
     }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {
-        try await database.read { session in
-            try await session.query(
-                "SELECT token_hash, vendor_id, expires_at FROM vendor_session WHERE expires_at > \(now)"
-            ).decode((String, Int64, Date).self).collect().map {
-                StoredSession(tokenHash: $0, vendorID: $1, expiresAt: $2)
-            }
-        }
+        try await all(
+            "SELECT token_hash, vendor_id, expires_at FROM vendor_session WHERE expires_at > \(now)",
+            as: (String, Int64, Date).self
+        ).map { StoredSession(tokenHash: $0, vendorID: $1, expiresAt: $2) }
     }
 
     public func productCount() async throws -> Int {
-        try await database.read { session in
-            Int(try await session.single("SELECT count(*) FROM product", as: Int64.self))
-        }
+        Int(try await first("SELECT count(*) FROM product", as: Int64.self) ?? 0)
     }
 
     public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {

@@ -4,13 +4,11 @@ import PostgresNIO
 
 extension PostgresMarketStore: MarketImporting {
     public func isEmpty() async throws -> Bool {
-        try await database.read { session in
-            try await session.single(
-                """
-                SELECT NOT EXISTS (SELECT 1 FROM vendor) AND NOT EXISTS (SELECT 1 FROM product)
-                    AND NOT EXISTS (SELECT 1 FROM image_blob)
-                """, as: Bool.self)
-        }
+        try await first(
+            """
+            SELECT NOT EXISTS (SELECT 1 FROM vendor) AND NOT EXISTS (SELECT 1 FROM product)
+                AND NOT EXISTS (SELECT 1 FROM image_blob)
+            """, as: Bool.self) == true
     }
 
     public func importVendors(_ vendors: [StoredVendor]) async throws {
@@ -38,9 +36,8 @@ extension PostgresMarketStore: MarketImporting {
         }
     }
 
-    /// A batch in three statements of bound arrays: a statement per row would run the triggers that
-    /// count grams and versions once per product. Arrays hold no NULL, so a missing cover is 0 and a
-    /// missing password "" (neither is ever a real one).
+    /// A batch in three statements of bound arrays: a statement per row would run the triggers counting grams and
+    /// versions per product. Arrays hold no NULL, so a missing cover is 0 and a missing password "" (never real ones).
     public func importProducts(_ products: [StoredProduct]) async throws {
         let rows = products.map(\.product)
         let images = rows.flatMap { product in product.images.enumerated().map { (product.id, $0, $1) } }

@@ -26,28 +26,25 @@ extension PostgresMarketStore {
     }
 
     public func operatorActions(limit: Int) async throws -> [OperatorAction] {
-        try await database.read { session in
-            try await session.query(
-                "SELECT operator_name, action, at FROM operator_action ORDER BY id DESC LIMIT \(limit)"
-            ).decode((String, String, Date).self).collect().map { OperatorAction(operatorName: $0, stored: $1, at: $2) }
-        }
+        try await all(
+            "SELECT operator_name, action, at FROM operator_action ORDER BY id DESC LIMIT \(limit)",
+            as: (String, String, Date).self
+        ).map { OperatorAction(operatorName: $0, stored: $1, at: $2) }
     }
 
     public func vendorOverview() async throws -> [VendorOverview] {
-        try await database.read { session in
-            try await session.query(
-                """
-                SELECT v.id, v.identifier, v.name, v.created_at,
-                    (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND NOT p.hidden),
-                    (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND p.hidden),
-                    (SELECT max(at) FROM request_record r WHERE r.vendor_id = v.id)
-                FROM vendor v ORDER BY v.id
-                """
-            ).decode((Int64, String, String, Date, Int, Int, Date?).self).collect().map {
-                VendorOverview(
-                    vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), productCount: $4, hiddenCount: $5,
-                    lastRequestAt: $6)
-            }
+        try await all(
+            """
+            SELECT v.id, v.identifier, v.name, v.created_at,
+                (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND NOT p.hidden),
+                (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND p.hidden),
+                (SELECT max(at) FROM request_record r WHERE r.vendor_id = v.id)
+            FROM vendor v ORDER BY v.id
+            """, as: (Int64, String, String, Date, Int, Int, Date?).self
+        ).map {
+            VendorOverview(
+                vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), productCount: $4, hiddenCount: $5,
+                lastRequestAt: $6)
         }
     }
 
@@ -59,14 +56,12 @@ extension PostgresMarketStore {
     }
 
     public func hiddenProducts() async throws -> [ProductLabel] {
-        try await database.read { session in
-            try await session.query(
-                """
-                SELECT p.id, p.name, v.name FROM product p JOIN vendor v ON v.id = p.vendor_id
-                WHERE p.hidden ORDER BY p.id
-                """
-            ).decode((Int64, String, String).self).collect().map { ProductLabel(id: $0, name: $1, vendorName: $2) }
-        }
+        try await all(
+            """
+            SELECT p.id, p.name, v.name FROM product p JOIN vendor v ON v.id = p.vendor_id
+            WHERE p.hidden ORDER BY p.id
+            """, as: (Int64, String, String).self
+        ).map { ProductLabel(id: $0, name: $1, vendorName: $2) }
     }
 
     public func deleteEveryProduct() async throws -> Int {

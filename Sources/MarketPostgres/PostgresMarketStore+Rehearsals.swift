@@ -17,14 +17,12 @@ extension PostgresMarketStore {
     }
 
     public func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord] {
-        try await database.read { session in
-            try await session.query(
-                """
-                SELECT id, at, detail FROM request_record WHERE vendor_id = \(vendorID) AND id > \(after ?? 0)
-                ORDER BY id DESC LIMIT \(limit)
-                """
-            ).decode((Int64, Date, Data).self).collect().map { StoredRequestRecord(id: $0, at: $1, detail: $2) }
-        }
+        try await all(
+            """
+            SELECT id, at, detail FROM request_record WHERE vendor_id = \(vendorID) AND id > \(after ?? 0)
+            ORDER BY id DESC LIMIT \(limit)
+            """, as: (Int64, Date, Data).self
+        ).map { StoredRequestRecord(id: $0, at: $1, detail: $2) }
     }
 
     public func noteFirstStep(_ step: String, vendorID: Int64, at date: Date) async throws {
@@ -36,12 +34,9 @@ extension PostgresMarketStore {
     }
 
     public func firstSteps(vendorID: Int64) async throws -> [String: Date] {
-        try await database.read { session in
-            Dictionary(
-                try await session.query("SELECT step, first_at FROM team_step WHERE vendor_id = \(vendorID)")
-                    .decode((String, Date).self).collect(),
-                uniquingKeysWith: { $1 })
-        }
+        let steps = try await all(
+            "SELECT step, first_at FROM team_step WHERE vendor_id = \(vendorID)", as: (String, Date).self)
+        return Dictionary(steps, uniquingKeysWith: { $1 })
     }
 
     public func faults(vendorID: Int64) async throws -> Data? {

@@ -17,16 +17,12 @@ extension PostgresMarketStore {
     }
 
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
-        try await database.read { session in
-            try await session.query(
-                """
-                SELECT v.id, v.identifier, v.name, v.created_at FROM vendor_session s JOIN vendor v ON v.id = s.vendor_id
-                WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
-                """
-            ).decode((Int64, String, String, Date).self).first { _ in true }.map {
-                Vendor(id: $0, identifier: $1, name: $2, createdAt: $3)
-            }
-        }
+        try await all(
+            """
+            SELECT v.id, v.identifier, v.name, v.created_at FROM vendor_session s JOIN vendor v ON v.id = s.vendor_id
+            WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
+            """, as: (Int64, String, String, Date).self
+        ).first.map { Vendor(id: $0, identifier: $1, name: $2, createdAt: $3) }
     }
 
     public func deleteSession(tokenHash: String) async throws {
@@ -46,11 +42,10 @@ extension PostgresMarketStore {
     }
 
     public func failedAttempts(under keys: [String], since: Date) async throws -> [FailedAttempts] {
-        try await database.read { session in
-            try await session.query(
-                "SELECT key, count, last_at FROM failed_attempt WHERE key = ANY(\(keys)) AND last_at >= \(since)"
-            ).decode((String, Int, Date).self).collect().map { FailedAttempts(key: $0, count: $1, last: $2) }
-        }
+        try await all(
+            "SELECT key, count, last_at FROM failed_attempt WHERE key = ANY(\(keys)) AND last_at >= \(since)",
+            as: (String, Int, Date).self
+        ).map { FailedAttempts(key: $0, count: $1, last: $2) }
     }
 
     public func recordFailedAttempt(under keys: [String], at date: Date, since: Date) async throws {

@@ -61,6 +61,13 @@ public final class PostgresMarketStore: MarketStore {
         try await database.read { session in try await session.first(query, as: T.self) }
     }
 
+    /// Every row of one query, decoded as the tuple `columns`.
+    func all<each Column: PostgresDecodable>(
+        _ query: PostgresQuery, as columns: (repeat each Column).Type
+    ) async throws -> [(repeat each Column)] {
+        try await database.read { session in try await session.rows(query) }.map { try $0.decode(columns) }
+    }
+
     // MARK: Vendors
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
@@ -110,10 +117,8 @@ public final class PostgresMarketStore: MarketStore {
             } else {
                 "\(unescaped: select) ORDER BY id"
             }
-        return try await database.read { session in
-            try await session.query(query).decode((Int64, String, String, Date, String).self).collect().map {
-                StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
-            }
+        return try await all(query, as: (Int64, String, String, Date, String).self).map {
+            StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
         }
     }
 
@@ -137,8 +142,7 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    /// A product on show is read with every other one asked for meanwhile: under load one query
-    /// answers a batch of requests.
+    /// A product on show is read with every other one asked for meanwhile: under load, one query answers a batch.
     public func product(id: Int64, includingHidden: Bool) async throws -> Product? {
         guard includingHidden else { return try await productRows.ask(id) }
         return try await database.read { session in try await Self.product(id: id, in: session) }
@@ -275,8 +279,7 @@ public final class PostgresMarketStore: MarketStore {
         return Page(request: page, totalCount: total, items: try await pageRows.ask(ids))
     }
 
-    /// A page of products on show, of `vendorID` where given. The page's ids come from an index
-    /// alone; only those rows are joined.
+    /// A page of products on show, of `vendorID` if given: its ids from an index alone, only those rows joined.
     private static func summaries(
         _ session: DatabaseSession, _ page: PageRequest, vendorID: Int64?
     ) async throws -> [ProductSummary] {
@@ -311,8 +314,7 @@ public final class PostgresMarketStore: MarketStore {
         return firstPage ? 0 : try await count()
     }
 
-    /// Summaries from rows that each end with how many the list holds, and that count (nil when
-    /// there is no row).
+    /// Summaries from rows that each end with how many the list holds, and that count (nil when there is no row).
     private static func counted(_ rows: [PostgresRow]) throws -> (items: [ProductSummary], total: Int64?) {
         let products = rows.map(ProductRow.init)
         let total = try products.last.map { try $0.cells[$0.cells.count - 1].decode(Int64.self) }
@@ -320,16 +322,12 @@ public final class PostgresMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await database.read { session in
-            try await session.query(
-                """
-                SELECT v.identifier, v.secret_hash, p.password_hash, p.hidden
-                FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID)
-                """
-            ).decode((String, String, String?, Bool).self).first { _ in true }.map {
-                ProductOwnership(vendorIdentifier: $0, vendorSecretHash: $1, passwordHash: $2, hidden: $3)
-            }
-        }
+        try await all(
+            """
+            SELECT v.identifier, v.secret_hash, p.password_hash, p.hidden
+            FROM product p JOIN vendor v ON v.id = p.vendor_id WHERE p.id = \(productID)
+            """, as: (String, String, String?, Bool).self
+        ).first.map { ProductOwnership(vendorIdentifier: $0, vendorSecretHash: $1, passwordHash: $2, hidden: $3) }
     }
 
     public func updateProduct(

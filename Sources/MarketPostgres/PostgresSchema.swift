@@ -2,10 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The database layout, one numbered SQL file per change in `Migrations`; files only ever get
-/// added. Each is applied once, in its own transaction, and recorded in `schema_migration`. Servers
-/// that start together against an empty database take turns through an advisory lock: the first
-/// applies what is missing, the others find it done.
+/// The database layout, one numbered SQL file per change in `Migrations`; files only ever get added. Each is applied
+/// once, in its own transaction, and recorded in `schema_migration`. Servers that start together against an empty
+/// database take turns through an advisory lock: the first applies what is missing, the others find it done.
 enum PostgresSchema {
     struct Migration {
         var version: Int

@@ -13,8 +13,7 @@ struct CatalogueVersionQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
-/// How many products on show hold a term of one to three characters, as `product_gram_count`
-/// keeps them.
+/// How many products on show hold a term of one to three characters, as `product_gram_count` keeps them.
 struct GramCountQuery: PostgresPreparedStatement {
     typealias Row = Int64
     static let sql = "SELECT coalesce((SELECT count FROM product_gram_count WHERE gram = $1), 0)"
@@ -30,11 +29,10 @@ struct GramCountQuery: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
-/// How many products on show hold a term, how many are on show, and whether the words that hold it
-/// are known (`held_words`: at most 100, for a term of two characters and more in one word). A shorter
-/// term's count is kept (`GramCountQuery`); a longer one's is counted among its words' products rather
-/// than by reading every match's row, or NULL when they are not known. With `countsSoldOut`, also how
-/// many of them are sold out, in the same pass; NULL otherwise.
+/// How many products on show hold a term, how many are on show, and whether the words holding it are known
+/// (`held_words`: at most 100, for a term of two characters and more in one word). A shorter term's count is kept
+/// (`GramCountQuery`); a longer one's is counted among its words' products, not by reading every match's row, or NULL
+/// when they are not known. With `countsSoldOut`, also how many are sold out, in the same pass; NULL otherwise.
 struct HeldCountQuery: PostgresPreparedStatement {
     typealias Row = (found: Int64?, shown: Int64, held: Bool, soldOut: Int64?)
     static let sql = """
@@ -106,17 +104,14 @@ extension ProductIDsQuery {
 
 /// Those of several products on show, each one's rows together, in its images' order.
 struct ShownProductsQuery: ProductIDsQuery {
-    typealias Row = PostgresRow
     static let sql = productsWithImages + " WHERE p.id = ANY($1) AND NOT p.hidden ORDER BY p.id, i.position"
 
     var ids: [Int64]
 }
 
-/// Those of `ids` on show, as a list shows them (`ProductRow.summary()`), in any order: the rows
-/// of deep pages (`VisibleProducts`). By their ids rather than between two: the database then
-/// keeps one plan for every page instead of planning each one anew.
+/// Those of `ids` on show, as a list shows them (`ProductRow.summary()`), in any order: the rows of deep pages
+/// (`VisibleProducts`). By their ids rather than between two, so the database keeps one plan for all pages.
 struct ShownSummariesQuery: ProductIDsQuery {
-    typealias Row = PostgresRow
     static let sql = """
         SELECT \(PostgresMarketStore.summaryColumns)
         FROM product p \(PostgresMarketStore.summaryJoins)
@@ -169,8 +164,7 @@ private func pageStatement(_ function: String, newest: Bool) -> String {
 struct MatchesPageQuery<Matches: MatchesFunction, Order: MatchesOrder>: PostgresPreparedStatement {
     typealias Row = PostgresRow
     static var sql: String { Order.newestFirst ? Matches.newestFirst : Matches.oldestFirst }
-    /// The type's full name runs past the 63 bytes PostgreSQL keeps of a statement's name, which
-    /// would then be the same for both orders.
+    /// The type's full name passes the 63 bytes PostgreSQL keeps of a name, making both orders' names the same.
     static var name: String { "\(Matches.self) \(Order.self)" }
 
     var term: String

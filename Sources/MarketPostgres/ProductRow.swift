@@ -2,9 +2,8 @@ import Foundation
 import MarketModel
 import PostgresNIO
 
-/// A product's columns as `PostgresMarketStore.productColumns` selects them, in that order; a
-/// list adds the cover's thumbnail key and all thumbnail keys after them, a product's read one
-/// image's columns (or NULLs).
+/// A product's columns as `PostgresMarketStore.productColumns` selects them, in that order; a list adds the cover's
+/// thumbnail key and all thumbnail keys after them, a product's read one image's columns (or NULLs).
 struct ProductRow {
     let cells: PostgresRandomAccessRow
 
@@ -52,8 +51,7 @@ struct ProductRow {
     }
 }
 
-/// The database answered something the market never writes: a missing row a query must return,
-/// or a currency it does not know.
+/// The database answered what the market never writes: a missing row a query must return, or an unknown currency.
 struct UnexpectedAnswer: Error, CustomStringConvertible {
     var description: String
 }

@@ -18,11 +18,9 @@ struct SearchCondition {
         gram = term.unicodeScalars.count <= 3 ? term : nil
     }
 
-    /// What `held_words` is given to find the words that hold the term: the term itself when short,
-    /// its pattern when not.
+    /// What `held_words` is given to find the words that hold the term: the term when short, its pattern when not.
     var heldWordsArguments: (term: String?, pattern: String?) { (gram, gram == nil ? pattern : nil) }
 
-    /// How many products on show match a term of four characters and more (a shorter term's are
-    /// kept: `GramCountQuery`).
+    /// How many products on show match a term of four characters and more (shorter terms' are kept: `GramCountQuery`).
     var count: PostgresQuery { "SELECT count(*) FROM product WHERE NOT hidden AND search_text LIKE \(pattern)" }
 }

@@ -87,11 +87,10 @@ struct ArrangedList {
             """
     }
 
-    /// 정확도순 puts the ranked products whose name holds the term as a whole word before all others,
-    /// newest first. `walk` finds them from the newest match, ranking one at a time (the caller adds
-    /// LIMIT); `heldFromLast` counts the products the list holds from the last one found (`:last`)
-    /// on, which must be among the ranked. A page found so ranks a few dozen matches instead of the
-    /// newest `rankedMatches`. Nil for other orders.
+    /// 정확도순 puts the ranked products whose name holds the term as a whole word before all others, newest first. `walk`
+    /// finds them from the newest match, ranking one at a time (the caller adds LIMIT); `heldFromLast` counts the
+    /// products the list holds from the last one found (`:last`) on, which must be among the ranked. A page found so
+    /// ranks a few dozen matches instead of the newest `rankedMatches`. Nil for other orders.
     var bestRanked: (walk: String, heldFromLast: String)? {
         guard ranks else { return nil }
         var others = conditions

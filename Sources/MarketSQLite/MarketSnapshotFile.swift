@@ -2,9 +2,8 @@ import Foundation
 import GRDB
 import MarketCore
 
-/// A whole market in one file: a consistent copy of its SQLite database, with two tables more for
-/// what lives beside it, the picture bytes and the session key. Being SQLite, it is checked on
-/// opening and readable with the `sqlite3` tool.
+/// A whole market in one file: a consistent copy of its SQLite database, with two tables more for what lives beside it,
+/// the picture bytes and the session key. Being SQLite, it is checked on opening and readable with the `sqlite3` tool.
 public struct MarketSnapshotFile: Sendable {
     let queue: DatabaseQueue
 

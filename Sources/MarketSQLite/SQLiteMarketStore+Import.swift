@@ -6,13 +6,10 @@ import MarketModel
 /// A market copied in, ids and all: how a snapshot of a PostgreSQL market becomes one file.
 extension SQLiteMarketStore: MarketImporting {
     public func isEmpty() async throws -> Bool {
-        try await read { db in
-            try Int.fetchOne(
-                db,
-                sql:
-                    "SELECT (SELECT count(*) FROM vendor) + (SELECT count(*) FROM product) + (SELECT count(*) FROM productImage)"
-            ) == 0
-        }
+        let count: Int? = try await value(
+            "SELECT (SELECT count(*) FROM vendor) + (SELECT count(*) FROM product) + (SELECT count(*) FROM productImage)"
+        )
+        return count == 0
     }
 
     public func importVendors(_ vendors: [StoredVendor]) async throws {

@@ -15,12 +15,12 @@ extension SQLiteMarketStore {
     }
 
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
-        try await row(
+        try await rows(
             """
             SELECT v.* FROM vendorSession s JOIN vendor v ON v.id = s.vendorId
             WHERE s.tokenHash = ? AND s.expiresAt > ?
             """, [tokenHash, now]
-        ) { Self.vendor(from: $0) }
+        ) { Self.vendor(from: $0) }.first
     }
 
     public func deleteSession(tokenHash: String) async throws {

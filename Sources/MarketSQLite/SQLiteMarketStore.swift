@@ -5,8 +5,7 @@ import MarketCore
 import MarketModel
 import Synchronization
 
-/// The market's vendors and products in one SQLite file, in WAL mode so that readers never wait
-/// for the writer.
+/// The market's vendors and products in one SQLite file, in WAL mode so that readers never wait for the writer.
 public final class SQLiteMarketStore: MarketStore {
     /// How soon another process's change to the file (the `openmarket` command beside a running server)
     /// shows in `catalogueVersion()`; a read transaction each time would cost more than the rest of a kept answer.
@@ -18,9 +17,8 @@ public final class SQLiteMarketStore: MarketStore {
     private let known = Mutex<(version: Int64, readAt: ContinuousClock.Instant?)>((0, nil))
     /// The version read once for everyone who asks while it is due.
     private let versionReads: Batches<Void, Int64>
-    /// Products on show, read together for all asked for while the last read ran: handing a read to a GRDB
-    /// reader and back costs more than reading one product. Each is one statement, consistent by itself,
-    /// so no transaction is wrapped around them.
+    /// Products on show, read together for all asked for while the last read ran: handing a read to a GRDB reader
+    /// costs more than reading one product. Each is one statement, consistent by itself: no transaction wraps them.
     private let productReads: Batches<Int64, Product?>
 
     /// Opens (creating and migrating when needed) the database at `path`.
@@ -45,8 +43,7 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// SQLite stops counting its memory before the first store opens a database: counting takes a
-    /// process-wide lock on every allocation.
+    /// SQLite stops counting memory before the first store opens: counting takes a process-wide lock per allocation.
     private static let memoryUncounted: Void = { _ = market_sqlite_stop_counting_memory() }()
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -72,12 +69,6 @@ public final class SQLiteMarketStore: MarketStore {
         _ sql: String, _ arguments: StatementArguments = []
     ) async throws -> T? {
         try await read { db in try T.fetchOne(db, sql: sql, arguments: arguments) }
-    }
-
-    func row<T: Sendable>(
-        _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
-    ) async throws -> T? {
-        try await read { db in try Row.fetchOne(db, sql: sql, arguments: arguments).map(transform) }
     }
 
     func rows<T: Sendable>(
@@ -138,7 +129,7 @@ public final class SQLiteMarketStore: MarketStore {
     static let vendorInsert = "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)"
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }
+        try await rows("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }.first
     }
 
     public func allVendors() async throws -> [Vendor] {
@@ -219,8 +210,7 @@ public final class SQLiteMarketStore: MarketStore {
             } else {
                 found - (try filter.soldOutCountSQL.map(count) ?? PriceCounts.soldOut(db))
             }
-        var arguments = list.arguments
-        arguments += ["limit": page.itemsPerPage, "offset": offset]
+        var arguments = list.arguments + ["limit": page.itemsPerPage, "offset": offset]
         if let best = try bestRanked(list, reach: offset + page.itemsPerPage, db) {
             arguments += ["best": "[\(best.map(String.init).joined(separator: ","))]"]
             return try summaryPage(
@@ -290,9 +280,8 @@ public final class SQLiteMarketStore: MarketStore {
         }
     }
 
-    /// The page of a list of `total` products whose ids, in `order` (in terms of `product p`), `ids`
-    /// selects (the caller's arguments give `:limit` and `:offset`). The ids come from an index
-    /// alone where they can; only those rows are joined.
+    /// The page of a list of `total` products whose ids, in `order` (in terms of `product p`), `ids` selects (the
+    /// caller's arguments give `:limit` and `:offset`), from an index alone where they can; only those rows joined.
     private static func summaryPage(
         _ page: PageRequest, total: Int, _ db: Database, ids: String, order: String, arguments: StatementArguments
     ) throws -> Page<ProductSummary> {
@@ -315,7 +304,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await row(
+        try await rows(
             """
             SELECT v.identifier, v.secretHash, p.passwordHash, p.hidden
             FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
@@ -324,7 +313,7 @@ public final class SQLiteMarketStore: MarketStore {
             ProductOwnership(
                 vendorIdentifier: $0["identifier"], vendorSecretHash: $0["secretHash"],
                 passwordHash: $0["passwordHash"], hidden: $0["hidden"])
-        }
+        }.first
     }
 
     public func updateProduct(

@@ -1,13 +1,11 @@
 import MarketModel
 
-/// How a list finds its products: all of them, through the trigram index (terms of three characters
-/// and more), or through `ShortTerms` (shorter ones, their totals kept); and in which order. Both
-/// indexes count characters as Unicode scalars.
+/// How a list finds its products: all, through the trigram index (terms of three characters and more), or `ShortTerms`
+/// (shorter ones, totals kept); and in which order. Both indexes count characters as Unicode scalars.
 struct SearchFilter {
     enum Source {
         case everything
-        /// An FTS5 phrase in double quotes, which matches the text as a substring; and whether the
-        /// term lies inside one word (`WholeWords`).
+        /// A double-quoted FTS5 phrase, matching a substring; and whether the term lies inside one word (`WholeWords`).
         case trigrams(phrase: String, inOneWord: Bool)
         case grams(token: String)
     }

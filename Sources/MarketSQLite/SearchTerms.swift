@@ -49,9 +49,8 @@ enum ShortTerms {
 /// ends) of the products on show, with how many hold it, found by its trigrams (`searchWordText`). When a
 /// single word holds a term with no space or line end, that word's count is the term's total.
 enum WholeWords {
-    /// The distinct words (`word`) of each `text` that `texts` selects, with its other `columns`;
-    /// each text's characters walked in turn (`CROSS JOIN` keeps SQLite from walking the positions
-    /// first, which takes far longer).
+    /// The distinct words (`word`) of each `text` that `texts` selects, with its other `columns`; each text's
+    /// characters walked in turn (`CROSS JOIN` keeps SQLite from walking the positions first, which takes far longer).
     static func rows(of texts: String, keeping columns: String = "") -> String {
         """
         SELECT DISTINCT \(columns)word FROM (
@@ -79,9 +78,8 @@ enum WholeWords {
     }
 }
 
-/// The trigram index of the products on show that are sold out (`productSoldOutSearch`), which
-/// counts how many of a term's matches a list of what is in stock leaves out: a common term's
-/// matches are many, its sold-out ones few.
+/// The trigram index of the products on show that are sold out (`productSoldOutSearch`), which counts how many of a
+/// term's matches a list of what is in stock leaves out: a common term's matches are many, its sold-out ones few.
 enum SoldOutSearch {
     static func add(_ row: String) -> String {
         """
@@ -98,9 +96,8 @@ enum SoldOutSearch {
     }
 }
 
-/// The triggers, named after `name`, that keep an index of the products on show: what `add` and
-/// `remove` make of a row (`new` or `old`) as products come, change (in text or stock), go, hide
-/// and show again.
+/// The triggers, named after `name`, that keep an index of the products on show: what `add` and `remove` make of a row
+/// (`new` or `old`) as products come, change (in text or stock), go, hide and show again.
 enum SearchTriggers {
     /// The triggers `keeping` made.
     static func dropping(_ name: String) -> String {
