@@ -9,9 +9,7 @@ import MarketHTTPShared
 struct ImageController<Context: RequestContext> {
     let service: MarketService
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("images/{key}", use: show)
-    }
+    func addRoutes(to router: Router<Context>) { router.get("images/{key}", use: show) }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let key = context.parameters.get("key") ?? ""

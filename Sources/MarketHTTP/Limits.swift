@@ -31,9 +31,7 @@ public final class ConnectionLimit: Sendable {
     public let maximum: Int
     private let count = Atomic<Int>(0)
 
-    public init(maximum: Int) {
-        self.maximum = maximum
-    }
+    public init(maximum: Int) { self.maximum = maximum }
 
     /// Connections open now, refused ones included until they close.
     public var open: Int { count.load(ordering: .relaxed) }
@@ -57,9 +55,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     private(set) var admitted = true
     private var counted = false
 
-    init(limit: ConnectionLimit) {
-        self.limit = limit
-    }
+    init(limit: ConnectionLimit) { self.limit = limit }
 
     func handlerAdded(context: ChannelHandlerContext) {
         admitted = limit.admit()
@@ -82,10 +78,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
             ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(Self.refusal)), promise: nil)
-        let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+        let bound = context.loopBound
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 }
 
@@ -95,9 +89,7 @@ public final class BodyBudget: Sendable {
     public let limit: Int
     private let held = Mutex(0)
 
-    public init(limit: Int) {
-        self.limit = limit
-    }
+    public init(limit: Int) { self.limit = limit }
 
     /// Bytes reserved by requests being received or handled now.
     public var inFlight: Int { held.withLock { $0 } }
@@ -113,10 +105,9 @@ public final class BodyBudget: Sendable {
     func release(_ bytes: Int) { held.withLock { $0 -= bytes } }
 }
 
-/// Answers `Expect: 100-continue` with `100 Continue` once the request's turn has come, as HTTP/1.1 asks and
-/// Hummingbird cannot: curl sends it with every body over 1 MB and otherwise waits a second before sending the body.
-/// A refusal that needs no body still comes before it is read. A pipelined request's go-ahead waits until the
-/// responses before it have ended, so that interim responses keep the requests' order too.
+/// Answers `Expect: 100-continue` with `100 Continue` when the request's turn comes, as HTTP/1.1 asks and Hummingbird
+/// cannot: curl sends it with each body over 1 MB and otherwise waits a second. A refusal that needs no body still
+/// comes before it is read; a pipelined request's go-ahead waits for the responses before it to end, keeping order.
 final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

@@ -105,7 +105,7 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.vary] = response.headers[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
         guard request.method != .head, Self.acceptsGzip(request.headers[.acceptEncoding]),
             let length = response.body.contentLength, length >= Self.smallest,
-            let compressed = try? Self.gzip(try await BodyCollector.bytes(of: response))
+            var body = try? await BodyCollector.bytes(of: response), let compressed = try? body.compress(with: .gzip())
         else { return response }
         response.headers[.contentEncoding] = "gzip"
         // The compressed bytes differ from the tagged ones, so the tag stays only as a weak validator.
@@ -113,12 +113,6 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.contentLength] = String(compressed.readableBytes)
         response.body = ResponseBody(byteBuffer: compressed)
         return response
-    }
-
-    /// `bytes` in gzip's format at zlib's default level.
-    static func gzip(_ bytes: ByteBuffer) throws -> ByteBuffer {
-        var bytes = bytes
-        return try bytes.compress(with: .gzip())
     }
 
     static func isText(_ contentType: String?) -> Bool {

@@ -11,10 +11,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     package let pages: any ProblemPages
     package let methods: RouteMethods
 
-    package init(pages: any ProblemPages, methods: RouteMethods) {
-        self.pages = pages
-        self.methods = methods
-    }
+    package init(pages: any ProblemPages, methods: RouteMethods) { (self.pages, self.methods) = (pages, methods) }
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -34,8 +31,7 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch failure {
         case let error as MarketError:
             return try response(to: SpelledRefusal(error, fieldName: { $0.wireName }), of: request)
-        case let refusal as SpelledRefusal:
-            return try response(to: refusal, of: request)
+        case let refusal as SpelledRefusal: return try response(to: refusal, of: request)
         case let error as any HTTPResponseError where error.status == .notFound && request.wantsPage:
             return pages.problem(.notFound, refusal: nil, for: request)
         case let error as any HTTPResponseError:
@@ -60,13 +56,12 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func methodNotAllowed(_ request: Request, allowed methods: [HTTPRequest.Method]) throws -> Response {
         let allowed = methods.map(\.rawValue).joined(separator: ", ")
+        let path = request.uri.path.maskingSecrets(sentWith: request.method)
         var response =
             request.wantsPage
             ? pages.problem(.methodNotAllowed, refusal: nil, for: request)
             : try Self.response(
-                status: .methodNotAllowed,
-                reason:
-                    "\(request.method) is not allowed on \(request.uri.path.maskingSecrets(sentWith: request.method)); it takes \(allowed)",
+                status: .methodNotAllowed, reason: "\(request.method) is not allowed on \(path); it takes \(allowed)",
                 field: nil)
         response.headers[.allow] = allowed
         return response
@@ -140,9 +135,7 @@ package struct SpelledRefusal: Error {
 package struct FieldSpellingMiddleware<Context: RequestContext>: RouterMiddleware {
     let fieldName: FieldSpelling
 
-    package init(_ fieldName: @escaping FieldSpelling) {
-        self.fieldName = fieldName
-    }
+    package init(_ fieldName: @escaping FieldSpelling) { self.fieldName = fieldName }
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -41,12 +41,9 @@ package enum ImageUploads {
             guard bytes[index] == 0xFF else { return nil }
             let marker = bytes[index + 1]
             switch marker {
-            case 0xFF:
-                index += 1
-            case 0xD9:
-                return index + 2
-            case 0x01, 0xD0...0xD7:
-                index += 2
+            case 0xFF: index += 1
+            case 0xD9: return index + 2
+            case 0x01, 0xD0...0xD7: index += 2
             default:
                 guard index + 3 < bytes.count else { return nil }
                 index += 2 + Int(bytes[index + 2]) << 8 + Int(bytes[index + 3])

@@ -7,9 +7,7 @@ import MarketModel
 package struct JSONFields {
     package let members: [String: JSONValue]
 
-    package init(members: [String: JSONValue]) {
-        self.members = members
-    }
+    package init(members: [String: JSONValue]) { self.members = members }
 
     /// Parses a request body that must be a JSON object. `part` names it in error messages.
     package init(body: Data, part: String) throws(MarketError) {

@@ -1,6 +1,5 @@
-/// JSON written straight into bytes, the same bytes JSONEncoder writes with sorted keys and unescaped
-/// slashes. Members must come in their keys' UTF-8 byte order (checked in debug builds). For catalogue
-/// reads, where JSONEncoder's boxes and dictionaries cost more than the rest of the answer.
+/// JSON written straight into bytes, the bytes JSONEncoder writes with sorted keys and unescaped slashes, for catalogue
+/// reads, where its boxes cost more than the rest of the answer. Keys must come in UTF-8 order (checked in debug).
 package struct JSONWriter {
     package private(set) var bytes: [UInt8] = []
     /// A value was written last: the next member or element needs a comma first.
@@ -10,9 +9,7 @@ package struct JSONWriter {
         private var lastKeys: [String?] = []
     #endif
 
-    package init(capacity: Int = 1024) {
-        bytes.reserveCapacity(capacity)
-    }
+    package init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
     package mutating func object(_ members: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "{"))

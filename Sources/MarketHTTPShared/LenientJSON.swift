@@ -11,9 +11,8 @@ package enum JSONValue: Equatable {
     case null
 }
 
-/// Reads JSON the way the real servers tolerated it: raw control characters and stray quotes
-/// inside strings (JSON built by string interpolation), empty values (`"price": ,`) and trailing
-/// commas. Only bodies that cannot be made sense of are refused.
+/// Reads JSON as the real servers tolerated it: raw control characters and stray quotes inside strings (JSON built
+/// by string interpolation), empty values (`"price": ,`) and trailing commas; only senseless bodies are refused.
 package struct LenientJSONParser {
     package struct Failure: Error {
         var offset: Int
@@ -48,6 +47,13 @@ package struct LenientJSONParser {
 
     private mutating func skipWhitespace() {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    /// Steps over `character` if it comes next.
+    private mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard current == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
     }
 
     private mutating func value() throws(Failure) -> JSONValue {
@@ -93,24 +99,18 @@ package struct LenientJSONParser {
         var members: [String: JSONValue] = [:]
         while true {
             skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
+            if skip("}") { return .object(members) }
             guard current == UInt8(ascii: "\"") else {
                 throw Failure(offset: index, reason: "expected a key in quotes")
             }
             let key = try string()
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw Failure(offset: index, reason: "expected ':' after a key") }
-            index += 1
+            guard skip(":") else { throw Failure(offset: index, reason: "expected ':' after a key") }
             skipWhitespace()
             // `"price": ,` — an interpolated empty value means no value.
             members[key] = (current == UInt8(ascii: ",") || current == UInt8(ascii: "}")) ? .null : try value()
             skipWhitespace()
-            if current == UInt8(ascii: ",") {
-                index += 1
-            } else if current != UInt8(ascii: "}") {
+            guard skip(",") || current == UInt8(ascii: "}") else {
                 throw Failure(offset: index, reason: "expected ',' or '}' in an object")
             }
         }
@@ -122,15 +122,10 @@ package struct LenientJSONParser {
         var elements: [JSONValue] = []
         while true {
             skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
+            if skip("]") { return .array(elements) }
             elements.append(try value())
             skipWhitespace()
-            if current == UInt8(ascii: ",") {
-                index += 1
-            } else if current != UInt8(ascii: "]") {
+            guard skip(",") || current == UInt8(ascii: "]") else {
                 throw Failure(offset: index, reason: "expected ',' or ']' in an array")
             }
         }
@@ -147,10 +142,8 @@ package struct LenientJSONParser {
                 // unescaped quote inside the text.
                 if closesString() { return String(decoding: text, as: UTF8.self) }
                 text.append(byte)
-            case UInt8(ascii: "\\"):
-                try escape(into: &text)
-            default:
-                text.append(byte)
+            case UInt8(ascii: "\\"): try escape(into: &text)
+            default: text.append(byte)
             }
         }
         throw Failure(offset: index, reason: "a string is not closed")

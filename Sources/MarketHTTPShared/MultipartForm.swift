@@ -137,9 +137,7 @@ package enum HeaderParameters {
     }
 
     private static func parameterValue(_ text: Substring) -> String {
-        guard text.first == "\"" else {
-            return String(text.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces)
-        }
+        guard text.first == "\"" else { return String(text.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
         let quoted = text.dropFirst()
         // The value ends at the first quote that is followed by `;` or the end of the header.
         var index = quoted.startIndex

@@ -61,9 +61,7 @@ extension Request {
 
     /// The body, up to the largest the market reads; a longer one is refused by its declared
     /// length before any of it is read.
-    package func collectAPIBody() async throws -> Data {
-        Data(try await apiBody().readableBytesView)
-    }
+    package func collectAPIBody() async throws -> Data { Data(try await apiBody().readableBytesView) }
 
     /// Not kept in the request as `collectBody` keeps it: no route reads a body twice, and a body of photos
     /// would stay beside its parts until the request ends.
@@ -146,9 +144,7 @@ package protocol ConnectionRequestContext: RequestContext {
 
 extension ConnectionRequestContext {
     /// Where `request` came from, which the service counts wrong secrets by.
-    package func clientAddress(of request: Request) -> String? {
-        request.clientAddress(peer: connection.remoteAddress)
-    }
+    package func clientAddress(of request: Request) -> String? { request.clientAddress(peer: connection.remoteAddress) }
 }
 
 extension Request {

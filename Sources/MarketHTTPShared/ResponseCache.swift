@@ -43,9 +43,7 @@ package final class ResponseCache: Sendable {
     private let capacity: Int
     private let generations = Mutex(Generations())
 
-    package init(capacity: Int) {
-        self.capacity = capacity
-    }
+    package init(capacity: Int) { self.capacity = capacity }
 
     func entry(for key: Key, at version: Int64, now: Date) -> Entry? {
         var dropped: [[Key: Entry]] = []
@@ -157,10 +155,7 @@ package struct CachePolicy: Sendable {
     /// It shows something that ends by itself (a sign-in in the page's header).
     package var expires: Date?
 
-    package init(keep: Bool = true, expires: Date? = nil) {
-        self.keep = keep
-        self.expires = expires
-    }
+    package init(keep: Bool = true, expires: Date? = nil) { (self.keep, self.expires) = (keep, expires) }
 }
 
 /// Gives a kept response while the catalogue is unchanged, and keeps its routes' successful responses, each with an
@@ -186,8 +181,7 @@ package struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddlewar
         var headers = response.headers
         let body = try await BodyCollector.bytes(of: response)
         headers[.eTag] = Self.tag(of: body)
-        cache.keep(
-            .init(version: version, headers: headers, body: body, expires: policy.expires), for: key)
+        cache.keep(.init(version: version, headers: headers, body: body, expires: policy.expires), for: key)
         return Self.response(headers: headers, body: body, to: request)
     }
 

@@ -1,12 +1,11 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// Which methods the market's routes take, learned from the router once they are added, so that a
 /// method an address does not take is answered 405 with an `Allow` header rather than 404.
-package final class RouteMethods: @unchecked Sendable {
-    private let lock = NSLock()
-    private var routes: [(segments: [Substring], method: HTTPRequest.Method)] = []
+package final class RouteMethods: Sendable {
+    private let routes = Mutex<[(segments: [Substring], method: HTTPRequest.Method)]>([])
 
     package init() {}
 
@@ -14,7 +13,7 @@ package final class RouteMethods: @unchecked Sendable {
         let learned = router.routes.map { route in
             (segments: route.path.description.lowercased().split(separator: "/"), method: route.method)
         }
-        lock.withLock { routes = learned }
+        routes.withLock { $0 = learned }
     }
 
     /// The methods some route takes at `path`, matched as the router matches: case-insensitively,
@@ -23,7 +22,7 @@ package final class RouteMethods: @unchecked Sendable {
     /// `DELETE /api/products/1/secret` is not `/api/products/{id}/{product_secret}`).
     package func allowed(at path: String) -> [HTTPRequest.Method] {
         let asked = path.lowercased().split(separator: "/")
-        var candidates = lock.withLock { routes }.filter { $0.segments.count == asked.count }
+        var candidates = routes.withLock { $0 }.filter { $0.segments.count == asked.count }
         for (index, segment) in asked.enumerated() {
             let literal = candidates.filter { $0.segments[index] == segment }
             candidates =

@@ -68,7 +68,5 @@ extension String {
     }
 
     /// A UUID has 36 characters; written with percent escapes, more (and a `%`).
-    private static func uuidShaped(length: Int, escaped: Bool) -> Bool {
-        length == 36 || (length > 36 && escaped)
-    }
+    private static func uuidShaped(length: Int, escaped: Bool) -> Bool { length == 36 || (length > 36 && escaped) }
 }

@@ -1,8 +1,7 @@
 import MarketCore
 
-/// The addresses a team's app reaches the market through as that team, on the host a person or a
-/// request named: the market's address with `/teams/<vendor_id>` (`TeamAddress.url`), and the team's
-/// own port when the market listens on team ports.
+/// Where a team's app reaches the market as that team, on the host a person or a request named: the market's
+/// address with `/teams/<vendor_id>` (`TeamAddress.url`), and the team's own port when the market listens on them.
 package struct TeamAddresses: Sendable {
     package let ports: TeamPorts?
     /// The market listens beyond this machine (`--lan`, `--host 0.0.0.0`), so that phones on the
@@ -10,16 +9,11 @@ package struct TeamAddresses: Sendable {
     package let listensOnNetwork: Bool
 
     package init(ports: TeamPorts?, listensOnNetwork: Bool) {
-        self.ports = ports
-        self.listensOnNetwork = listensOnNetwork
+        (self.ports, self.listensOnNetwork) = (ports, listensOnNetwork)
     }
 
     /// `origin` as phones on the same network reach it, when the market listens for them.
-    package func forPhones(_ origin: String) -> String {
-        listensOnNetwork ? LocalNetwork.reachable(origin) : origin
-    }
+    package func forPhones(_ origin: String) -> String { listensOnNetwork ? LocalNetwork.reachable(origin) : origin }
 
-    package func port(of vendorID: Int64, on origin: String) -> String? {
-        ports?.url(of: vendorID, on: origin)
-    }
+    package func port(of vendorID: Int64, on origin: String) -> String? { ports?.url(of: vendorID, on: origin) }
 }

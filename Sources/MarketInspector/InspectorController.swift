@@ -121,7 +121,5 @@ struct RecordBody: Encodable {
     var at: Date
     var request: InspectedRequest.Twin
 
-    init(_ row: InspectedRow) {
-        (id, at, request) = (row.id, row.at, row.request.twin)
-    }
+    init(_ row: InspectedRow) { (id, at, request) = (row.id, row.at, row.request.twin) }
 }

@@ -5,10 +5,9 @@ import MarketHTTPShared
 import MarketModel
 import NIOCore
 
-/// Records each request sent through a team's address or naming a vendor in `identifier` for that vendor's
-/// inspector, and injects the faults they rehearse; API requests naming no vendor are kept for the operator.
-/// It sits outside the error mapping, so it sees each answer as the client gets it, and reads the request
-/// body only as the route reads it, so the body limits still hold.
+/// Records each request sent through a team's address or naming a vendor in `identifier` for that vendor's inspector,
+/// and injects the faults they rehearse; API requests naming no vendor are kept for the operator. Outside the error
+/// mapping, it sees each answer as the client gets it; it reads the body only as the route does, so body limits hold.
 package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMiddleware {
     let service: MarketService
     let records: RequestRecords
@@ -30,8 +29,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
                 vendor = try await service.vendor(.id(team))
                 guard vendor != nil else { throw MarketError(.notFound, .noTeam(team)) }
             } catch let error as MarketError {
-                return try APIErrorMiddleware<Context>.response(
-                    to: SpelledRefusal(error, fieldName: { $0.wireName }))
+                return try APIErrorMiddleware<Context>.response(to: SpelledRefusal(error, fieldName: { $0.wireName }))
             }
         } else if let identifier = request.identifier {
             // A store that cannot tell who this is must not fail the request: the route will say so.
@@ -58,11 +56,9 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         var response: Response
         switch fault?.outcome {
         case .fail(let status)?:
-            response = try APIErrorMiddleware<Context>.response(
-                status: HTTPResponse.Status(code: status),
-                reason:
-                    "a failure you rehearse: \(vendor?.name ?? "the vendor")'s faults answer \(status) to this request",
-                field: nil)
+            let who = vendor?.name ?? "the vendor"
+            let reason = "a failure you rehearse: \(who)'s faults answer \(status) to this request"
+            response = try APIErrorMiddleware<Context>.response(status: .init(code: status), reason: reason, field: nil)
         case .drop?:
             // Closed before a byte of an answer, as a lost network does; the route never runs.
             recorder.enqueue(record.answered(0), request: captured, answer: BodyCapture())
@@ -159,7 +155,5 @@ private struct InspectingWriter: ResponseBodyWriter {
         }
     }
 
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
-        try await inner.finish(trailingHeaders)
-    }
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws { try await inner.finish(trailingHeaders) }
 }

@@ -11,9 +11,7 @@ package struct InspectorPages: Sendable {
     let website: Website
     let records: RequestRecords
 
-    package init(website: Website, records: RequestRecords) {
-        (self.website, self.records) = (website, records)
-    }
+    package init(website: Website, records: RequestRecords) { (self.website, self.records) = (website, records) }
 
     /// The folder of the inspector's templates and phrases, for the page renderer.
     package static var resources: URL? { Bundle.module.resourceURL?.appendingPathComponent("inspector") }
@@ -61,8 +59,7 @@ package struct InspectorPages: Sendable {
             content: [
                 "vendor": vendor.name, "identifier": vendor.identifier,
                 "requests": records.map { $0.context(strings) }, "noRequests": records.isEmpty,
-                "choice":
-                    choice.context(page: page, shown: shown.count, newest: stored.first?.id, strings: strings),
+                "choice": choice.context(page: page, shown: shown.count, newest: stored.first?.id, strings: strings),
                 "faults": typedFaults ?? FaultsForm(faults, strings: strings).context,
                 "faultsOn": !faults.isOff,
                 "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
@@ -156,15 +153,12 @@ struct InspectedRow {
             "bodyLine": strings("inspector_body", ["bytes": Localization.grouped(Int64(request.bodyBytes))]),
             "quirks": request.quirks.map(strings.explain),
             "answer": request.answer, "curl": request.curl,
-            "parts":
-                request.parts.map { part in
-                    [
-                        "name": part.name, "filename": part.filename ?? "",
-                        "declaredType": part.declaredType ?? "",
-                        "sniffedType": strings.explain(part.sniffed),
-                        "size": part.size,
-                    ]
-                },
+            "parts": request.parts.map { part in
+                [
+                    "name": part.name, "filename": part.filename ?? "", "declaredType": part.declaredType ?? "",
+                    "sniffedType": strings.explain(part.sniffed), "size": part.size,
+                ]
+            },
             "replay": replay?.json, "needsSecret": replay?.needsSecret,
             "hasParts": !request.parts.isEmpty, "hasQuirks": !request.quirks.isEmpty,
             "hasMistakes": !request.mistakes.isEmpty, "mistakes": request.mistakes.map(strings.explain),

@@ -11,12 +11,6 @@ package enum LiveEvents {
     /// stream, and finds out when the client has gone.
     static let heartbeat: Duration = .seconds(15)
 
-    /// Where to carry on from: the `Last-Event-ID` a reconnecting client sends, else `after`.
-    static func start(_ request: Request) -> Int64? {
-        request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
-            ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
-    }
-
     /// `vendorID`'s requests as `event` writes each (nil leaves one out); nginx is told not to buffer them.
     /// Ends when the client goes or the server shuts down.
     package static func response(
@@ -28,7 +22,10 @@ package enum LiveEvents {
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("X-Accel-Buffering")!: "no",
         ]
-        let after = start(request)
+        // Where to carry on from: the `Last-Event-ID` a reconnecting client sends, else `after`.
+        let after =
+            request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+            ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in

@@ -39,17 +39,14 @@ struct Recording: Sendable {
 
     /// Keeps a request that named no vendor for the operator, written out only when they look.
     func keepForOperator(request: BodyCapture, answer: BodyCapture) {
-        records.recordAnonymous {
-            (try? JSONEncoder().encode(inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)))
-                ?? Data()
-        }
+        records.recordAnonymous { (try? JSONEncoder().encode(inspected(request, answer: answer))) ?? Data() }
     }
 
     /// Keeps a vendor's request for their inspector, and the first time their app got through
     /// each step for the class board.
     func save(request: BodyCapture, answer: BodyCapture) async {
         guard let vendorID else { return keepForOperator(request: request, answer: answer) }
-        let inspected = inspected(body: request.bytes, bodyBytes: request.count, answer: answer.bytes)
+        let inspected = inspected(request, answer: answer)
         do {
             try await records.record(try JSONEncoder().encode(inspected), vendorID: vendorID)
             if let step = TeamProgress.Flow(inspected) { try await records.noteStep(step.rawValue, vendorID: vendorID) }
@@ -58,8 +55,9 @@ struct Recording: Sendable {
         }
     }
 
-    func inspected(body: Data, bodyBytes: Int, answer: Data) -> InspectedRequest {
-        let diagnosis = RequestDiagnosis(head: head, body: body)
+    func inspected(_ request: BodyCapture, answer captured: BodyCapture) -> InspectedRequest {
+        let diagnosis = RequestDiagnosis(head: head, body: request.bytes)
+        let answer = captured.bytes
         let path = (head.path ?? "/").maskingSecrets(sentWith: head.method)
         let shown = RequestDiagnosis.maskingSecrets(
             in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self))
@@ -67,22 +65,15 @@ struct Recording: Sendable {
         let text = diagnosis.takesSecret ? shown.maskingSecrets() : shown
         var refused: InspectedRequest.Refusal?
         if status >= 400, !failedOnPurpose {
-            let shape = RequestShape(method: head.method, path: head.path ?? "/")
-            refused =
-                if let refusal {
-                    InspectedRequest.Refusal(
-                        error: refusal.error, said: refusal.error.message(naming: { _ in refusal.field ?? "" }),
-                        field: refusal.field, shape: shape)
-                } else {
-                    // No refusal of the market's (an address nothing answers): the API's words as they went.
-                    InspectedRequest.Refusal(
-                        error: nil, said: Self.reason(in: answer) ?? "the market answered \(status)", field: nil,
-                        shape: shape)
-                }
+            // With no refusal of the market's (an address nothing answers), the API's words as they went.
+            let said = refusal.map { refusal in refusal.error.message(naming: { _ in refusal.field ?? "" }) }
+            refused = InspectedRequest.Refusal(
+                error: refusal?.error, said: said ?? Self.reason(in: answer) ?? "the market answered \(status)",
+                field: refusal?.field, shape: RequestShape(method: head.method, path: head.path ?? "/"))
         }
         return InspectedRequest(
             method: head.method.rawValue, path: path, status: status, milliseconds: milliseconds,
-            headers: diagnosis.headers, bodyBytes: bodyBytes, parts: diagnosis.inspectedParts,
+            headers: diagnosis.headers, bodyBytes: request.count, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON, quirks: diagnosis.quirks, mistakes: diagnosis.mistakes,
             recognised: recognised, answer: text, refusal: refused, fault: fault, broken: broken,
             curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
@@ -94,36 +85,33 @@ struct Recording: Sendable {
 }
 
 /// The first bytes of a body as it streams past, kept for the inspector; the rest is only counted.
-final class BodyCapture: @unchecked Sendable {
+final class BodyCapture: Sendable {
     static let keptBytes = 12 * 1024 * 1024
     /// An answer is shown by its first 16 KB; a refusal's JSON is far shorter.
     static let keptAnswerBytes = 16 * 1024
 
-    private let lock = NSLock()
     private let limit: Int
-    private var kept = Data()
-    private var total = 0
+    private let state = Mutex((kept: Data(), total: 0))
 
     init(keeping limit: Int = keptBytes) { self.limit = limit }
 
     func append(_ buffer: ByteBuffer) {
-        lock.withLock {
-            total += buffer.readableBytes
-            let room = limit - kept.count
-            if room > 0 { kept.append(contentsOf: buffer.readableBytesView.prefix(room)) }
+        state.withLock { state in
+            state.total += buffer.readableBytes
+            let room = limit - state.kept.count
+            if room > 0 { state.kept.append(contentsOf: buffer.readableBytesView.prefix(room)) }
         }
     }
 
     var keeps: Bool { limit > 0 }
 
-    var bytes: Data { lock.withLock { kept } }
-    var count: Int { lock.withLock { total } }
-    var keptCount: Int { lock.withLock { kept.count } }
+    var bytes: Data { state.withLock { $0.kept } }
+    var count: Int { state.withLock { $0.total } }
+    var keptCount: Int { state.withLock { $0.kept.count } }
 }
 
-/// Records finished requests one at a time, in the order they finished, off the connections' path, since a
-/// request of several megabytes takes a while to read. The backlog is bounded by bytes, not count: a class's
-/// apps loading thumbnails at once are all recorded, but uploads beyond `backlogBytes` are skipped, not piled up.
+/// Records finished requests one at a time, in order, off the connections' path: a request of megabytes takes a while
+/// to read. The backlog is bounded by bytes: a class's thumbnails are all kept, uploads beyond `backlogBytes` skipped.
 final class Recorder: Sendable {
     static let backlogBytes = 64 << 20
 

@@ -12,21 +12,16 @@ extension RequestDiagnosis {
             let name = field.name.canonicalName
             if ["host", "content-length", "connection", "accept-encoding", "user-agent"].contains(name) { continue }
             if multipart && name == "content-type" { continue }
-            words += [
-                "-H",
-                Self.masksHeader(name)
-                    ? "\"\(field.name.rawName): $OPENMARKET_SECRET\""
-                    : Self.shellQuoted("\(field.name.rawName): \(field.value)"),
-            ]
+            let masked = Self.masksHeader(name)
+            let header = "\(field.name.rawName): \(masked ? "$OPENMARKET_SECRET" : field.value)"
+            words += ["-H", masked ? "\"\(header)\"" : Self.shellQuoted(header)]
         }
         if multipart {
             // The JSON the market read is the first `params` part's; any later one is text like any other.
             let params = parts.firstIndex { $0.name == "params" }
             for (index, part) in parts.enumerated() {
                 if index == params, let json {
-                    words += [
-                        "-F", Self.withSecrets("params=" + Self.shownText(of: json) + ";type=application/json"),
-                    ]
+                    words += ["-F", Self.withSecrets("params=" + Self.shownText(of: json) + ";type=application/json")]
                 } else if case let sniffed = Sniffed(part.body), sniffed != .text,
                     part.filename != nil || sniffed != .empty
                 {
@@ -52,9 +47,7 @@ extension RequestDiagnosis {
         return words.joined(separator: " ")
     }
 
-    static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
+    static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
 
     /// Quoted for a shell, each masked secret replaced by `$OPENMARKET_SECRET` as it runs.
     static func withSecrets(_ text: String) -> String {
@@ -67,7 +60,5 @@ extension RequestDiagnosis {
         "\(name)\(index + 1).\(sniffed.fileExtension)"
     }
 
-    static func maskingSecrets(in bytes: Data) -> String {
-        maskingSecrets(in: String(decoding: bytes, as: UTF8.self))
-    }
+    static func maskingSecrets(in bytes: Data) -> String { maskingSecrets(in: String(decoding: bytes, as: UTF8.self)) }
 }

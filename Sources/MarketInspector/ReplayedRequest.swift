@@ -29,7 +29,5 @@ struct ReplayedRequest: Encodable {
         path.contains(mask) || headers.contains { $0[1].contains(mask) } || body?.contains(mask) == true
     }
 
-    var json: String {
-        (try? String(decoding: JSONEncoder.stable().encode(self), as: UTF8.self)) ?? "{}"
-    }
+    var json: String { (try? String(decoding: JSONEncoder.stable().encode(self), as: UTF8.self)) ?? "{}" }
 }

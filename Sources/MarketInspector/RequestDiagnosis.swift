@@ -6,9 +6,7 @@ import MarketHTTPShared
 /// the market forgave, and the mistakes that kept the market from finding its parts.
 package struct RequestDiagnosis {
     /// A header shown masked: any whose name speaks of a secret, and those that carry credentials.
-    static func masksHeader(_ name: String) -> Bool {
-        name.namesSecret || name == "cookie" || name == "authorization"
-    }
+    static func masksHeader(_ name: String) -> Bool { name.namesSecret || name == "cookie" || name == "authorization" }
     /// How much of a text (a body, a part, JSON) is shown and masked: a product's JSON is a few KB, and
     /// showing more would only let one request make a record of megabytes.
     static let shownTextBytes = 64 * 1024
@@ -99,9 +97,8 @@ package struct RequestDiagnosis {
             let sniffed = Sniffed(part.body)
             if part.declaredType == nil {
                 quirks.append(.fileWithoutType(part: part.name, bytes: sniffed))
-            } else if let declared = part.declaredType, let expected = Sniffed(declared: declared), expected != sniffed
-            {
-                quirks.append(.fileTypeDiffers(part: part.name, declared: declared, bytes: sniffed))
+            } else if let type = part.declaredType, let expected = Sniffed(declared: type), expected != sniffed {
+                quirks.append(.fileTypeDiffers(part: part.name, declared: type, bytes: sniffed))
             }
         }
         if let params = parts.first(where: { $0.name == "params" }) { readJSON(params.body, part: "params") }
@@ -169,8 +166,7 @@ package struct RequestDiagnosis {
                 if let whole = Double(literal).flatMap({ Int64(exactly: $0) }) {
                     quirks.append(.wholeNumber(key: key, sent: literal, read: whole))
                 }
-            default:
-                break
+            default: break
             }
         }
     }
@@ -197,8 +193,7 @@ package struct RequestDiagnosis {
         case .object(let fields):
             .object(
                 fields.reduce(into: [:]) { result, field in
-                    result[field.key] =
-                        field.key.namesSecret ? .string(secretMask) : maskedMembers(field.value)
+                    result[field.key] = field.key.namesSecret ? .string(secretMask) : maskedMembers(field.value)
                 })
         case .array(let values): .array(values.map(maskedMembers))
         default: value

@@ -38,8 +38,7 @@ struct ResponseBreaker {
 
     private static func breaking(_ body: [UInt8]?, type: String, as kind: BrokenAnswer) -> Broken? {
         switch kind {
-        case .emptyBody:
-            return Broken(status: .ok, contentType: type, body: [], said: .emptyBody)
+        case .emptyBody: return Broken(status: .ok, contentType: type, body: [], said: .emptyBody)
         case .proxyPage:
             return Broken(status: .badGateway, contentType: "text/html", body: Array(proxyPage.utf8), said: .proxyPage)
         case .truncated:

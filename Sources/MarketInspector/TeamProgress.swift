@@ -74,10 +74,7 @@ struct TeamProgress: Sendable {
     init(vendor: Vendor, records: [StoredRequestRecord], firstSteps: [String: Date]) {
         self.vendor = vendor
         for (step, at) in firstSteps { if let flow = Flow(rawValue: step) { firstWorked[flow] = at } }
-        let decoder = JSONDecoder()
-        let requests = records.reversed().compactMap { stored in
-            (try? decoder.decode(InspectedRequest.self, from: stored.detail)).map { (at: stored.at, request: $0) }
-        }
+        let requests = records.reversed().compactMap(InspectedRow.init).map { (at: $0.at, request: $0.request) }
         self.requests = requests.count
         // Each request's step and route, once: the loop below looks back and ahead along them.
         let flows = requests.map { Flow($0.request) }
