@@ -11,9 +11,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
 
     let service: MarketService
 
-    package init(service: MarketService) {
-        self.service = service
-    }
+    package init(service: MarketService) { self.service = service }
 
     package func addRoutes(to router: Router<Context>, cache: ResponseCache) {
         let router = router.group().add(middleware: FieldSpellingMiddleware(V1FieldNames.name))
@@ -114,15 +112,13 @@ enum V1Requests {
         let price = try fields.wholeNumber("price").orMissing(.price)
         let currency = try fields.currency("currency").orMissing(.currency)
         let stock = try fields.wholeNumber("stock").orMissing(.stock)
-        let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice")
-        let discount: Int64
-        do {
-            discount =
-                try salePrice.map { salePrice throws(ValidationError) in
-                    try MarketRules.discount(price: price, salePrice: salePrice)
-                } ?? 0
-        } catch {
-            throw MarketError.invalid(error)
+        var discount: Int64 = 0
+        if let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice") {
+            do {
+                discount = try MarketRules.discount(price: price, salePrice: salePrice)
+            } catch {
+                throw MarketError.invalid(error)
+            }
         }
         return ProductDraft(
             name: title, description: description, currency: currency, price: price, discount: discount, stock: stock)
@@ -130,13 +126,10 @@ enum V1Requests {
 
     static func changes(from fields: JSONFields) throws(MarketError) -> ProductChanges {
         ProductChanges(
-            name: try fields.text("title"),
-            description: try fields.text("descriptions", "description"),
-            currency: try fields.currency("currency"),
-            price: try fields.wholeNumber("price"),
+            name: try fields.text("title"), description: try fields.text("descriptions", "description"),
+            currency: try fields.currency("currency"), price: try fields.wholeNumber("price"),
             discount: try fields.wholeNumber("discounted_price", "discountedPrice").map { .salePrice($0) },
-            stock: try fields.wholeNumber("stock"),
-            priceChangeKeeps: .salePrice)
+            stock: try fields.wholeNumber("stock"), priceChangeKeeps: .salePrice)
     }
 
     static func proof(in fields: JSONFields, client: String?) throws(MarketError) -> OwnershipProof {

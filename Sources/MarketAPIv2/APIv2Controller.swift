@@ -108,22 +108,17 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     private func deleteSecret(_ request: Request, context: Context) async throws -> (id: Int64, secret: String) {
         let id = try context.productID()
         let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
-        let productSecret = try await service.issueDeleteSecret(
-            productID: id,
-            proof: OwnershipProof(
-                identifier: request.identifier, secret: secret, client: context.clientAddress(of: request)))
-        return (id, productSecret)
+        let proof = OwnershipProof(
+            identifier: request.identifier, secret: secret, client: context.clientAddress(of: request))
+        return try await (id, service.issueDeleteSecret(productID: id, proof: proof))
     }
 
-    private func flavor(of head: HTTPRequest) -> V2Flavor {
-        V2Flavor.forHost(head.authority, fallback: defaultFlavor)
-    }
+    private func flavor(of head: HTTPRequest) -> V2Flavor { V2Flavor.forHost(head.authority, fallback: defaultFlavor) }
 
     private func respond(with product: Product, to request: Request, status: HTTPResponse.Status = .ok) -> Response {
-        JSONResponse.make(
-            V2ProductBody(
-                summary: product.summary, product: product, flavor: flavor(of: request.head), urls: request.imageURLs),
-            status: status)
+        let body = V2ProductBody(
+            summary: product.summary, product: product, flavor: flavor(of: request.head), urls: request.imageURLs)
+        return JSONResponse.make(body, status: status)
     }
 }
 
@@ -143,18 +138,14 @@ enum V2Requests {
 
     static func changes(from body: JSONFields) throws(MarketError) -> ProductChanges {
         ProductChanges(
-            name: try body.text("name"),
-            description: try body.text("descriptions", "description"),
-            currency: try body.currency("currency"),
-            price: try body.wholeNumber("price"),
+            name: try body.text("name"), description: try body.text("descriptions", "description"),
+            currency: try body.currency("currency"), price: try body.wholeNumber("price"),
             discount: try body.wholeNumber("discounted_price", "discountedPrice").map { .amount($0) },
             stock: try body.wholeNumber("stock"),
             coverImageID: try body.wholeNumber("thumbnail_id", "thumbnailId", "thumbnailID"))
     }
 
-    static func secret(in body: JSONFields) throws(MarketError) -> String {
-        try body.text("secret").orMissing(.secret)
-    }
+    static func secret(in body: JSONFields) throws(MarketError) -> String { try body.text("secret").orMissing(.secret) }
 
     /// The body of `/secret` and `/archived`: `{"secret": "…"}`, or the secret alone as a JSON string.
     static func bareOrObjectSecret(from body: Data) throws(MarketError) -> String {

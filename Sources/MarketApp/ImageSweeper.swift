@@ -2,9 +2,8 @@ import Logging
 import MarketCore
 import ServiceLifecycle
 
-/// Every `interval`, removes the image blobs that no product names and nobody has put for
-/// `grace` (see `MarketService.sweepImages`). Every server may run one: their sweeps are safe
-/// beside each other and beside any writer.
+/// Every `interval`, removes the image blobs that no product names and nobody has put for `grace` (see
+/// `MarketService.sweepImages`). Every server may run one: their sweeps are safe beside each other and any writer.
 struct ImageSweeper: Service {
     let service: MarketService
     let interval: Duration

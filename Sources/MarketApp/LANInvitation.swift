@@ -1,4 +1,3 @@
-import Foundation
 import MarketPages
 
 /// What `serve --lan` tells the person at the machine: the address a phone on the same network

@@ -76,9 +76,8 @@ public struct Market: Sendable {
             logger: logger, connections: connections, watch: watch)
     }
 
-    /// The HTTP server on `host`:`port` (0 picks a free port), and on each of the configuration's
-    /// team ports; `onListening` learns the first port. With `plainAddressTeam`, the market's own
-    /// address is that vendor's team address too.
+    /// The HTTP server on `host`:`port` (0 picks a free port), and on each configured team port; `onListening` learns
+    /// the first port. With `plainAddressTeam`, the market's own address is that vendor's team address too.
     public func applications(
         host: String, port: Int, plainAddressTeam: Vendor? = nil,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }

@@ -4,8 +4,7 @@ import MarketAPIv2
 import MarketCore
 import MarketHTTP
 
-/// Everything that decides how a market is put together: where it keeps its data, where its
-/// session key comes from, and the flags of `openmarket serve`.
+/// What decides how a market is put together: where its data and session key come from, and `openmarket serve`'s flags.
 public struct MarketConfiguration: Sendable {
     public enum Storage: Sendable, Equatable {
         /// SQLite (`market.sqlite`), the image files (`images/`) and `session.key` in one folder.
@@ -49,7 +48,5 @@ public struct MarketConfiguration: Sendable {
     /// The time the market's rules go by (sessions, waits after wrong secrets); tests move it on.
     public var clock: @Sendable () -> Date = Date.init
 
-    public init(storage: Storage) {
-        self.storage = storage
-    }
+    public init(storage: Storage) { self.storage = storage }
 }

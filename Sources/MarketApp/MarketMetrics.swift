@@ -6,7 +6,5 @@ import Prometheus
 public enum MarketMetrics {
     public static let registry = PrometheusCollectorRegistry()
 
-    public static func bootstrap() {
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-    }
+    public static func bootstrap() { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
 }

@@ -44,9 +44,7 @@ public enum MarketMigration {
         for (index, key) in keys.enumerated() {
             guard case .bytes(let data)? = try await source.images.content(forKey: key) else { continue }
             try await target.images.put(data, key: key)
-            if (index + 1) % 100 == 0 || index + 1 == keys.count {
-                progress(.images(done: index + 1, of: keys.count))
-            }
+            if (index + 1) % 100 == 0 || index + 1 == keys.count { progress(.images(done: index + 1, of: keys.count)) }
         }
 
         let total = try await exporter.productCount()

@@ -3,9 +3,8 @@ import MarketCore
 import MarketModel
 import MarketSQLite
 
-/// The whole market in one file and back: `save` from a market's folder, `restore` into an empty
-/// folder or (through `MarketMigration`) an empty PostgreSQL database. A restored market answers
-/// every request as the saved one did.
+/// The whole market in one file and back: `save` from a market's folder, `restore` into an empty folder or (through
+/// `MarketMigration`) an empty PostgreSQL database. A restored market answers every request as the saved one did.
 public enum MarketSnapshot {
     public static func save(from folder: URL, to file: URL) async throws -> (products: Int, images: Int) {
         guard !FileManager.default.fileExists(atPath: file.path) else {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
 
 /// The process's open-file limit, which caps how many connections a server can hold.
 public enum FileDescriptors {

@@ -1,11 +1,9 @@
-import Foundation
 import MarketCore
 import MarketImaging
 import MarketModel
 
-/// A catalogue for a newcomer to browse: products from several vendors, each with one to five
-/// pictures drawn here. The vendors are the ones the reference apps have hard-coded, so those apps
-/// can sell on a demo market as they are.
+/// A catalogue for a newcomer to browse: products from several vendors, each with one to five pictures drawn here.
+/// The vendors are the ones the reference apps have hard-coded, so those apps can sell on a demo market as they are.
 public enum DemoCatalogue {
     public struct DemoVendor: Sendable {
         public var name: String
@@ -19,8 +17,7 @@ public enum DemoCatalogue {
         DemoVendor(name: "nala", identifier: "cd706a3e-66db-11ec-9626-796401f2341a", secret: "password"),
     ]
 
-    /// Fills an empty market; a market that holds products already is left alone.
-    /// Returns how many products it added.
+    /// Fills an empty market; a market that holds products already is left alone. Returns how many products it added.
     @discardableResult
     public static func fill(_ service: MarketService, productCount: Int = 64) async throws -> Int {
         guard try await service.products(PageRequest(number: 1, itemsPerPage: 1)).totalCount == 0 else { return 0 }

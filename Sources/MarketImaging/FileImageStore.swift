@@ -1,9 +1,8 @@
 import Foundation
 import MarketCore
 
-/// Image blobs as files under one folder, fanned out by the first two characters of their key.
-/// A blob is written to a temporary name and renamed into place, so no reader sees half of one.
-/// A file's modification time is when it was last put; putting it again only refreshes that.
+/// Image blobs as files under one folder, fanned out by their key's first two characters, written to a temporary name
+/// and renamed into place so that no reader sees half of one. A file's modification time is when it was last put.
 public struct FileImageStore: ImageStore {
     public let root: URL
     /// Puts and removals of one key never interleave, so a removal cannot take a blob that was

@@ -10,13 +10,9 @@ public struct VipsImageProcessor: ImageProcessor {
     /// Decodes the upload in one step, then encodes the original and the thumbnail from that one
     /// decoded picture in two more that may run side by side.
     public func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage {
-        guard let kind = UploadKind.sniff(upload) else {
-            throw ImageRejection(.notAnImage)
-        }
+        guard let kind = UploadKind.sniff(upload) else { throw ImageRejection(.notAnImage) }
         try Vips.ensureStarted()
-        if kind == .heif, !Vips.readsHEIF {
-            throw ImageRejection(.heicUnreadable)
-        }
+        if kind == .heif, !Vips.readsHEIF { throw ImageRejection(.heicUnreadable) }
         let picture = try await steps.run { try DecodedPicture(upload, kind: kind) }
         async let original = steps.run { try picture.encoded(longEdge: nil) }
         async let thumbnail = steps.run { try picture.encoded(longEdge: MarketRules.thumbnailLongEdge) }
@@ -36,8 +32,7 @@ public struct VipsImageProcessor: ImageProcessor {
     }
 }
 
-/// An upload decoded, upright and in sRGB, shrunk to the original's size, held in libvips' memory
-/// until the last encoding made from it is done.
+/// An upload decoded, upright, in sRGB and shrunk to the original's size, in libvips' memory until its last encoding.
 private final class DecodedPicture: @unchecked Sendable {
     // libvips never changes a decoded picture, and several threads may read it at once.
     private let picture: OpaquePointer

@@ -2,11 +2,9 @@ import MarketHTTPShared
 
 /// The languages the storefront speaks; Korean is the default, as most shoppers and apps here are Korean.
 package enum Language: String, CaseIterable, Sendable {
-    case ko
-    case en
+    case ko, en
 
-    /// The first of ours that an `Accept-Language` header prefers (by its q-values, then its order);
-    /// Korean when it names neither.
+    /// The first of ours an `Accept-Language` header prefers (by q-value, then order); Korean when it names neither.
     package static func preferred(by acceptLanguage: String?) -> Language {
         var best: (language: Language, weight: Double)?
         for (tag, weight) in weightedChoices(acceptLanguage) {

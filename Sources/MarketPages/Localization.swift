@@ -100,7 +100,7 @@ package struct Localization: Sendable {
                 return final == 0 ? nil : final == 8 ? .rieul : .other
             case 0x30...0x39:
                 let digit = Character(scalar)
-                if index > 0, isLatinLetter(scalars[index - 1]) {
+                if index > 0, scalars[index - 1].isASCII, scalars[index - 1].properties.isAlphabetic {
                     return ["1", "7", "8", "9"].contains(digit) ? .other : nil
                 }
                 return ["1", "7", "8"].contains(digit) ? .rieul : ["0", "3", "6"].contains(digit) ? .other : nil
@@ -112,10 +112,6 @@ package struct Localization: Sendable {
             }
         }
         return nil
-    }
-
-    private static func isLatinLetter(_ scalar: Unicode.Scalar) -> Bool {
-        (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value)
     }
 
     /// A count of products: "1 product", "12 products", "12개".
@@ -146,9 +142,7 @@ package struct Localization: Sendable {
     }
 
     /// Bytes as megabytes with one decimal: 14.6.
-    package static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f", Double(bytes) / 1_048_576)
-    }
+    package static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 }
 
 extension Localization: MustacheParent {

@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
@@ -14,9 +13,7 @@ package struct PageRequestContext: ChildRequestContext, ConnectionRequestContext
     /// Filled once by `BrowserSessionMiddleware`, which runs before every page route.
     package var browser: BrowserSession {
         get {
-            guard let filledBrowser else {
-                preconditionFailure("BrowserSessionMiddleware runs before every page route")
-            }
+            guard let filledBrowser else { preconditionFailure("BrowserSessionMiddleware runs before page routes") }
             return filledBrowser
         }
         set { filledBrowser = newValue }

@@ -1,6 +1,5 @@
-/// A QR code (ISO/IEC 18004) for a short text such as a URL: byte mode, level L, the smallest of versions
-/// 1 to 5 that holds it (up to 106 bytes, one Reed–Solomon block each) and mask 0, which every reader
-/// accepts. Drawn for a terminal or as SVG.
+/// A QR code (ISO/IEC 18004) for a short text such as a URL: byte mode, level L, the smallest of versions 1 to 5 that
+/// holds it (up to 106 bytes, one Reed–Solomon block each) and mask 0, which all readers take; for a terminal or SVG.
 public struct QRCode: Sendable {
     /// Data and error-correction codewords of versions 1…5 at level L.
     private static let capacity: [(data: Int, ec: Int)] = [(19, 7), (34, 10), (55, 15), (80, 20), (108, 26)]
@@ -104,12 +103,9 @@ public struct QRCode: Sendable {
         drawFormatBits()
     }
 
-    /// Level L and mask 0, protected by a BCH code, in both copies, and the dark module.
+    /// Level L and mask 0, BCH-coded and masked (the standard's 111011111000100), in both copies, and the dark module.
     private mutating func drawFormatBits() {
-        let data = 0b01 << 3
-        var remainder = data
-        for _ in 0..<10 { remainder = (remainder << 1) ^ ((remainder >> 9) * 0x537) }
-        let bits = (data << 10 | remainder) ^ 0x5412
+        let bits = 0b111011111000100
         func bit(_ index: Int) -> Bool { (bits >> index) & 1 == 1 }
         for index in 0...5 { set(8, index, bit(index)) }
         set(8, 7, bit(6))
@@ -148,13 +144,10 @@ public struct QRCode: Sendable {
 
     // MARK: Drawing
 
-    /// Light modules as blocks, for a terminal with a dark background, within a four-module quiet
-    /// zone; two rows of modules per line.
+    /// Light modules as blocks for a terminal with a dark background, in a four-module quiet zone; two rows per line.
     public var terminalText: String {
         let border = 4
-        func light(_ x: Int, _ y: Int) -> Bool {
-            !((0..<size).contains(x) && (0..<size).contains(y) && modules[y][x])
-        }
+        func light(_ x: Int, _ y: Int) -> Bool { !((0..<size).contains(x) && (0..<size).contains(y) && modules[y][x]) }
         return stride(from: -border, to: size + border, by: 2).map { y in
             String(
                 (-border..<(size + border)).map { x in

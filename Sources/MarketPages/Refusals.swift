@@ -47,9 +47,7 @@ extension Localization {
     }
 
     /// What is wrong with `field`, as a sentence: "Discount must not be more than the price (15,000)".
-    package func rule(_ rule: Rule, field: MarketField) -> String {
-        Self.sentence(said(rule, field: field))
-    }
+    package func rule(_ rule: Rule, field: MarketField) -> String { Self.sentence(said(rule, field: field)) }
 
     /// What is wrong with `field`, its name as it is: "discounted_price: 가격(15,000)보다 클 수 없습니다".
     package func said(_ rule: Rule, field: MarketField) -> String {
@@ -103,39 +101,25 @@ extension Localization {
 
     /// A field as the storefront's forms name it: "photo 2", "사진 2".
     package func name(of field: MarketField) -> String {
-        switch field {
-        case .name: self("field.name")
-        case .description: self("field.description")
-        case .price: self("field.price")
-        case .discount: self("field.discount")
-        case .stock: self("field.stock")
-        case .currency: self("field.currency")
-        case .images: self("field.images")
-        case .image(let index): self("field.image", ["number": String(index + 1)])
-        case .thumbnail: self("field.thumbnail")
-        case .secret, .productSecret: self("field.secret")
-        case .latency: self("field.latency")
-        case .jitter: self("field.jitter")
-        case .failPercent: self("field.failPercent")
-        case .failStatus: self("field.failStatus")
-        case .dropPercent: self("field.dropPercent")
-        case .slowBody: self("field.slowBody")
-        case .brokenPercent: self("field.brokenPercent")
-        case .brokenKinds: self("field.brokenKinds")
-        case .sent("vendor-id"): self("field.vendorID")
-        default: field.description
-        }
+        if case .image(let index) = field { return self("field.image", ["number": String(index + 1)]) }
+        return Self.fieldPhrases[field].map { self($0) } ?? field.description
     }
 
+    private static let fieldPhrases: [MarketField: String] = [
+        .name: "field.name", .description: "field.description", .price: "field.price", .discount: "field.discount",
+        .stock: "field.stock", .currency: "field.currency", .images: "field.images", .thumbnail: "field.thumbnail",
+        .secret: "field.secret", .productSecret: "field.secret", .latency: "field.latency", .jitter: "field.jitter",
+        .failPercent: "field.failPercent", .failStatus: "field.failStatus", .dropPercent: "field.dropPercent",
+        .slowBody: "field.slowBody", .brokenPercent: "field.brokenPercent", .brokenKinds: "field.brokenKinds",
+        .sent("vendor-id"): "field.vendorID",
+    ]
+
     /// A message that begins like a sentence.
-    package static func sentence(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst()
-    }
+    package static func sentence(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 }
 
 extension Localization {
-    /// An operator's act in this language: "teacher hid product 7 “Lamp”" or "teacher님이 7번 상품
-    /// “Lamp”을 숨겼습니다".
+    /// An operator's act in this language: "teacher hid product 7 “Lamp”" or "teacher님이 7번 상품 “Lamp”을 숨겼습니다".
     package func logEntry(by who: String, _ act: OperatorAction.Act) -> String {
         switch act {
         case .registeredVendor(let name, let id): self("log.registered", ["who": who, "name": name, "id": String(id)])

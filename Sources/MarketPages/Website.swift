@@ -67,12 +67,9 @@ package struct Website: Sendable {
     /// See Other, so that reloading never posts twice. The script is told where to go instead: a redirect
     /// it followed itself would use up the notice meant for the page it then opens.
     package func redirect(to location: String, browser: BrowserSession) -> Response {
-        let response =
-            browser.isScripted
-            ? Response(
-                status: .noContent, headers: [BrowserSession.locationHeader: location, .cacheControl: "no-store"])
-            : Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
-        return browser.finish(response)
+        let (status, header): (HTTPResponse.Status, HTTPField.Name) =
+            browser.isScripted ? (.noContent, BrowserSession.locationHeader) : (.seeOther, .location)
+        return browser.finish(Response(status: status, headers: [header: location, .cacheControl: "no-store"]))
     }
 
     /// To the sign-in page, and back to `next` after it. A browser whose session has ended is told so.

@@ -15,9 +15,7 @@ extension BrowserSession {
         static let consoleResult = "market_console_result"
     }
 
-    var view: CatalogueView {
-        CatalogueView(rawValue: cookies[StorefrontCookie.view]?.value ?? "") ?? .list
-    }
+    var view: CatalogueView { CatalogueView(rawValue: cookies[StorefrontCookie.view]?.value ?? "") ?? .list }
 
     mutating func remember(view: CatalogueView) {
         // Scripts switch the view without a round trip, so this cookie is theirs to write too.
@@ -67,9 +65,7 @@ extension BrowserSession {
         set(StorefrontCookie.operatorPass, cipher.seal(pass), maxAge: Int(OperatorPass.lifetime), path: "/operator")
     }
 
-    mutating func signOutOperator() {
-        set(StorefrontCookie.operatorPass, "", maxAge: 0, path: "/operator")
-    }
+    mutating func signOutOperator() { set(StorefrontCookie.operatorPass, "", maxAge: 0, path: "/operator") }
 
     /// What the operator's last act came to, for the console page the act redirects to: sealed,
     /// because a vendor's new secret rides in it, and shown once.
@@ -88,10 +84,7 @@ extension BrowserSession {
     }
 }
 
-enum CatalogueView: String {
-    case list
-    case grid
-}
+enum CatalogueView: String { case list, grid }
 
 /// An operator's sign-in, kept in a cookie scoped to the console for two hours.
 struct OperatorPass: Codable, Sendable {
@@ -100,8 +93,7 @@ struct OperatorPass: Codable, Sendable {
     var expires: Date
 }
 
-/// Proof that the person editing a product gave its secret, kept in a cookie scoped to that
-/// product's edit page for half an hour.
+/// Proof that the person editing a product gave its secret, kept half an hour in a cookie scoped to its edit page.
 struct EditPass: Codable, Sendable {
     static let lifetime: TimeInterval = 30 * 60
     var productID: Int64

@@ -58,7 +58,9 @@ extension Storefront {
         let lastPage = max(page.lastPage, 1)
         let beyondLast = page.items.isEmpty && number > lastPage
         let heading = strings(mine ? "yourProducts" : "productsForSale")
-        var content: PageContent = [
+        let last = strings.number(lastPage)
+        let thumbnail = page.items.first.map(\.thumbnailKey).flatMap { $0.isEmpty ? nil : "/images/\($0)" }
+        let content: PageContent = [
             "heading": heading,
             "mine": mine,
             "cards": page.items.map { Self.card($0, strings: strings) },
@@ -68,47 +70,31 @@ extension Storefront {
             "search": search,
             "searchLimit": Self.searchLimit,
             "searchError": searchTooLong ? strings("searchTooLong", ["limit": String(Self.searchLimit)]) : nil,
-            "summary":
-                mine
-                ? (page.totalCount == 0
-                    ? strings("youSellNothing") : strings("forSale", ["count": strings.products(page.totalCount)]))
-                : Self.summary(total: page.totalCount, search: Self.echo(search), strings: strings),
-            "beyondLast": beyondLast
-                ? strings(
-                    "noSuchPage",
-                    ["page": Localization.grouped(Int64(number)), "last": Localization.grouped(Int64(lastPage))])
-                : nil,
+            "summary": Self.summary(total: page.totalCount, search: Self.echo(search), mine: mine, strings: strings),
+            "beyondLast": beyondLast ? strings("noSuchPage", ["page": strings.number(number), "last": last]) : nil,
             "firstPage": link(page: nil),
             "lastPage": link(page: lastPage),
             "clearSearch": link(page: nil, search: ""),
             "pageNumber": number,
             // Without products there are no pages to count.
             "pageOf": page.totalCount == 0
-                ? nil
-                : strings(
-                    "pageOf",
-                    [
-                        "page": Localization.grouped(Int64(min(number, lastPage))),
-                        "last": Localization.grouped(Int64(lastPage)),
-                    ]),
+                ? nil : strings("pageOf", ["page": strings.number(min(number, lastPage)), "last": last]),
             "nextPage": page.hasNext
                 ? link(page: number + 1, after: mine || !filter.arrangement.isByAge ? nil : page.items.last?.id)
                 : nil,
             "filter": mine ? nil : filter.content(strings),
             "previousPage": page.hasPrevious && !beyondLast ? link(page: number - 1) : nil,
             "refresh": link(page: nil),
-        ]
-        let title = mine || search.isEmpty ? heading : strings("searchTitle", ["search": Self.echo(search)])
-        if !mine {
             // What a messenger shows for a shared link to this list.
-            let thumbnail = page.items.first.map(\.thumbnailKey).flatMap { $0.isEmpty ? nil : "/images/\($0)" }
-            content["preview"] =
-                [
+            "preview": mine
+                ? nil
+                : [
                     "summary": strings("catalogueDescription", ["count": strings.products(page.totalCount)]),
                     "url": origin + link(page: nil),
                     "image": thumbnail.map { origin + $0 },
-                ] as PageContent
-        }
+                ] as PageContent,
+        ]
+        let title = mine || search.isEmpty ? heading : strings("searchTitle", ["search": Self.echo(search)])
         return renderer.page(
             "catalogue", title: title, browser: browser,
             status: (filter.priceIsWrong || searchTooLong) && !mine ? .badRequest : .ok, content: content)
@@ -118,9 +104,7 @@ extension Storefront {
     static let searchLimit = 100
 
     /// A search term as a title or a summary repeats it: a long one is cut, with an ellipsis.
-    private static func echo(_ search: String) -> String {
-        search.count > 30 ? search.prefix(30) + "…" : search
-    }
+    private static func echo(_ search: String) -> String { search.count > 30 ? search.prefix(30) + "…" : search }
 
     /// The names a search box offers for what a person has typed so far (`q`), as a JSON array.
     @Sendable func suggestions(_ request: Request, context: PageRequestContext) async throws -> Response {
@@ -128,10 +112,9 @@ extension Storefront {
         let names =
             typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
             ? [] : try await service.suggestedNames(for: typed)
-        return context.browser.finish(
-            Response(
-                status: .ok, headers: PageRenderer.headers(contentType: "application/json; charset=utf-8"),
-                body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(names)))))
+        let headers = PageRenderer.headers(contentType: "application/json; charset=utf-8")
+        let body = ByteBuffer(bytes: try JSONEncoder().encode(names))
+        return context.browser.finish(Response(status: .ok, headers: headers, body: .init(byteBuffer: body)))
     }
 
     /// A product in the catalogue. Its thumbnail says nothing the link's text does not: the name is read once.
@@ -143,10 +126,11 @@ extension Storefront {
         ]
     }
 
-    private static func summary(total: Int, search: String, strings: Localization) -> String {
+    private static func summary(total: Int, search: String, mine: Bool, strings: Localization) -> String {
         let count = strings.products(total)
-        guard !search.isEmpty else {
-            return total == 0 ? strings("nothingForSale") : strings("forSale", ["count": count])
+        guard !search.isEmpty, !mine else {
+            let none = mine ? "youSellNothing" : "nothingForSale"
+            return total == 0 ? strings(none) : strings("forSale", ["count": count])
         }
         return total == 0
             ? strings("noMatch", ["search": search]) : strings("matches", ["count": count, "search": search])

@@ -12,9 +12,7 @@ struct ConsoleResult: Codable {
     /// A vendor's new secret, shown this once.
     var secret: String?
 
-    var content: PageContent {
-        ["heading": heading, "identifier": identifier, "vendorID": vendorID, "secret": secret]
-    }
+    var content: PageContent { ["heading": heading, "identifier": identifier, "vendorID": vendorID, "secret": secret] }
 }
 
 /// What the console asks before an act that cannot be taken back: what will happen and to how
@@ -73,18 +71,17 @@ extension Storefront {
         typedWrong: Bool
     ) -> Response {
         let strings = browser.strings
-        var content: PageContent = [
+        let content: PageContent = [
             "operator": actor.name, "action": action, "heading": confirmation.heading,
             "detail": confirmation.detail, "button": confirmation.button,
             "fields": confirmation.fields.map { ["name": $0.name, "value": $0.value] },
-        ]
-        if let word = confirmation.typedWord {
-            content["typed"] =
+            "typed": confirmation.typedWord.map { word -> PageContent in
                 [
                     "prompt": strings("operator_typeToConfirm", ["word": word]),
                     "typedError": typedWrong ? strings("operator_typedWrong", ["word": word]) : nil,
-                ] as PageContent
-        }
+                ]
+            },
+        ]
         return renderer.page(
             "operator-confirm", title: confirmation.heading, browser: browser,
             status: typedWrong ? .unprocessableContent : .ok, content: content)

@@ -5,9 +5,8 @@ import MarketHTTPShared
 import MarketModel
 import MarketPages
 
-/// The operator's console: every vendor with their products and last request, registering and
-/// re-keying vendors, taking any product off the market, emptying it back to the demo catalogue,
-/// and the log of who did what. Every act is the service's, and recorded there.
+/// The operator's console: every vendor with their products and last request, registering and re-keying vendors,
+/// taking any product off, emptying the market to the demo catalogue, and the service's log of who did what.
 extension Storefront {
     @Sendable func console(_ request: Request, context: PageRequestContext) async throws -> Response {
         try await consolePage(context.browser, origin: request.origin)
@@ -52,7 +51,7 @@ extension Storefront {
             browser.leave(notice: browser.strings("operator_signedIn", ["name": actor.name]))
             return website.redirect(to: "/operator", browser: browser)
         } catch let error as MarketError where error.kind == .unauthorized || error.kind == .throttled {
-            let (status, message) = Self.signInRefusal(error, wrong: "operator_wrongSecret", browser.strings)
+            let (status, message) = signInRefusal(error, wrong: "operator_wrongSecret", browser.strings)
             return renderer.page(
                 "operator", title: browser.strings("operator_title"), browser: browser, status: status,
                 content: ["signInError": message, "name": form["name"]]
@@ -86,22 +85,17 @@ extension Storefront {
             request, context, action: "/operator/vendors/secret",
             confirming: { actor, form, strings in
                 let identifier = form["identifier"].trimmingCharacters(in: .whitespaces).lowercased()
-                guard
-                    let row = try await service.vendorOverview(for: actor).first(where: {
-                        $0.vendor.identifier == identifier
-                    })
-                else { throw ConsoleRefusal(phrase: "operator_noSuchVendor", values: ["identifier": identifier]) }
-                let vendor = row.vendor.name
+                let rows = try await service.vendorOverview(for: actor)
+                guard let row = rows.first(where: { $0.vendor.identifier == identifier }) else {
+                    throw ConsoleRefusal(phrase: "operator_noSuchVendor", values: ["identifier": identifier])
+                }
+                let (vendor, count) = (row.vendor.name, row.allProductCount)
                 let detail =
-                    switch row.allProductCount {
-                    case 0: "operator_confirmRekeyDetailNone"
-                    case 1: "operator_confirmRekeyDetailOne"
-                    default: "operator_confirmRekeyDetail"
-                    }
+                    [0: "operator_confirmRekeyDetailNone", 1: "operator_confirmRekeyDetailOne"][count]
+                    ?? "operator_confirmRekeyDetail"
                 return Confirmation(
                     heading: strings("operator_confirmRekey", ["vendor": vendor]),
-                    detail: strings(
-                        detail, ["vendor": vendor, "count": strings.products(row.allProductCount)]),
+                    detail: strings(detail, ["vendor": vendor, "count": strings.products(count)]),
                     button: strings("operator_newSecret"), fields: [("identifier", identifier)])
             }
         ) { actor, form, strings in
@@ -216,11 +210,8 @@ extension Storefront {
                     row.lastRequestAt.map { PageRenderer.time.string(from: $0) } ?? strings("operator_never"),
             ]
         }
-        let log: [PageContent] = try await service.operatorLog(for: actor).map { entry in
-            [
-                "what": strings.logEntry(by: entry.operatorName, entry.act),
-                "when": PageRenderer.time.string(from: entry.at),
-            ]
+        let log: [PageContent] = try await service.operatorLog(for: actor).map {
+            ["what": strings.logEntry(by: $0.operatorName, $0.act), "when": PageRenderer.time.string(from: $0.at)]
         }
         let host = URL(string: reachable)?.host ?? "localhost"
         let loopbackOnly = host == "localhost" || host.hasPrefix("127.") || host == "::1"

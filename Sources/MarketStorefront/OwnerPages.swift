@@ -1,13 +1,11 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
 import MarketModel
 import MarketPages
 
-/// Editing and deleting: by the vendor signed in as the product's seller, or with the product's
-/// secret; the service checks either each time.
+/// Editing and deleting, as the product's signed-in seller or with its secret; the service checks either each time.
 extension Storefront {
     @Sendable func editProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
         let browser = context.browser
@@ -15,11 +13,10 @@ extension Storefront {
         guard browser.owns(product) || browser.editPass(for: product.id) != nil else {
             return unlockForm(product, browser: browser)
         }
-        return productForm(
-            ProductFormPage(
-                action: BrowserSession.editPath(product.id), entry: ProductEntry(product), strings: browser.strings,
-                editing: product),
-            browser: browser)
+        let form = ProductFormPage(
+            action: BrowserSession.editPath(product.id), entry: ProductEntry(product), strings: browser.strings,
+            editing: product)
+        return productForm(form, browser: browser)
     }
 
     @Sendable func unlockEditing(_ request: Request, context: PageRequestContext) async throws -> Response {
@@ -32,9 +29,8 @@ extension Storefront {
             return unlockForm(
                 product, browser: browser, error: Self.wrongSecret(form["secret"], strings: browser.strings))
         }
-        browser.grant(
-            EditPass(
-                productID: product.id, secret: form["secret"], expires: Date().addingTimeInterval(EditPass.lifetime)))
+        let expires = Date().addingTimeInterval(EditPass.lifetime)
+        browser.grant(EditPass(productID: product.id, secret: form["secret"], expires: expires))
         return website.redirect(to: BrowserSession.editPath(product.id), browser: browser)
     }
 
@@ -45,13 +41,12 @@ extension Storefront {
         guard let proof = proof(for: product, browser: browser) else {
             return unlockForm(product, browser: browser, error: strings("editTimeRanOut"))
         }
-        let original = ProductEntry(product)
         let entry = ProductEntry(form: form)
         let images = form.images.isEmpty ? nil : form.images
         do {
             let draft = try entry.draft(imageCount: images?.count)
             _ = try await service.updateProduct(
-                id: product.id, entry.changes(from: original, draft: draft), images: images, proof: proof)
+                id: product.id, entry.changes(from: ProductEntry(product), draft: draft), images: images, proof: proof)
         } catch let error as MarketError where error == .sessionEnded {
             return website.signInAgain(&browser, next: BrowserSession.editPath(product.id))
         } catch let error as MarketError where error.isWrongSecret {
@@ -89,11 +84,10 @@ extension Storefront {
 
     private func unlockForm(_ product: Product, browser: BrowserSession, error: String? = nil) -> Response {
         let heading = browser.strings("editProduct", ["name": product.name])
+        let sheet = ProductSheet(product, strings: browser.strings)
         return renderer.page(
             "unlock", title: heading, browser: browser, status: error == nil ? .ok : .forbidden,
-            content: [
-                "product": ProductSheet(product, strings: browser.strings).content, "heading": heading, "error": error,
-            ])
+            content: ["product": sheet.content, "heading": heading, "error": error])
     }
 
     private static func wrongSecret(_ secret: String, strings: Localization) -> String {
@@ -138,14 +132,11 @@ extension ProductEntry {
         self.init(
             name: product.name, description: product.description, price: Localization.grouped(product.price),
             discount: product.discount == 0 ? "" : Localization.grouped(product.discount),
-            stock: Localization.grouped(product.stock),
-            currency: product.currency)
+            stock: Localization.grouped(product.stock), currency: product.currency)
     }
 }
 
 extension MarketError {
     /// The secret given does not prove ownership: missing, wrong, or another vendor's.
-    var isWrongSecret: Bool {
-        kind == .unauthorized || kind == .forbidden || (kind == .invalid && field == .secret)
-    }
+    var isWrongSecret: Bool { kind == .unauthorized || kind == .forbidden || (kind == .invalid && field == .secret) }
 }

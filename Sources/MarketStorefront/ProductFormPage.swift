@@ -2,8 +2,7 @@ import MarketHTTPShared
 import MarketModel
 import MarketPages
 
-/// The register and edit forms: what was typed, what is wrong beside each field, and (when editing)
-/// which fields differ from the product as it is.
+/// The register and edit forms: what was typed, what is wrong beside each field and, editing, which fields changed.
 struct ProductFormPage {
     let heading: String
     /// What product-form.mustache reads, each field as field.mustache reads it.

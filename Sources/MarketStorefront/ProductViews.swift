@@ -38,9 +38,7 @@ struct ProductSheet {
         let images: [Image] =
             product.images.isEmpty
             ? [("/images/\(Placeholder.key)", 400, 400, [])]
-            : product.images.map {
-                ("/images/\($0.originalKey)", $0.width, $0.height, MarketService.variants(of: $0))
-            }
+            : product.images.map { ("/images/\($0.originalKey)", $0.width, $0.height, MarketService.variants(of: $0)) }
         firstPhoto = images[0].url
         deleteQuestion = strings("deleteProduct", ["name": product.name])
         let description = Self.trimmed(product.description)
@@ -82,8 +80,7 @@ struct ProductSheet {
         ]
     }
 
-    /// Without white space at either end; checked first, as Foundation's trimming goes through NSString
-    /// even when there is none.
+    /// Trimmed of white space; checked first, as Foundation's trimming goes through NSString even when there is none.
     private static func trimmed(_ text: String) -> String {
         let spaces = CharacterSet.whitespacesAndNewlines
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,

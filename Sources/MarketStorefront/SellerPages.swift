@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import MarketCore
 import MarketHTTPShared
@@ -23,7 +22,7 @@ extension Storefront {
             browser.leave(notice: browser.strings("signedInAs", ["name": session.vendor.name]))
             return website.redirect(to: next, browser: browser)
         } catch let error as MarketError where [.invalid, .unauthorized, .throttled].contains(error.kind) {
-            let (status, message) = Self.signInRefusal(error, wrong: "wrongCredentials", browser.strings)
+            let (status, message) = signInRefusal(error, wrong: "wrongCredentials", browser.strings)
             return signInForm(
                 browser: browser, next: next, identifier: form["identifier"], status: status, error: message
             ).retrying(after: error.retryAfter)
@@ -31,9 +30,7 @@ extension Storefront {
     }
 
     /// A refused sign-in's status and words: how long to wait after too many tries, else the phrase `wrong`.
-    static func signInRefusal(_ error: MarketError, wrong: String, _ strings: Localization) -> (
-        HTTPResponse.Status, String
-    ) {
+    func signInRefusal(_ error: MarketError, wrong: String, _ strings: Localization) -> (HTTPResponse.Status, String) {
         error.kind == .throttled
             ? (.tooManyRequests, strings("throttled", ["seconds": String(error.retryAfter ?? 1)]))
             : (.unauthorized, strings(wrong))
@@ -71,11 +68,10 @@ extension Storefront {
         guard try await website.signedInVendor(browser) != nil else {
             return website.signInAgain(&browser, next: "/products/new")
         }
-        return productForm(
-            ProductFormPage(
-                action: "/products/new", entry: ProductEntry(stock: "1"), strings: browser.strings,
-                sending: UUID().uuidString.lowercased()),
-            browser: browser)
+        let form = ProductFormPage(
+            action: "/products/new", entry: ProductEntry(stock: "1"), strings: browser.strings,
+            sending: UUID().uuidString.lowercased())
+        return productForm(form, browser: browser)
     }
 
     @Sendable func createProduct(_ request: Request, context: PageRequestContext) async throws -> Response {
@@ -115,9 +111,7 @@ extension Storefront {
         var formError: String?
         switch failure {
         case let entryProblems as ProductEntry.Problems:
-            for (field, rule) in entryProblems.rules {
-                problems[field] = strings.rule(rule, field: field.marketField)
-            }
+            for (field, rule) in entryProblems.rules { problems[field] = strings.rule(rule, field: field.marketField) }
         case let error as MarketError where error.kind != .notFound:
             if let field = ProductEntry.Field(blamed: error.field) {
                 problems[field] = strings.refusal(error)
@@ -127,11 +121,10 @@ extension Storefront {
         default:
             throw failure
         }
-        return productForm(
-            ProductFormPage(
-                action: action, entry: entry, strings: strings, editing: product, problems: problems,
-                formError: formError, sending: sending),
-            browser: browser, status: .unprocessableContent)
+        let form = ProductFormPage(
+            action: action, entry: entry, strings: strings, editing: product, problems: problems, formError: formError,
+            sending: sending)
+        return productForm(form, browser: browser, status: .unprocessableContent)
     }
 
     func productForm(_ form: ProductFormPage, browser: BrowserSession, status: HTTPResponse.Status = .ok) -> Response {
