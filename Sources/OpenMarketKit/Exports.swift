@@ -1,3 +1,2 @@
-/// The market's own types that the kit's API speaks in (`VendorCredentials`, `ProductDraft`,
-/// `Currency`, `MarketRules`, …) come with `import OpenMarketKit` alone.
+/// The market's own types the kit speaks in (`VendorCredentials`, `Currency`, …) come with `import OpenMarketKit`.
 @_exported import MarketModel

@@ -4,9 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Fetches product pictures for lists, grids and carousels: from memory when it can (a least-recently-used cache
-/// bounded in bytes), with one download per URL however many cells ask at once, a download stopped when no one waits
-/// for it any more, and prefetching for the rows about to scroll in.
+/// Fetches product pictures for lists, grids and carousels: from memory when it can (an LRU cache bounded in bytes),
+/// one download per URL however many cells ask, stopped when no one waits any more, and prefetching of rows to come.
 public actor ImageLoader {
     /// What the loader has done so far, for tests and for a debug screen.
     public struct Statistics: Sendable, Equatable {
@@ -25,11 +24,6 @@ public actor ImageLoader {
         var prefetched = false
     }
 
-    private struct Entry {
-        let data: Data
-        var lastUse: Int
-    }
-
     /// The most bytes of pictures kept in memory.
     public let capacityInBytes: Int
     /// What the loader has done so far.
@@ -37,12 +31,11 @@ public actor ImageLoader {
     /// The bytes of pictures kept in memory now.
     public private(set) var cachedByteCount = 0
     private let session: URLSession
-    private var cache: [URL: Entry] = [:]
+    private var cache: [URL: (data: Data, lastUse: Int)] = [:]
     private var downloads: [URL: Download] = [:]
     private var counter = 0
 
-    /// A loader that keeps up to `capacityInBytes` of pictures in memory and downloads with `session`.
-    /// Make one for the whole app, so that every screen shares its cache.
+    /// A loader keeping up to `capacityInBytes` of pictures in memory; make one per app, so every screen shares it.
     public init(capacityInBytes: Int = 64 * 1024 * 1024, session: URLSession = .shared) {
         self.capacityInBytes = capacityInBytes
         self.session = session
@@ -78,11 +71,10 @@ public actor ImageLoader {
     }
 
     private func cached(_ url: URL) -> Data? {
-        guard var entry = cache[url] else { return nil }
-        entry.lastUse = next()
-        cache[url] = entry
+        guard let data = cache[url]?.data else { return nil }
+        cache[url]?.lastUse = next()
         statistics.cacheHits += 1
-        return entry.data
+        return data
     }
 
     private func start(_ url: URL) {
@@ -132,7 +124,7 @@ public actor ImageLoader {
 
     private func store(_ data: Data, for url: URL) {
         guard data.count <= capacityInBytes else { return }
-        cache[url] = Entry(data: data, lastUse: next())
+        cache[url] = (data, next())
         cachedByteCount += data.count
         while cachedByteCount > capacityInBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             cache[oldest.key] = nil

@@ -1,7 +1,6 @@
 import Foundation
 
-/// What the view models ask of a market. `OpenMarketClient` is the real one; an app's previews
-/// and tests can hand the models a value of their own that answers from memory.
+/// What the view models ask of a market. `OpenMarketClient` is the real one; previews and tests may answer from memory.
 public protocol OpenMarketAPI: Sendable {
     /// `sort` nil is newest first; `after` counts only then.
     func products(

@@ -5,9 +5,8 @@ import MarketModel
     import FoundationNetworking
 #endif
 
-/// Every call of the 2022 Open Market API, with async/await. Reading needs nothing; selling needs
-/// the vendor's credentials. Failures are `OpenMarketError`s that keep the server's own message, and
-/// a cancelled task stops its request.
+/// Every call of the 2022 Open Market API, with async/await. Reading needs nothing; selling needs the vendor's
+/// credentials. Failures are `OpenMarketError`s keeping the server's message; a cancelled task stops its request.
 public struct OpenMarketClient: Sendable {
     /// The market's address, such as `http://127.0.0.1:8080`.
     public var baseURL: URL
@@ -17,8 +16,7 @@ public struct OpenMarketClient: Sendable {
     public var timeout: Duration
     private let session: URLSession
 
-    /// A client of the market at `baseURL`, selling as `credentials` when given, that gives up on an
-    /// answer after `timeout`.
+    /// A client of the market at `baseURL`, selling as `credentials` if given, giving up on an answer after `timeout`.
     public init(
         baseURL: URL, credentials: VendorCredentials? = nil, timeout: Duration = .seconds(15),
         session: URLSession = .shared
@@ -35,10 +33,9 @@ public struct OpenMarketClient: Sendable {
         return (try? JSONDecoder().decode(String.self, from: data)) == "OK"
     }
 
-    /// A page of products: those whose name or description `search` matches, in `sort`'s order (newest first when
-    /// nil; a 2022 server always lists newest first). With `after`, the products after that one (this server's
-    /// cursor; a 2022 server ignores it), so that paging through a market that changes meanwhile skips and repeats
-    /// nothing.
+    /// A page of products whose name or description `search` matches, in `sort`'s order (newest first when nil, and
+    /// always on a 2022 server). With `after`, those after that product (this server's cursor, which a 2022 server
+    /// ignores), so that paging through a market that changes meanwhile skips and repeats nothing.
     public func products(
         page: Int = 1, itemsPerPage: Int = 20, search: String? = nil, sort: ProductArrangement.Order? = nil,
         after: Int64? = nil
@@ -134,9 +131,7 @@ public struct OpenMarketClient: Sendable {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         components?.queryItems = query.isEmpty ? nil : query
         guard let url = components?.url else { throw OpenMarketError.transport("\(baseURL) is not a usable base URL") }
-        var request = URLRequest(
-            url: url,
-            timeoutInterval: Double(timeout.components.seconds) + 1e-18 * Double(timeout.components.attoseconds))
+        var request = URLRequest(url: url, timeoutInterval: timeout / .seconds(1))
         request.httpMethod = method
         if let credentials { request.setValue(credentials.identifier, forHTTPHeaderField: "identifier") }
         return request
@@ -144,8 +139,7 @@ public struct OpenMarketClient: Sendable {
 
     private func send(_ request: URLRequest) async throws -> Data {
         try Task.checkCancellation()
-        let data: Data
-        let response: URLResponse
+        let (data, response): (Data, URLResponse)
         do {
             (data, response) = try await Transfer.data(for: request, in: session)
         } catch let error as URLError where error.code != .cancelled {

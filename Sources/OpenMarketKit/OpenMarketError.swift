@@ -4,8 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Why a call failed, with what the server said where it said something. `kind` is what an app
-/// switches on; `localizedDescription` is a sentence to show or read aloud.
+/// Why a call failed, in the server's words where it gave some. Switch on `kind`; show `localizedDescription`.
 public enum OpenMarketError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     /// The device has no network (or lost it during the call).
     case offline

@@ -2,16 +2,14 @@ import Foundation
 import MarketModel
 import Observation
 
-/// The register and edit screens: fields as typed, checked with the market's own rules
-/// (`MarketRules`, shared with the server), the fields an edit changed, up to five pictures each
-/// shrunk to a byte budget by a hook the app provides, and the server's verdict next to its field.
+/// The register and edit screens: fields as typed, checked with the market's own `MarketRules`, the fields an edit
+/// changed, up to five pictures shrunk by the app's hook, and the server's verdict next to its field.
 @MainActor @Observable
 public final class ProductEditorModel {
     /// A field of the form, as errors are keyed.
     public typealias Field = ProductEntry.Field
 
-    /// Shrinks a picture to at most the given number of bytes (an app re-encodes it to fit
-    /// `imageByteBudget`).
+    /// Shrinks a picture to at most the given number of bytes (an app re-encodes it to fit `imageByteBudget`).
     public typealias ImageShrinker = @Sendable (_ image: Data, _ byteBudget: Int) async throws -> Data
 
     /// The most bytes a picture is sent with, after the app's shrink hook: 300 KB, as the apps sent.
@@ -33,8 +31,7 @@ public final class ProductEditorModel {
     public private(set) var images: [Data] = []
     /// What is wrong, by field, in words a person can act on.
     public private(set) var errors: [Field: String] = [:]
-    /// What went wrong that no field is to blame for (offline, a wrong secret, the server failing),
-    /// in a sentence to show above the form.
+    /// What went wrong that no field is to blame for (offline, a wrong secret, …), in a sentence above the form.
     public private(set) var generalError: String?
     /// True while a save is on its way; a second one does not start.
     public private(set) var isSaving = false
@@ -44,8 +41,7 @@ public final class ProductEditorModel {
     private let client: any OpenMarketAPI
     @ObservationIgnored private let shrink: ImageShrinker?
 
-    /// A form that registers a product through `client`, or edits `original`, shrinking each picture
-    /// with `shrink` (pictures go as chosen without one).
+    /// A form registering a product through `client`, or editing `original`, each picture shrunk by `shrink` if set.
     public init(client: any OpenMarketAPI, editing original: ProductDetails? = nil, shrink: ImageShrinker? = nil) {
         self.client = client
         self.original = original
@@ -78,8 +74,7 @@ public final class ProductEditorModel {
             discount: String(listing.discount), stock: String(listing.stock), currency: listing.currency)
     }
 
-    /// Adds a picture (new products only: the API cannot replace a listed product's pictures), shrunk
-    /// to the byte budget when a shrinker is set.
+    /// Adds a picture, shrunk if a shrinker is set; new products only, as the API cannot replace listed pictures.
     public func addImage(_ data: Data) async throws {
         guard original == nil else {
             errors[.images] = "pictures cannot be changed once a product is listed"
@@ -89,15 +84,13 @@ public final class ProductEditorModel {
             errors[.images] = "at most \(MarketRules.imagesPerProduct.upperBound) pictures"
             return
         }
-        let shrunk = try await shrink?(data, Self.imageByteBudget) ?? data
-        images.append(shrunk)
+        images.append(try await shrink?(data, Self.imageByteBudget) ?? data)
         errors[.images] = nil
     }
 
     /// Removes the picture at `index` from those chosen.
     public func removeImage(at index: Int) {
-        guard images.indices.contains(index) else { return }
-        images.remove(at: index)
+        if images.indices.contains(index) { images.remove(at: index) }
     }
 
     /// Checks every field with the market's rules; fills `errors` and answers the draft when all pass.
@@ -113,9 +106,8 @@ public final class ProductEditorModel {
         }
     }
 
-    /// Registers or updates (only what changed); answers the saved product, or nil with `errors`
-    /// or `generalError` set. After an update the saved product is the new `original`, so nothing
-    /// shows as changed any more.
+    /// Registers, or updates only what changed; answers the saved product, or nil with `errors` or `generalError`
+    /// set. After an update the saved product is the new `original`, so nothing shows as changed any more.
     public func save() async -> ProductDetails? {
         guard !isSaving else { return nil }
         generalError = nil

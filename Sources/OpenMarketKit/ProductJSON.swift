@@ -19,16 +19,14 @@ enum ProductJSON {
         json["stock"] = changes.stock
         json["thumbnail_id"] = changes.coverImageID
         switch changes.discount {
-        case .amount(let amount)?:
-            json["discounted_price"] = amount
+        case .amount(let amount)?: json["discounted_price"] = amount
         case .salePrice(let salePrice)?:
             // The 2022 API takes the discount; from a sale price it follows only with the price.
             guard let price = changes.price else {
                 throw OpenMarketError.decoding("a sale price needs the price it is taken from")
             }
             json["discounted_price"] = price - salePrice
-        case nil:
-            break
+        case nil: break
         }
         return json
     }

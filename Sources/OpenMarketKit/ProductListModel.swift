@@ -29,8 +29,7 @@ public final class ProductListModel {
 
     /// The products shown, in the list's order, every page loaded so far.
     public private(set) var products: [ProductListing] = []
-    /// `failed` only when there is nothing to show; a further page that fails leaves the rows
-    /// shown and says why in `pageError`.
+    /// `failed` only with nothing to show: a further page that fails keeps the rows and says why in `pageError`.
     public private(set) var state: State = .idle
     /// Why the last further page did not arrive, for a footer with a Retry button; nil otherwise.
     public private(set) var pageError: String?
@@ -38,8 +37,7 @@ public final class ProductListModel {
     public private(set) var isLoading = false
     /// What the list is searched for; empty when it is not.
     public private(set) var searchText = ""
-    /// The order chosen with `sort(by:)`; nil: best matches first while searching, newest first
-    /// otherwise, as Korean market apps list.
+    /// The order chosen with `sort(by:)`; nil: best matches first when searching, else newest, as Korean apps list.
     public private(set) var chosenSort: ProductArrangement.Order?
     /// The order the list is in.
     public var sort: ProductArrangement.Order { chosenSort ?? (searchText.isEmpty ? .newest : .relevance) }
@@ -59,8 +57,7 @@ public final class ProductListModel {
 
     static let layoutKey = "OpenMarketKit.ProductListModel.layout"
 
-    /// A catalogue read through `client`, `pageSize` products a page, its layout remembered in
-    /// `preferences`.
+    /// A catalogue read through `client`, `pageSize` products a page, its layout remembered in `preferences`.
     public init(client: any OpenMarketAPI, pageSize: Int = 20, preferences: UserDefaults = .standard) {
         self.client = client
         self.pageSize = pageSize
@@ -118,10 +115,9 @@ public final class ProductListModel {
 
     /// Asks for the next page when `product` is among the last few shown: before the bottom is reached.
     public func loadMoreIfNeeded(after product: ProductListing) async {
-        guard let index = products.firstIndex(where: { $0.id == product.id }), index >= products.count - 5 else {
-            return
+        if let index = products.firstIndex(where: { $0.id == product.id }), index >= products.count - 5 {
+            await loadNextPage()
         }
-        await loadNextPage()
     }
 
     /// Starts over from the first page, keeping the rows shown until it arrives.
@@ -138,8 +134,7 @@ public final class ProductListModel {
         await startOver()
     }
 
-    /// Lists in `order` (nil: as `sort` says by default); the rows go at once, as their order no
-    /// longer holds.
+    /// Lists in `order` (nil: `sort`'s default); the rows go at once, as their order no longer holds.
     public func sort(by order: ProductArrangement.Order?) async {
         chosenSort = order
         await startOver()

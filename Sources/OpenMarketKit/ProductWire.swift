@@ -20,18 +20,13 @@ extension KeyedDecodingContainer where K == WireKey {
 
     func amount(_ name: String) throws -> Int64 {
         let number = try decode(Double.self, forKey: WireKey(name))
-        guard let whole = Int64(exactly: number) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: WireKey(name), in: self, debugDescription: "\(number) is not a whole amount")
-        }
+        guard let whole = Int64(exactly: number) else { throw corrupted(name, "\(number) is not a whole amount") }
         return whole
     }
 
     func url(_ name: String) throws -> URL {
         let text = try decode(String.self, forKey: WireKey(name))
-        guard let url = URL(string: text) else {
-            throw DecodingError.dataCorruptedError(forKey: WireKey(name), in: self, debugDescription: "not a URL")
-        }
+        guard let url = URL(string: text) else { throw corrupted(name, "not a URL") }
         return url
     }
 
@@ -43,8 +38,12 @@ extension KeyedDecodingContainer where K == WireKey {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard parts.count == 3,
             let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-        else { throw DecodingError.dataCorruptedError(forKey: WireKey(name), in: self, debugDescription: text) }
+        else { throw corrupted(name, text) }
         return date
+    }
+
+    func corrupted(_ name: String, _ reason: String) -> DecodingError {
+        .dataCorruptedError(forKey: WireKey(name), in: self, debugDescription: reason)
     }
 }
 
@@ -80,9 +79,7 @@ extension ProductListing: Codable {
     public init(from decoder: any Decoder) throws {
         let json = try decoder.container(keyedBy: WireKey.self)
         let code = try json.value(String.self, "currency")
-        guard let currency = Currency(code: code) else {
-            throw DecodingError.dataCorruptedError(forKey: WireKey("currency"), in: json, debugDescription: code)
-        }
+        guard let currency = Currency(code: code) else { throw json.corrupted("currency", code) }
         self.init(
             id: try json.value(Int64.self, "id"), vendorID: try json.value(Int64.self, "vendor_id"),
             name: try json.value(String.self, "name"),
@@ -135,15 +132,13 @@ extension ProductPhoto: Codable {
 }
 
 extension MarketField {
-    /// The fields the kit reads back by name: not a rehearsal's settings (`status`, `latency_ms`, …), which are the
-    /// inspector's.
+    /// The fields the kit reads back by name; a rehearsal's settings (`status`, `latency_ms`, …) are the inspector's.
     private static let known: [MarketField] = [
         .name, .description, .price, .discount, .stock, .currency, .images, .thumbnail, .pageNumber, .itemsPerPage,
         .identifier, .secret, .productSecret,
     ]
 
-    /// The field a 2022 answer names (`discounted_price`, `images[2]`, …); a name the kit does not
-    /// know stays as it was sent.
+    /// The field a 2022 answer names (`discounted_price`, `images[2]`, …); an unknown name stays as it was sent.
     init(wireName name: String) {
         if let field = Self.known.first(where: { $0.wireName == name }) {
             self = field

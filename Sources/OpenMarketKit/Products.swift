@@ -99,8 +99,7 @@ public struct ProductDetails: Sendable, Hashable, Identifiable {
     }
 }
 
-/// One of a product's pictures: the whole picture (at most 2048 px on its long edge) and its
-/// thumbnail (at most 400 px).
+/// One of a product's pictures: the whole (at most 2048 px on its long edge) and its thumbnail (at most 400 px).
 public struct ProductPhoto: Sendable, Hashable, Identifiable {
     /// The picture's id, which a `ProductChanges.coverImageID` names to make it the cover.
     public var id: Int64

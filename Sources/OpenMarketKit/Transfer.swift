@@ -40,8 +40,7 @@ enum Transfer {
     }
 }
 
-/// One continuation, resumed exactly once by whichever result reaches it first; a result that
-/// arrives before the continuation is kept for it.
+/// One continuation, resumed exactly once by the first result to arrive; one arriving before it is kept for it.
 private final class Waiter<T: Sendable>: Sendable {
     private enum State {
         case empty

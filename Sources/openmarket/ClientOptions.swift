@@ -28,8 +28,7 @@ struct ClientOptions: ParsableArguments {
         return OpenMarketClient(baseURL: url, credentials: credentials, timeout: .seconds(120))
     }
 
-    /// Runs a call and prints the market's answer: its JSON with --json, else what `text` makes of it
-    /// decoded. What went wrong in the call becomes a sentence that says what to fix.
+    /// Runs a call and prints its answer: the JSON with --json, else `text` of it decoded; errors say what to fix.
     func show<T: Decodable>(_ text: (T) -> String, _ call: (OpenMarketClient) async throws -> Data) async throws {
         let client = try self.client()
         let json: Data
@@ -65,29 +64,17 @@ struct ClientOptions: ParsableArguments {
 
     /// The command-line flag that sets a field the market named.
     private static func flag(for field: MarketField) -> String? {
-        switch field {
-        case .name: "--name"
-        case .description: "--description"
-        case .price: "--price"
-        case .discount: "--discount"
-        case .stock: "--stock"
-        case .currency: "--currency"
-        case .images, .image: "--image"
-        case .thumbnail: "--cover"
-        case .pageNumber: "--page"
-        case .itemsPerPage: "--per-page"
-        case .identifier: "--identifier"
-        case .secret: "--secret"
-        case .latency, .jitter: "--latency"
-        case .failPercent: "--fail"
-        case .failStatus: "--status"
-        case .dropPercent: "--drop"
-        case .slowBody: "--slow-body"
-        case .brokenPercent: "--broken"
-        case .brokenKinds: "--broken-kinds"
-        case .productSecret, .sent: nil
-        }
+        if case .image = field { return "--image" }
+        return flags[field]
     }
+
+    private static let flags: [MarketField: String] = [
+        .name: "--name", .description: "--description", .price: "--price", .discount: "--discount",
+        .stock: "--stock", .currency: "--currency", .images: "--image", .thumbnail: "--cover", .pageNumber: "--page",
+        .itemsPerPage: "--per-page", .identifier: "--identifier", .secret: "--secret", .latency: "--latency",
+        .jitter: "--latency", .failPercent: "--fail", .failStatus: "--status", .dropPercent: "--drop",
+        .slowBody: "--slow-body", .brokenPercent: "--broken", .brokenKinds: "--broken-kinds",
+    ]
 }
 
 struct CommandFailure: Error, CustomStringConvertible {

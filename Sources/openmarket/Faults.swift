@@ -97,8 +97,7 @@ struct Faults: AsyncParsableCommand {
 
         func run() async throws {
             try await storage.withMarket { market in
-                try await market.faults.setFaults(
-                    nil, vendorID: try await market.vendor(identifiedBy: identifier).id)
+                try await market.faults.setFaults(nil, vendorID: try await market.vendor(identifiedBy: identifier).id)
             }
             print("no faults")
         }

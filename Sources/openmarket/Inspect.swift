@@ -64,8 +64,7 @@ struct Inspect: AsyncParsableCommand {
     }
 }
 
-/// Recorded requests as lines in a terminal: one for what was asked and answered, and one more
-/// for each thing the inspector noticed.
+/// Recorded requests as terminal lines: one for what was asked and answered, one more per thing the inspector noticed.
 enum InspectedLines {
     static func show(_ records: some Sequence<StoredRequestRecord>) {
         for record in records {

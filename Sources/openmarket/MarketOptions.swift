@@ -29,17 +29,12 @@ struct MarketOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens the market, runs `body` with it and closes it; a database that does not answer ends
-    /// the command with one line that says what to check.
+    /// Opens the market, runs `body` with it and closes it; a database that does not answer ends the command in a line.
     func withMarket<T: Sendable>(_ body: (Market) async throws -> T) async throws -> T {
         var configuration = try configuration()
         // A command's output is its answer: only errors are logged.
         configuration.logLevel = .error
-        let market = try await Self.open(configuration)
+        let market = try await CommandFailure.catching { try await Market.open(configuration) }
         return try await market.run { try await body(market) }
-    }
-
-    static func open(_ configuration: MarketConfiguration) async throws -> Market {
-        try await CommandFailure.catching { try await Market.open(configuration) }
     }
 }

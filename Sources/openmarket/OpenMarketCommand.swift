@@ -17,8 +17,7 @@ struct OpenMarketCommand: AsyncParsableCommand {
 }
 
 extension CommandConfiguration {
-    /// A command whose discussion is only its worked example, one command line a line:
-    /// `Example:`, then each line indented by two spaces.
+    /// A command whose discussion is only its worked example: `Example:`, then each command line indented by two.
     init(
         commandName: String? = nil, abstract: String, example first: String, _ more: String...,
         subcommands: [any ParsableCommand.Type] = []

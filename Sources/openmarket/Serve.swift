@@ -109,7 +109,7 @@ struct Serve: AsyncParsableCommand {
         configuration.logLevel = logLevel
         configuration.secretThrottle = SecretThrottle(perAddress: guessesPerAddress, firstWait: .seconds(guessWait))
         if maxConnections > 0 { configuration.maximumConnections = maxConnections }
-        let market = try await MarketOptions.open(configuration)
+        let market = try await CommandFailure.catching { try await Market.open(configuration) }
         let (service, logger) = (market.service, market.logger)
         if openRegistration { logger.warning("open registration is on: any identifier with a secret becomes a vendor") }
         try await market.run {
@@ -154,8 +154,7 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
-/// Says in the log when a graceful shutdown begins: from then on no new connection is taken and the
-/// requests in flight are finished.
+/// Logs when a graceful shutdown begins: from then on no new connection is taken, and those in flight finish.
 struct ShutdownNotice: Service {
     let logger: Logger
 
