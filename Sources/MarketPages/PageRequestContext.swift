@@ -13,7 +13,9 @@ package struct PageRequestContext: ChildRequestContext, ConnectionRequestContext
     /// Filled once by `BrowserSessionMiddleware`, which runs before every page route.
     package var browser: BrowserSession {
         get {
-            guard let filledBrowser else { preconditionFailure("BrowserSessionMiddleware runs before page routes") }
+            guard let filledBrowser else {
+                preconditionFailure("BrowserSessionMiddleware runs before every page route")
+            }
             return filledBrowser
         }
         set { filledBrowser = newValue }

@@ -15,12 +15,12 @@ extension SQLiteMarketStore {
     }
 
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
-        try await rows(
+        try await row(
             """
             SELECT v.* FROM vendorSession s JOIN vendor v ON v.id = s.vendorId
             WHERE s.tokenHash = ? AND s.expiresAt > ?
             """, [tokenHash, now]
-        ) { Self.vendor(from: $0) }.first
+        ) { Self.vendor(from: $0) }
     }
 
     public func deleteSession(tokenHash: String) async throws {

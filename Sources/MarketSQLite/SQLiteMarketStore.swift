@@ -71,6 +71,12 @@ public final class SQLiteMarketStore: MarketStore {
         try await read { db in try T.fetchOne(db, sql: sql, arguments: arguments) }
     }
 
+    func row<T: Sendable>(
+        _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
+    ) async throws -> T? {
+        try await read { db in try Row.fetchOne(db, sql: sql, arguments: arguments).map(transform) }
+    }
+
     func rows<T: Sendable>(
         _ sql: String, _ arguments: StatementArguments = [], _ transform: @escaping @Sendable (Row) throws -> T
     ) async throws -> [T] {
@@ -129,7 +135,7 @@ public final class SQLiteMarketStore: MarketStore {
     static let vendorInsert = "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)"
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
-        try await rows("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }.first
+        try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }
     }
 
     public func allVendors() async throws -> [Vendor] {
@@ -304,7 +310,7 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     public func ownership(of productID: Int64) async throws -> ProductOwnership? {
-        try await rows(
+        try await row(
             """
             SELECT v.identifier, v.secretHash, p.passwordHash, p.hidden
             FROM product p JOIN vendor v ON v.id = p.vendorId WHERE p.id = ?
@@ -313,7 +319,7 @@ public final class SQLiteMarketStore: MarketStore {
             ProductOwnership(
                 vendorIdentifier: $0["identifier"], vendorSecretHash: $0["secretHash"],
                 passwordHash: $0["passwordHash"], hidden: $0["hidden"])
-        }.first
+        }
     }
 
     public func updateProduct(

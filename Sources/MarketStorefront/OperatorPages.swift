@@ -91,8 +91,11 @@ extension Storefront {
                 }
                 let (vendor, count) = (row.vendor.name, row.allProductCount)
                 let detail =
-                    [0: "operator_confirmRekeyDetailNone", 1: "operator_confirmRekeyDetailOne"][count]
-                    ?? "operator_confirmRekeyDetail"
+                    switch count {
+                    case 0: "operator_confirmRekeyDetailNone"
+                    case 1: "operator_confirmRekeyDetailOne"
+                    default: "operator_confirmRekeyDetail"
+                    }
                 return Confirmation(
                     heading: strings("operator_confirmRekey", ["vendor": vendor]),
                     detail: strings(detail, ["vendor": vendor, "count": strings.products(count)]),

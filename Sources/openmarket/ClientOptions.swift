@@ -64,17 +64,29 @@ struct ClientOptions: ParsableArguments {
 
     /// The command-line flag that sets a field the market named.
     private static func flag(for field: MarketField) -> String? {
-        if case .image = field { return "--image" }
-        return flags[field]
+        switch field {
+        case .name: "--name"
+        case .description: "--description"
+        case .price: "--price"
+        case .discount: "--discount"
+        case .stock: "--stock"
+        case .currency: "--currency"
+        case .images, .image: "--image"
+        case .thumbnail: "--cover"
+        case .pageNumber: "--page"
+        case .itemsPerPage: "--per-page"
+        case .identifier: "--identifier"
+        case .secret: "--secret"
+        case .latency, .jitter: "--latency"
+        case .failPercent: "--fail"
+        case .failStatus: "--status"
+        case .dropPercent: "--drop"
+        case .slowBody: "--slow-body"
+        case .brokenPercent: "--broken"
+        case .brokenKinds: "--broken-kinds"
+        case .productSecret, .sent: nil
+        }
     }
-
-    private static let flags: [MarketField: String] = [
-        .name: "--name", .description: "--description", .price: "--price", .discount: "--discount",
-        .stock: "--stock", .currency: "--currency", .images: "--image", .thumbnail: "--cover", .pageNumber: "--page",
-        .itemsPerPage: "--per-page", .identifier: "--identifier", .secret: "--secret", .latency: "--latency",
-        .jitter: "--latency", .failPercent: "--fail", .failStatus: "--status", .dropPercent: "--drop",
-        .slowBody: "--slow-body", .brokenPercent: "--broken", .brokenKinds: "--broken-kinds",
-    ]
 }
 
 struct CommandFailure: Error, CustomStringConvertible {
