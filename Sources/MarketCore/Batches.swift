@@ -18,9 +18,7 @@ public final class Batches<Question: Sendable, Answer: Sendable>: Sendable {
     public init(read: @escaping @Sendable ([Question]) async throws -> [Answer]) { self.read = read }
 
     public func ask(_ question: Question) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            ask(question) { continuation.resume(with: $0) }
-        }
+        try await withCheckedThrowingContinuation { continuation in ask(question) { continuation.resume(with: $0) } }
     }
 
     /// The same for a caller that does not wait: `deliver` is called once, on whichever thread the read finished.

@@ -1,8 +1,7 @@
 import Foundation
 import MarketModel
 
-/// A way an answer arrives broken, as real servers and proxies break them, for an app to rehearse
-/// decoding what it did not expect.
+/// A way an answer arrives broken, as real servers and proxies do, for an app to rehearse decoding the unexpected.
 public enum BrokenAnswer: String, CaseIterable, Codable, Sendable {
     /// The JSON stops halfway.
     case truncated

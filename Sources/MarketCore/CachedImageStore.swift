@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Keeps recently served image bytes in memory, up to `capacity` bytes, least recently used out
-/// first, so serving an image does not ask a database each time. Keys are content hashes: a cached
-/// copy is never stale, and no other server needs to be told about it.
+/// Keeps served image bytes in memory, up to `capacity` bytes, least recently used out first, so serving one does not
+/// ask a database each time. Keys are content hashes: a cached copy is never stale, and no other server needs telling.
 public final class CachedImageStore: ImageStore {
     private struct Entries {
         var byKey: [String: (data: Data, lastUse: UInt64)] = [:]

@@ -69,9 +69,8 @@ final class ImageWork: Sendable {
     }
 }
 
-/// Where an image processor does its blocking work, one step at a time on threads of their own:
-/// in the market's image slots, or, for tools and tests, at once. A step must not wait for
-/// another step; steps that do not depend on each other may be run side by side.
+/// Where an image processor does its blocking work, one step at a time on threads of their own: in the market's image
+/// slots, or, for tools and tests, at once. A step must not wait for another; independent steps may run side by side.
 public struct ImageSteps: Sendable {
     fileprivate let work: ImageWork?
     fileprivate let turn: UInt64

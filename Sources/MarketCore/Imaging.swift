@@ -1,13 +1,11 @@
 import Foundation
 import MarketModel
 
-/// Turns uploaded bytes into the images the market serves: decoded, upright, stripped of metadata,
-/// re-encoded and thumbnailed.
+/// Turns uploads into the images the market serves: decoded, upright, stripped of metadata, re-encoded and thumbnailed.
 public protocol ImageProcessor: Sendable {
     /// Throws an `ImageRejection` when the bytes are not an image the market accepts. Blocking work runs in `steps`.
     func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage
-    /// A stored image made `width` pixels wide (never wider than it is) in `format`, for pages
-    /// that ask for the size they show.
+    /// A stored image at `width` pixels (never wider than it is) in `format`, for pages asking the size they show.
     func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
         -> EncodedImage
 }

@@ -106,8 +106,7 @@ extension MarketError.Reason {
         case .wrongCredentials: "the identifier and secret do not match a vendor"
         case .wrongItemPassword: "the password does not match this item"
         case .throttled(let seconds): "too many wrong secrets; try again in \(seconds) second\(seconds == 1 ? "" : "s")"
-        case .sessionEnded:
-            "this sign-in has ended (signed out, expired, or the secret has changed); sign in again"
+        case .sessionEnded: "this sign-in has ended (signed out, expired, or the secret has changed); sign in again"
         case .noVendor(let identifier): "no vendor has the identifier \(identifier)"
         case .noTeam(let id):
             "no team has the address \(TeamAddress.path(of: id)); `openmarket vendors list` shows each team's"

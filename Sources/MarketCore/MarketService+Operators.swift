@@ -70,8 +70,7 @@ extension MarketService {
         try await store.hiddenProducts()
     }
 
-    /// Deletes every product at once and numbers the next one 1 again, as in a new market; vendors, secrets and
-    /// sign-ins stay.
+    /// Deletes every product at once and restarts numbering at 1, as in a new market; vendors, secrets, sign-ins stay.
     public func emptyMarket(by actor: MarketOperator) async throws -> Int {
         let removed = try await store.deleteEveryProduct()
         try await record(actor, .emptiedMarket(products: removed))

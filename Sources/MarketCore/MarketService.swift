@@ -159,8 +159,7 @@ public struct MarketService: Sendable {
             let vendor = try await store.vendorCredentials(identifier: identifier)?.vendor
             knownVendors.vendors.withLock { $0[identifier] = vendor }
             return vendor
-        case .session(let token):
-            return try await store.vendor(forSession: Self.digest(ofSession: token), at: now())
+        case .session(let token): return try await store.vendor(forSession: Self.digest(ofSession: token), at: now())
         case .id(let id):
             if let known = knownVendors.byID.withLock({ $0[id] }) { return known }
             guard let vendor = try await store.allVendors().first(where: { $0.id == id }) else { return nil }
@@ -219,8 +218,7 @@ public enum ProductReader: Sendable {
     case `operator`(MarketOperator)
 }
 
-/// How a vendor is looked up: by the identifier an app sends, by a storefront sign-in, or by the
-/// vendor_id a team address names.
+/// How a vendor is found: by the identifier an app sends, a storefront sign-in, or the vendor_id a team address names.
 public enum VendorKey: Sendable {
     case identifier(String)
     case session(token: String)

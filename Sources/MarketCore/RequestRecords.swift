@@ -41,8 +41,7 @@ public final class RequestRecords: Sendable {
         state.withLock { $0.followers[vendorID]?.values.forEach { $0.yield() } }
     }
 
-    /// Notes the first time a vendor's app got through `step`, once: the requests themselves are
-    /// kept only `keptRequests` at a time.
+    /// Notes when a vendor's app first got through `step`, once: requests are kept only `keptRequests` at a time.
     public func noteStep(_ step: String, vendorID: Int64) async throws {
         let key = "\(vendorID) \(step)"
         guard notedSteps.withLock({ $0.insert(key).inserted }) else { return }
@@ -71,9 +70,7 @@ public final class RequestRecords: Sendable {
     }
 
     /// Ends every live inspector's following, as the server shuts down.
-    public func stopFollowing() {
-        state.withLock { $0.followers.values.forEach { $0.values.forEach { $0.finish() } } }
-    }
+    public func stopFollowing() { state.withLock { $0.followers.values.forEach { $0.values.forEach { $0.finish() } } } }
 
     static let tooManyFollowers = MarketError(.throttled, .tooManyFollowers(followersPerVendor))
 

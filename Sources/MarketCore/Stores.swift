@@ -75,8 +75,7 @@ public struct FailedAttempts: Sendable, Equatable {
 /// What a learner rehearses with: the requests their app sent, as the inspector shows them, and
 /// the failures they asked the market to stage for them.
 public protocol RehearsalStore: Sendable {
-    /// Keeps one of a vendor's requests (`detail` is the inspector's, opaque here) and forgets all
-    /// but the vendor's newest `keeping`.
+    /// Keeps a vendor's request (`detail` is the inspector's, opaque here) and forgets all but their newest `keeping`.
     func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws
     /// A vendor's newest requests first; with `after`, only those kept since the one with that id.
     func requestRecords(vendorID: Int64, after: Int64?, limit: Int) async throws -> [StoredRequestRecord]

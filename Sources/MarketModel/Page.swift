@@ -1,7 +1,5 @@
 /// The order a list comes in: the 2022 API lists the newest first, the 2021 API the oldest.
-public enum ListOrder: Sendable, Equatable {
-    case newestFirst, oldestFirst
-}
+public enum ListOrder: Sendable, Equatable { case newestFirst, oldestFirst }
 
 /// Which slice of a list is wanted. Page numbers start at 1.
 public struct PageRequest: Sendable, Equatable {

@@ -1,5 +1,4 @@
-/// A product's own facts: as a vendor first describes it, before its images are processed, and
-/// as every stored product holds them.
+/// A product's own facts: as a vendor first describes it, before image processing, and as stored products hold them.
 public struct ProductDraft: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -49,9 +48,7 @@ public struct ProductChanges: Sendable, Equatable {
     }
 
     /// What a price change alone keeps: the discount amount (2022 API) or what the buyer pays (2021 API).
-    public enum PriceChangeKeeps: Sendable, Equatable {
-        case discount, salePrice
-    }
+    public enum PriceChangeKeeps: Sendable, Equatable { case discount, salePrice }
 
     public var name: String?
     public var description: String?

@@ -58,8 +58,7 @@ public enum Rule: Sendable, Equatable, Codable {
         case .uuid(let example): "must be a UUID such as \(example)"
         case .minimumLength(let length): "must be at least \(length) characters"
         case .maximumBytes(let bytes): "must be at most \(bytes) bytes"
-        case .deleteSecret:
-            "is not a valid delete secret for this product; ask POST /api/products/{id}/secret for one"
+        case .deleteSecret: "is not a valid delete secret for this product; ask POST /api/products/{id}/secret for one"
         case .jsonObject: "must be a JSON object"
         case .notJSON(let problem, let byte): "is not JSON: \(problem) at byte \(byte)"
         case .text: "must be text"

@@ -142,8 +142,7 @@ struct ArrangedQuery {
         case (.relevance, nil), (.newest, _): ids = "SELECT p.id \(listed) ORDER BY p.id DESC"
         // The price indexes hold these orders as they are.
         case (.lowestPrice, _): ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount, p.id DESC"
-        case (.highestPrice, _):
-            ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount DESC, p.id DESC"
+        case (.highestPrice, _): ids = "SELECT p.id \(listed) ORDER BY p.currency, p.price - p.discount DESC, p.id DESC"
         }
         return PostgresQuery(
             unsafeSQL: """

@@ -154,9 +154,7 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 
     init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
 
-    func resume(_ outcome: Result<T, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: outcome)
-    }
+    func resume(_ outcome: Result<T, any Error>) { continuation.withLock { $0.take() }?.resume(with: outcome) }
 }
 
 struct WatchLost: Error, CustomStringConvertible {

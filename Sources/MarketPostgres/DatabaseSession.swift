@@ -9,9 +9,7 @@ struct DatabaseSession: Sendable {
         try await connection.query(query, logger: logger)
     }
 
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await self.query(query).collect()
-    }
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] { try await self.query(query).collect() }
 
     /// The rows of a statement, prepared on this connection on its first use.
     func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
@@ -19,9 +17,7 @@ struct DatabaseSession: Sendable {
     }
 
     /// Runs a statement for its effect, reading whatever it returns.
-    func execute(_ query: PostgresQuery) async throws {
-        for try await _ in try await self.query(query) {}
-    }
+    func execute(_ query: PostgresQuery) async throws { for try await _ in try await self.query(query) {} }
 
     func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? {
         try await self.query(query).decode(T.self).first { _ in true }

@@ -23,9 +23,7 @@ struct MarketDatabase: Sendable {
 
     /// Runs `body` in one transaction: it commits when `body` returns, and rolls back when it throws.
     /// Returns once every server watching the catalogue holds what it committed.
-    func transaction<T: Sendable>(
-        _ body: @escaping @Sendable (DatabaseSession) async throws -> T
-    ) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (DatabaseSession) async throws -> T) async throws -> T {
         let (result, version) = try await guarded(MarketTimers.databaseWrites) { [client, logger] in
             do {
                 return try await client.withTransaction(logger: logger) { connection in
@@ -100,8 +98,7 @@ struct MarketDatabase: Sendable {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
             .queryCancelled:
             return true
-        default:
-            return false
+        default: return false
         }
     }
 

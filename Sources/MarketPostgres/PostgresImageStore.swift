@@ -7,9 +7,7 @@ import PostgresNIO
 public struct PostgresImageStore: ImageStore {
     let database: MarketDatabase
 
-    public func checkWritable() async throws {
-        try await database.checkWritable()
-    }
+    public func checkWritable() async throws { try await database.checkWritable() }
 
     public func put(_ data: Data, key: String) async throws {
         try await database.read { session in

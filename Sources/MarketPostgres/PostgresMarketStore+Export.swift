@@ -5,9 +5,7 @@ import PostgresNIO
 
 /// A market copied out, ids and all: how a PostgreSQL market is saved in a snapshot.
 extension PostgresMarketStore: MarketExporting {
-    public func exportVendors() async throws -> [StoredVendor] {
-        try await storedVendors()
-    }
+    public func exportVendors() async throws -> [StoredVendor] { try await storedVendors() }
 
     public func exportSessions(at now: Date) async throws -> [StoredSession] {
         try await all(

@@ -43,9 +43,7 @@ public final class PostgresMarketStore: MarketStore {
         }
     }
 
-    public func checkReachable() async throws {
-        try await database.checkWritable()
-    }
+    public func checkReachable() async throws { try await database.checkWritable() }
 
     public func catalogueVersion() async throws -> Int64 {
         if let version = watch.version { return version }
@@ -104,9 +102,7 @@ public final class PostgresMarketStore: MarketStore {
         try await storedVendors(identifier: identifier).first
     }
 
-    public func allVendors() async throws -> [Vendor] {
-        try await storedVendors().map(\.vendor)
-    }
+    public func allVendors() async throws -> [Vendor] { try await storedVendors().map(\.vendor) }
 
     /// Every vendor in id order, or only the one with `identifier`.
     func storedVendors(identifier: String? = nil) async throws -> [StoredVendor] {

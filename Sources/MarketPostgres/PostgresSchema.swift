@@ -13,9 +13,7 @@ enum PostgresSchema {
         var statements: [String]
     }
 
-    struct UnreadableMigrations: Error, CustomStringConvertible {
-        var description: String
-    }
+    struct UnreadableMigrations: Error, CustomStringConvertible { var description: String }
 
     /// Every migration in order, from the files named `NN-what-it-does.sql`.
     static func migrations() throws -> [Migration] {

@@ -90,9 +90,7 @@ struct ProductQuery: PostgresPreparedStatement {
     }
 }
 
-protocol ProductIDsQuery: PostgresPreparedStatement where Row == PostgresRow {
-    var ids: [Int64] { get }
-}
+protocol ProductIDsQuery: PostgresPreparedStatement where Row == PostgresRow { var ids: [Int64] { get } }
 
 extension ProductIDsQuery {
     func makeBindings() -> PostgresBindings {
@@ -121,9 +119,7 @@ struct ShownSummariesQuery: ProductIDsQuery {
     var ids: [Int64]
 }
 
-protocol MatchesOrder {
-    static var newestFirst: Bool { get }
-}
+protocol MatchesOrder { static var newestFirst: Bool { get } }
 
 enum NewestFirst: MatchesOrder { static let newestFirst = true }
 enum OldestFirst: MatchesOrder { static let newestFirst = false }

@@ -7,9 +7,7 @@ import PostgresNIO
 struct ProductRow {
     let cells: PostgresRandomAccessRow
 
-    init(_ row: PostgresRow) {
-        cells = row.makeRandomAccess()
-    }
+    init(_ row: PostgresRow) { cells = row.makeRandomAccess() }
 
     private func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T {
         try cells[index].decode(T.self)
@@ -52,6 +50,4 @@ struct ProductRow {
 }
 
 /// The database answered what the market never writes: a missing row a query must return, or an unknown currency.
-struct UnexpectedAnswer: Error, CustomStringConvertible {
-    var description: String
-}
+struct UnexpectedAnswer: Error, CustomStringConvertible { var description: String }

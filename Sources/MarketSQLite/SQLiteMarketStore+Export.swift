@@ -13,9 +13,7 @@ extension SQLiteMarketStore: MarketExporting {
         }
     }
 
-    public func productCount() async throws -> Int {
-        try await value("SELECT count(*) FROM product") ?? 0
-    }
+    public func productCount() async throws -> Int { try await value("SELECT count(*) FROM product") ?? 0 }
 
     public func exportProducts(after id: Int64, limit: Int) async throws -> [StoredProduct] {
         try await read { db in

@@ -83,9 +83,7 @@ public final class SQLiteMarketStore: MarketStore {
         try await read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(transform) }
     }
 
-    public func checkReachable() async throws {
-        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
-    }
+    public func checkReachable() async throws { _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") } }
 
     /// The version this store's writes committed, or read from the file within
     /// `othersSeenWithin`, so that what another process committed is seen too.

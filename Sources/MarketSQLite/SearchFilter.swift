@@ -95,7 +95,5 @@ struct SearchFilter {
     }
 
     /// The ids of the products that match, for `IN`; nil for every product.
-    var matchedIDs: String? {
-        index.map { "SELECT rowid FROM \($0.table) WHERE \($0.table) MATCH \($0.match)" }
-    }
+    var matchedIDs: String? { index.map { "SELECT rowid FROM \($0.table) WHERE \($0.table) MATCH \($0.match)" } }
 }

@@ -16,9 +16,7 @@ enum ShortTerms {
     }
 
     /// The SQL of `column`'s tokens, as the index is given them.
-    static func grams(of column: String) -> String {
-        "(SELECT group_concat(gram, ' ') FROM (\(gramRows(of: column))))"
-    }
+    static func grams(of column: String) -> String { "(SELECT group_concat(gram, ' ') FROM (\(gramRows(of: column))))" }
 
     static func add(_ row: String) -> String {
         """
@@ -73,9 +71,7 @@ enum WholeWords {
     }
 
     /// Whether a term is found through the one word that holds it.
-    static func holdsWhole(_ term: String) -> Bool {
-        !term.contains(" ") && !term.contains("\n")
-    }
+    static func holdsWhole(_ term: String) -> Bool { !term.contains(" ") && !term.contains("\n") }
 }
 
 /// The trigram index of the products on show that are sold out (`productSoldOutSearch`), which counts how many of a
