@@ -45,8 +45,7 @@ struct V1PageBody: Encodable {
     }
 }
 
-/// The 2021 API's names for the market's fields: a name is a `title`, a description
-/// `descriptions`, and the secret an item's `password`.
+/// The 2021 API's field names: a name is a `title`, a description `descriptions`, and the secret an item's `password`.
 enum V1FieldNames {
     @Sendable static func name(of field: MarketField) -> String {
         switch field {

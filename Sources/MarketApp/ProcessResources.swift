@@ -5,8 +5,7 @@ public enum FileDescriptors {
     /// Files kept for the database, image files and logs beside the connections.
     static let reserve = 128
 
-    /// Raises the soft limit to the hard one: Debian's default soft limit of 1,024 would otherwise
-    /// cap a server at under a thousand clients.
+    /// Raises the soft limit to the hard one: Debian's default, 1,024, would cap a server under a thousand clients.
     public static func raiseLimit() {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }

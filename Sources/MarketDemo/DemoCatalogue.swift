@@ -26,8 +26,7 @@ public enum DemoCatalogue {
             _ = try await service.registerVendor(
                 name: vendor.name, identifier: vendor.identifier, secret: vendor.secret)
         }
-        // Signed in once each, as a seller in the storefront is: a secret's slow hash is checked
-        // three times, not once for every product.
+        // Signed in once each, as a storefront seller is: a secret's slow hash runs three times, not once per product.
         var sessions: [String] = []
         for vendor in vendors {
             let credentials = VendorCredentials(identifier: vendor.identifier, secret: vendor.secret)

@@ -21,9 +21,7 @@ package final class RequestNotes: Sendable {
     /// The market's refusal as the API answered it, the field named as the API spelt it.
     package var refusal: (error: MarketError, field: String?)? { noted.withLock { $0.refusal } }
 
-    package static func recognise(_ recognised: RecognisedShape) {
-        current?.noted.withLock { $0.shape = recognised }
-    }
+    package static func recognise(_ recognised: RecognisedShape) { current?.noted.withLock { $0.shape = recognised } }
 
     package static func refuse(_ error: MarketError, field: String?) {
         current?.noted.withLock { $0.refusal = (error, field) }

@@ -59,8 +59,7 @@ extension Request {
         return try await offload { try MultipartForm(body: body, boundary: boundary) }
     }
 
-    /// The body, up to the largest the market reads; a longer one is refused by its declared
-    /// length before any of it is read.
+    /// The body, up to the largest the market reads; a longer one is refused by its declared length before any is read.
     package func collectAPIBody() async throws -> Data { Data(try await apiBody().readableBytesView) }
 
     /// Not kept in the request as `collectBody` keeps it: no route reads a body twice, and a body of photos
@@ -122,8 +121,7 @@ extension MultipartForm {
     }
 }
 
-/// Hummingbird's basic context plus the connection the request came on: where it came from, and
-/// what a rehearsed failure may drop.
+/// Hummingbird's basic context plus the request's connection: where it came from and what a rehearsed failure may drop.
 public struct MarketRequestContext: ConnectionRequestContext {
     public var coreContext: CoreRequestContextStorage
     package let connection: any Channel

@@ -42,8 +42,7 @@ struct Recording: Sendable {
         records.recordAnonymous { (try? JSONEncoder().encode(inspected(request, answer: answer))) ?? Data() }
     }
 
-    /// Keeps a vendor's request for their inspector, and the first time their app got through
-    /// each step for the class board.
+    /// Keeps a vendor's request for their inspector, and when their app first completed each step for the class board.
     func save(request: BodyCapture, answer: BodyCapture) async {
         guard let vendorID else { return keepForOperator(request: request, answer: answer) }
         let inspected = inspected(request, answer: answer)
@@ -150,7 +149,5 @@ final class Recorder: Sendable {
         return head + request.keptCount + answer.keptCount + 1024
     }
 
-    private final class WaitingBytes: Sendable {
-        let bytes = Atomic<Int>(0)
-    }
+    private final class WaitingBytes: Sendable { let bytes = Atomic<Int>(0) }
 }

@@ -14,8 +14,7 @@ struct ResponseBreaker {
         var said: BrokenSaid
     }
 
-    /// Answers no larger than this are read whole to be broken; larger ones (pictures) only lose
-    /// their body or are replaced.
+    /// Answers under this size are read whole to be broken; larger ones (pictures) only lose the body or are replaced.
     static let readable = 1 << 20
 
     let kinds: [BrokenAnswer]
@@ -30,9 +29,7 @@ struct ResponseBreaker {
     func breaking(_ response: Response, body: [UInt8]?) -> Broken? {
         guard (200..<300).contains(response.status.code) else { return nil }
         let type = response.headers[.contentType] ?? "application/octet-stream"
-        for kind in kinds {
-            if let broken = Self.breaking(body, type: type, as: kind) { return broken }
-        }
+        for kind in kinds { if let broken = Self.breaking(body, type: type, as: kind) { return broken } }
         return nil
     }
 

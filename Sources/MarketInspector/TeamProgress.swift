@@ -69,8 +69,7 @@ struct TeamProgress: Sendable {
     /// Registers answered 201 twice with the same JSON within ten seconds: two products.
     var registeredTwice = 0
 
-    /// `records` newest first, as the store gives them; `firstSteps` as the store noted them, which
-    /// outlast the records.
+    /// `records` newest first, as the store gives them; `firstSteps` as the store noted them, outlasting the records.
     init(vendor: Vendor, records: [StoredRequestRecord], firstSteps: [String: Date]) {
         self.vendor = vendor
         for (step, at) in firstSteps { if let flow = Flow(rawValue: step) { firstWorked[flow] = at } }

@@ -7,9 +7,7 @@ import Mustache
 
 /// The pages' templates, phrases and assets, read once from every page-serving module's resources.
 package struct PageRenderer: Sendable {
-    package struct TemplateError: Error, CustomStringConvertible {
-        package let description: String
-    }
+    package struct TemplateError: Error, CustomStringConvertible { package let description: String }
 
     private let library: MustacheLibrary
     let assets: Assets

@@ -56,8 +56,7 @@ package struct Website: Sendable {
         return form
     }
 
-    /// `scheme://host:port`, lowercased and with the scheme's default port written out, so that
-    /// two spellings of one origin compare equal.
+    /// `scheme://host:port`, lowercased, default port written out, so two spellings of one origin compare equal.
     static func origin(_ url: URL?) -> String? {
         guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
         guard let port = url.port ?? ["http": 80, "https": 443][scheme] else { return nil }

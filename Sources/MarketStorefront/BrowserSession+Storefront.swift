@@ -4,8 +4,7 @@ import MarketCore
 import MarketModel
 import MarketPages
 
-/// The storefront's own cookies: the catalogue's view, an edit pass, the forms sent lately, and
-/// the operator's sign-in and last result.
+/// The storefront's own cookies: catalogue view, edit pass, forms sent lately, the operator's sign-in and last result.
 extension BrowserSession {
     enum StorefrontCookie {
         static let editPass = "market_edit_pass"

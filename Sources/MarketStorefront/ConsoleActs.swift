@@ -15,8 +15,7 @@ struct ConsoleResult: Codable {
     var content: PageContent { ["heading": heading, "identifier": identifier, "vendorID": vendorID, "secret": secret] }
 }
 
-/// What the console asks before an act that cannot be taken back: what will happen and to how
-/// much, and for the gravest a word to type.
+/// What the console asks before an irreversible act: what happens, to how much, and for the gravest a word to type.
 struct Confirmation {
     var heading: String
     var detail: String

@@ -70,8 +70,7 @@ struct ProductSheet {
         let values = ["number": String(number), "count": String(count), "name": name]
         return [
             "number": number, "count": count, "url": url, "width": width, "height": height, "isFirst": number == 1,
-            // Smaller copies for smaller screens, in the photo's own format and in WebP; nil when the
-            // photo is no wider than the smallest.
+            // Smaller copies for smaller screens, in the photo's format and WebP; nil if no wider than the smallest.
             "srcset": own.isEmpty ? nil : candidates(own) + ", \(url) \(width)w",
             "webpSrcset": webp.isEmpty ? nil : candidates(webp),
             // "Photo 2 of 3 of Film camera", and the slide's "2 of 3".

@@ -49,9 +49,7 @@ public actor ImageLoader {
         start(url)
         let waiter = next()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                downloads[url]?.waiters[waiter] = continuation
-            }
+            try await withCheckedThrowingContinuation { continuation in downloads[url]?.waiters[waiter] = continuation }
         } onCancel: {
             Task { await self.stopWaiting(waiter, for: url) }
         }

@@ -45,9 +45,7 @@ public struct OpenMarketClient: Sendable {
     }
 
     /// One product with its pictures and vendor.
-    public func product(id: Int64) async throws -> ProductDetails {
-        try decode(try await productJSON(id: id))
-    }
+    public func product(id: Int64) async throws -> ProductDetails { try decode(try await productJSON(id: id)) }
 
     /// Registers a product with 1 to 5 pictures (JPEG, PNG, WebP or HEIC bytes; HEIC is kept as JPEG).
     public func createProduct(_ draft: ProductDraft, images: [Data]) async throws -> ProductDetails {
@@ -82,9 +80,7 @@ public struct OpenMarketClient: Sendable {
     }
 
     /// One product as the market's own JSON.
-    public func productJSON(id: Int64) async throws -> Data {
-        try await send(request("api/products/\(id)"))
-    }
+    public func productJSON(id: Int64) async throws -> Data { try await send(request("api/products/\(id)")) }
 
     /// Registers a product and gives the market's own JSON answer.
     public func createProductJSON(_ draft: ProductDraft, images: [Data]) async throws -> Data {

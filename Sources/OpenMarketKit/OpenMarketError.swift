@@ -48,14 +48,10 @@ public enum OpenMarketError: Error, Sendable, Equatable, LocalizedError, CustomS
     /// The meaning of a URLSession failure.
     public init(_ error: URLError) {
         switch error.code {
-        case .notConnectedToInternet, .networkConnectionLost, .dataNotAllowed, .internationalRoamingOff:
-            self = .offline
-        case .timedOut:
-            self = .timedOut
-        case .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed:
-            self = .unreachable(error.localizedDescription)
-        default:
-            self = .transport(error.localizedDescription)
+        case .notConnectedToInternet, .networkConnectionLost, .dataNotAllowed, .internationalRoamingOff: self = .offline
+        case .timedOut: self = .timedOut
+        case .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed: self = .unreachable(error.localizedDescription)
+        default: self = .transport(error.localizedDescription)
         }
     }
 

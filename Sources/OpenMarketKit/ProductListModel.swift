@@ -78,9 +78,7 @@ public final class ProductListModel {
     }
 
     /// Asks again for what failed: the first page, or the further page in `pageError`.
-    public func retry() async {
-        await loadNextPage()
-    }
+    public func retry() async { await loadNextPage() }
 
     /// Loads `number`; a refresh (`replacing`) swaps the rows only once the new page has arrived.
     private func load(page number: Int, replacing: Bool) async {

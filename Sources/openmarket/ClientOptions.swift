@@ -49,16 +49,13 @@ struct ClientOptions: ParsableArguments {
         switch error {
         case .transport(let reason), .unreachable(let reason):
             "cannot reach the market at \(server) (\(reason)); is `openmarket serve` running there? (--server)"
-        case .offline, .timedOut:
-            "\(error.description) (--server \(server))"
+        case .offline, .timedOut: "\(error.description) (--server \(server))"
         case .missingCredentials:
             "this changes the market: give --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
         case .http(401, let message, _):
             "\(message): check --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)"
-        case .http(_, let message, let field):
-            field.flatMap(Self.flag(for:)).map { "\(message) (\($0))" } ?? message
-        case .decoding(let reason):
-            "the market's answer could not be read: \(reason)"
+        case .http(_, let message, let field): field.flatMap(Self.flag(for:)).map { "\(message) (\($0))" } ?? message
+        case .decoding(let reason): "the market's answer could not be read: \(reason)"
         }
     }
 
@@ -95,10 +92,6 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// Runs `work`, ending the command with what went wrong, said as one line.
     static func catching<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch {
-            throw CommandFailure(String(describing: error))
-        }
+        do { return try await work() } catch { throw CommandFailure(String(describing: error)) }
     }
 }

@@ -11,7 +11,5 @@ enum Environment {
         value(name).flatMap(T.init(argument:)) ?? fallback
     }
 
-    static func flag(_ name: String) -> Bool {
-        ["1", "true", "yes", "on"].contains(value(name)?.lowercased() ?? "")
-    }
+    static func flag(_ name: String) -> Bool { ["1", "true", "yes", "on"].contains(value(name)?.lowercased() ?? "") }
 }

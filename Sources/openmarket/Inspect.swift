@@ -91,9 +91,7 @@ enum InspectedLines {
     }
 
     /// Written at once, not when a buffer fills: a pipe would otherwise hold the lines back.
-    private static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
+    private static func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 
     private static let time: DateFormatter = {
         let formatter = DateFormatter()
@@ -109,9 +107,7 @@ final class LiveRequestStream: NSObject, URLSessionDataDelegate, @unchecked Send
     private var status = 0
     private var refusal = Data()
 
-    private init(_ chunks: AsyncThrowingStream<Data, any Error>.Continuation) {
-        self.chunks = chunks
-    }
+    private init(_ chunks: AsyncThrowingStream<Data, any Error>.Continuation) { self.chunks = chunks }
 
     static func follow(url: String, identifier: String, secret: String, last: Int) async throws {
         guard let base = URL(string: url), base.scheme != nil else {

@@ -13,13 +13,9 @@ final class LogOutput: Sendable {
     private let queue = DispatchQueue(label: "openmarket.log")
     private let pending = Mutex((bytes: [UInt8](), draining: false))
 
-    private init(descriptor: Int32) {
-        self.descriptor = descriptor
-    }
+    private init(descriptor: Int32) { self.descriptor = descriptor }
 
-    func write(_ line: String) {
-        write { $0.append(contentsOf: line.utf8) }
-    }
+    func write(_ line: String) { write { $0.append(contentsOf: line.utf8) } }
 
     /// Writes what `line` appends to the bytes waiting: no string is made for a line of several parts.
     func write(_ line: (inout [UInt8]) -> Void) {
@@ -31,9 +27,7 @@ final class LogOutput: Sendable {
         if start { queue.asyncAfter(deadline: .now() + .milliseconds(10)) { self.drain() } }
     }
 
-    func flush() {
-        queue.sync { drain() }
-    }
+    func flush() { queue.sync { drain() } }
 
     private func drain() {
         while true {

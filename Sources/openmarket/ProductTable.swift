@@ -36,7 +36,5 @@ enum ProductTable {
         return listing.isDiscounted ? "\(listing.price.formatted()) → \(sale)" : sale
     }
 
-    static func stock(_ listing: ProductListing) -> String {
-        listing.isSoldOut ? "sold out" : String(listing.stock)
-    }
+    static func stock(_ listing: ProductListing) -> String { listing.isSoldOut ? "sold out" : String(listing.stock) }
 }

@@ -38,9 +38,7 @@ struct Products: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
         @Argument(help: "The product's id.") var id: Int64
 
-        func run() async throws {
-            try await options.show(ProductTable.card) { try await $0.productJSON(id: id) }
-        }
+        func run() async throws { try await options.show(ProductTable.card) { try await $0.productJSON(id: id) } }
     }
 
     struct Add: AsyncParsableCommand {

@@ -33,9 +33,7 @@ struct ServeLogHandler: LogHandler {
                 Self.time(), " ", event.level.rawValue, " ", label, ":", shown, " [", event.source, "] ",
                 event.message.description, "\n",
             ]
-            format.output.write { line in
-                for part in parts { line.append(contentsOf: part.utf8) }
-            }
+            format.output.write { line in for part in parts { line.append(contentsOf: part.utf8) } }
         case .json:
             var object = fields.mapValues { "\($0)" }
             object["time"] = Date().formatted(.iso8601)
