@@ -6,13 +6,13 @@ package enum AppPaths {
     }
 
     /// Either API: `api`, or 2021's `item` and `items`.
-    package static func isAPI(_ segment: some Sequence<UInt8>) -> Bool {
+    package static func isAPI(_ segment: Substring.UTF8View) -> Bool {
         ["api", "item", "items"].contains { segment.caselessEquals($0.utf8) }
     }
 
     /// What an app asks for: either API, `healthChecker` and the pictures; not the storefront, the
     /// inspector or the console that a person opens on the same address.
-    package static func isAppRequest(_ segment: some Sequence<UInt8>) -> Bool {
+    package static func isAppRequest(_ segment: Substring.UTF8View) -> Bool {
         isAPI(segment) || ["healthChecker", "images"].contains { segment.caselessEquals($0.utf8) }
     }
 }

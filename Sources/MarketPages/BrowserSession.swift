@@ -19,7 +19,8 @@ package struct BrowserSession {
     package static let locationHeader = HTTPField.Name("Market-Location")!
 
     package let cipher: CookieCipher
-    package let cookies: Cookies
+    /// The cookies the browser sent, by name.
+    package let cookies: [String: String]
     /// The request came over HTTPS (directly or through a proxy): cookies then say Secure.
     package let isSecure: Bool
     package let formToken: String
@@ -41,20 +42,20 @@ package struct BrowserSession {
         now: Date = Date()
     ) {
         self.cipher = cipher
-        cookies = request.cookies
+        cookies = Self.cookies(in: request.headers[values: .cookie])
         isSecure = request.scheme == "https"
         isScripted = request.headers[.requestedWith] == "fetch"
-        session = cipher.open(SessionCookie.self, from: cookies[CookieName.session]?.value).flatMap {
+        session = cipher.open(SessionCookie.self, from: cookies[CookieName.session]).flatMap {
             $0.expires > now ? $0 : nil
         }
         let chosen = request.uri.query == nil ? nil : request.formQuery["lang"].flatMap(Language.init(rawValue:))
         let language =
-            chosen ?? cookies[CookieName.language].flatMap { Language(rawValue: $0.value) }
+            chosen ?? cookies[CookieName.language].flatMap(Language.init(rawValue:))
             ?? Language.preferred(by: request.headers[.acceptLanguage])
         strings = localizations[language] ?? localizations[.ko]!
         page = request
         self.peer = peer
-        let token = cookies[CookieName.formToken].flatMap { $0.value.count == 64 ? $0.value : nil }
+        let token = cookies[CookieName.formToken].flatMap { $0.utf8.count == 64 ? $0 : nil }
         formToken = token ?? Digest.hex(RandomBytes.shared.take(32))
         madeFormToken = token == nil
         if let chosen { set(CookieName.language, chosen.rawValue, maxAge: 365 * 86400) }
@@ -93,18 +94,33 @@ package struct BrowserSession {
     /// A form's token matches this visitor's cookie (compared in constant time): the form came from one
     /// of our pages, not from another site posting in the visitor's name.
     package func acceptsForm(token: String?) -> Bool {
-        guard let token, cookies[CookieName.formToken]?.value != nil else { return false }
+        guard let token, cookies[CookieName.formToken] != nil else { return false }
         let expected = Array(formToken.utf8)
         let given = Array(token.utf8)
         guard expected.count == given.count else { return false }
         return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
+    /// Every cookie in `headers`, the first of each name kept (as Hummingbird's `Cookies` does), read
+    /// in one pass: `Cookies` reads the header again for each name asked, and a page asks four or more.
+    private static func cookies(in headers: [String]) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for header in headers {
+            for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
+                let pair = pair.drop { $0 == UInt8(ascii: " ") }
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = String(Substring(pair[..<equals]))
+                if cookies[name] == nil { cookies[name] = String(Substring(pair[pair.index(after: equals)...])) }
+            }
+        }
+        return cookies
+    }
+
     /// Letters and digits of ASCII only: a cookie value may hold nothing else unescaped.
     private static let cookieSafe = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
-    package var notice: String? { cookies[CookieName.notice]?.value.removingPercentEncoding }
+    package var notice: String? { cookies[CookieName.notice]?.removingPercentEncoding }
 
     package mutating func leave(notice: String) {
         set(CookieName.notice, notice.addingPercentEncoding(withAllowedCharacters: Self.cookieSafe) ?? "", maxAge: 60)

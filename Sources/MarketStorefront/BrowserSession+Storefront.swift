@@ -14,7 +14,7 @@ extension BrowserSession {
         static let consoleResult = "market_console_result"
     }
 
-    var view: CatalogueView { CatalogueView(rawValue: cookies[StorefrontCookie.view]?.value ?? "") ?? .list }
+    var view: CatalogueView { CatalogueView(rawValue: cookies[StorefrontCookie.view] ?? "") ?? .list }
 
     mutating func remember(view: CatalogueView) {
         // Scripts switch the view without a round trip, so this cookie is theirs to write too.
@@ -22,7 +22,7 @@ extension BrowserSession {
     }
 
     func editPass(for productID: Int64, now: Date = Date()) -> EditPass? {
-        cipher.open(EditPass.self, from: cookies[StorefrontCookie.editPass]?.value).flatMap {
+        cipher.open(EditPass.self, from: cookies[StorefrontCookie.editPass]).flatMap {
             $0.productID == productID && $0.expires > now ? $0 : nil
         }
     }
@@ -42,7 +42,7 @@ extension BrowserSession {
     /// The products this browser registered lately, by the sending that registered them: a form
     /// sent again (Back, then Register) finds its product here instead of making a second one.
     var sentForms: [String: Int64] {
-        cipher.open([String: Int64].self, from: cookies[StorefrontCookie.sentForms]?.value) ?? [:]
+        cipher.open([String: Int64].self, from: cookies[StorefrontCookie.sentForms]) ?? [:]
     }
 
     mutating func remember(sending: String, registered productID: Int64) {
@@ -54,7 +54,7 @@ extension BrowserSession {
 
     /// The operator signed in to the console in this browser, if any.
     func signedInOperator(now: Date = Date()) -> MarketOperator? {
-        cipher.open(OperatorPass.self, from: cookies[StorefrontCookie.operatorPass]?.value).flatMap {
+        cipher.open(OperatorPass.self, from: cookies[StorefrontCookie.operatorPass]).flatMap {
             $0.expires > now ? $0.operatorName : nil
         }
     }
@@ -69,7 +69,7 @@ extension BrowserSession {
     /// What the operator's last act came to, for the console page the act redirects to: sealed,
     /// because a vendor's new secret rides in it, and shown once.
     var consoleResult: ConsoleResult? {
-        cipher.open(ConsoleResult.self, from: cookies[StorefrontCookie.consoleResult]?.value)
+        cipher.open(ConsoleResult.self, from: cookies[StorefrontCookie.consoleResult])
     }
 
     mutating func leave(consoleResult: ConsoleResult) {

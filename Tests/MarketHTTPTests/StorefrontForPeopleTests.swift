@@ -29,6 +29,17 @@ import Testing
         }
     }
 
+    @Test func ourCookiesAreFoundAmongOtherSitesCookiesAndInEveryCookieLine() async throws {
+        try await TestMarket.inProcess { market in
+            var seller = StorefrontVisitor(market, language: "ko")
+            _ = try await seller.signIn()
+            let others = ["Cookie: _ga=GA1.2=3;market_lang=en", "Cookie: theme=dark;  market_lang=ko"]
+            let page = try await seller.get("/?mine=1", headers: others)
+            #expect(page.text.contains(#"<html lang="en""#), "the first cookie of a name is the one that counts")
+            #expect(page.text.contains("<h1>Your products</h1>"), "the sign-in in the last line still counts")
+        }
+    }
+
     @Test func pricesAndCountsReadAsPeopleWriteThem() async throws {
         try await TestMarket.inProcess { market in
             try await market.addProduct("Lamp", price: 1_234_000, discount: 34000)
