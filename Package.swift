@@ -117,7 +117,7 @@ let package = Package(
             name: "MarketInspector",
             dependencies: [
                 "MarketPages", server("Hummingbird", "hummingbird"), server("NIOCore", "swift-nio"),
-                server("Mustache", "swift-mustache"),
+                server("Mustache", "swift-mustache"), server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/inspector")]
         ),
@@ -149,7 +149,7 @@ let package = Package(
             name: "MarketApp",
             dependencies: [
                 "MarketHTTP", "MarketHTTPShared", "MarketAPIv2", "MarketSQLite", "MarketPostgres",
-                "MarketImaging", "MarketDemo",
+                "MarketImaging", "MarketDemo", "MarketPages",
                 server("Logging", "swift-log"),
                 server("NIOPosix", "swift-nio"),
                 server("Metrics", "swift-metrics"),

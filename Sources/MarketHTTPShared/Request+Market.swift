@@ -143,7 +143,16 @@ package protocol ConnectionRequestContext: RequestContext {
 extension ConnectionRequestContext {
     /// Where `request` came from, which the service counts wrong secrets by.
     package func clientAddress(of request: Request) -> String? { request.clientAddress(peer: connection.remoteAddress) }
+
+    /// Closes the connection before a byte of an answer, as a lost network does, for a rehearsed fault.
+    package func dropConnection() async throws -> Never {
+        try? await connection.close()
+        throw ConnectionDropped()
+    }
 }
+
+/// Thrown once a rehearsed fault has closed the connection: nothing is to be answered on it.
+package struct ConnectionDropped: Error {}
 
 extension Request {
     /// Where this request came from when `peer` sent it: the peer's address; behind a proxy on

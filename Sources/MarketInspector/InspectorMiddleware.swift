@@ -60,10 +60,9 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             let reason = "a failure you rehearse: \(who)'s faults answer \(status) to this request"
             response = try APIErrorMiddleware<Context>.response(status: .init(code: status), reason: reason, field: nil)
         case .drop?:
-            // Closed before a byte of an answer, as a lost network does; the route never runs.
+            // The route never runs.
             recorder.enqueue(record.answered(0), request: captured, answer: BodyCapture())
-            try? await context.connection.close()
-            throw DroppedOnPurpose()
+            try await context.dropConnection()
         case .answer?, .broken?, nil:
             response = try await RequestNotes.$current.withValue(notes) { try await next(request, context) }
         }
@@ -134,8 +133,6 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         return effects == RehearsedEffects() ? nil : effects
     }
 }
-
-private struct DroppedOnPurpose: Error {}
 
 /// Passes an answer on, keeping a copy for the inspector, and lets it trickle when a vendor rehearses a slow network.
 private struct InspectingWriter: ResponseBodyWriter {

@@ -50,8 +50,7 @@ struct BrowserSessionMiddleware: RouterMiddleware {
             } else {
                 response = try await next(request, context)
             }
-        } catch is DroppedOnPurpose {
-            try? await context.connection.close()
+        } catch is ConnectionDropped {
             throw CancellationError()
         } catch let cancelled as CancellationError {
             throw cancelled
@@ -76,7 +75,7 @@ struct BrowserSessionMiddleware: RouterMiddleware {
             return website.renderer.problem(
                 HTTPResponse.Status(code: status),
                 message: browser.strings("rehearsedFailure", ["status": String(status)]), browser: browser)
-        case .drop: throw DroppedOnPurpose()
+        case .drop: try await context.dropConnection()
         }
     }
 
@@ -102,5 +101,3 @@ struct BrowserSessionMiddleware: RouterMiddleware {
         }
     }
 }
-
-private struct DroppedOnPurpose: Error {}
