@@ -18,6 +18,8 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let dropped as ConnectionDropped {
+            throw dropped
         } catch {
             return try response(to: error, of: request, context: context)
         }

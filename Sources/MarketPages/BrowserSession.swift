@@ -107,7 +107,7 @@ package struct BrowserSession {
         var cookies: [String: String] = [:]
         for header in headers {
             for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
-                let pair = pair.drop { $0 == UInt8(ascii: " ") }
+                let pair = pair.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = String(Substring(pair[..<equals]))
                 if cookies[name] == nil { cookies[name] = String(Substring(pair[pair.index(after: equals)...])) }

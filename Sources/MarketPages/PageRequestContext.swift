@@ -50,10 +50,8 @@ struct BrowserSessionMiddleware: RouterMiddleware {
             } else {
                 response = try await next(request, context)
             }
-        } catch is ConnectionDropped {
-            throw CancellationError()
-        } catch let cancelled as CancellationError {
-            throw cancelled
+        } catch let error where error is ConnectionDropped || error is CancellationError {
+            throw error
         } catch {
             response = page(for: error, context: context)
         }
