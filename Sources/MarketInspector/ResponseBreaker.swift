@@ -25,23 +25,28 @@ struct ResponseBreaker {
             && kinds.contains { $0 != .emptyBody && $0 != .proxyPage }
     }
 
-    /// The answer broken, or nil when no chosen kind fits it.
+    /// The answer broken, or nil when no chosen kind fits it. Only the body breaks: a 201 or a 202 keeps its
+    /// status, save for the proxy's page, which is a 502 of its own.
     func breaking(_ response: Response, body: [UInt8]?) -> Broken? {
         guard (200..<300).contains(response.status.code) else { return nil }
         let type = response.headers[.contentType] ?? "application/octet-stream"
-        for kind in kinds { if let broken = Self.breaking(body, type: type, as: kind) { return broken } }
+        for kind in kinds {
+            if let broken = Self.breaking(body, status: response.status, type: type, as: kind) { return broken }
+        }
         return nil
     }
 
-    private static func breaking(_ body: [UInt8]?, type: String, as kind: BrokenAnswer) -> Broken? {
+    private static func breaking(
+        _ body: [UInt8]?, status: HTTPResponse.Status, type: String, as kind: BrokenAnswer
+    ) -> Broken? {
         switch kind {
-        case .emptyBody: return Broken(status: .ok, contentType: type, body: [], said: .emptyBody)
+        case .emptyBody: return Broken(status: status, contentType: type, body: [], said: .emptyBody)
         case .proxyPage:
             return Broken(status: .badGateway, contentType: "text/html", body: Array(proxyPage.utf8), said: .proxyPage)
         case .truncated:
             guard let body, body.count > 1 else { return nil }
             return Broken(
-                status: .ok, contentType: type, body: Array(body.prefix(body.count / 2)),
+                status: status, contentType: type, body: Array(body.prefix(body.count / 2)),
                 said: .truncated(kept: body.count / 2, total: body.count))
         default:
             guard let body, var json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
@@ -49,7 +54,7 @@ struct ResponseBreaker {
                 let edited = try? JSONSerialization.data(
                     withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes])
             else { return nil }
-            return Broken(status: .ok, contentType: type, body: Array(edited), said: said)
+            return Broken(status: status, contentType: type, body: Array(edited), said: said)
         }
     }
 

@@ -100,6 +100,28 @@ import Testing
         }
     }
 
+    /// Only the body breaks: strict apps check for 201 after a register and 202 after an edit.
+    @Test(arguments: ["truncated", "number_as_text", "empty_body"])
+    func aBrokenAnswerKeepsTheMarketsSuccessStatus(kind: String) async throws {
+        try await TestMarket.inProcess { market in
+            let set = try await InspectorTests.setFaults(#"{"broken_percent":100,"broken":["\#(kind)"]}"#, market)
+            #expect(set.status == 200, "\(set.text)")
+            let create = try InspectorTests.quirkyCreate(price: "1500", as: TestMarket.papri)
+            let registered = try await market.send(
+                "POST", "/api/products",
+                headers: ["identifier: \(TestMarket.papri.identifier)", "Content-Type: \(create.contentType)"],
+                body: create.body)
+            #expect(registered.status == 201, "\(kind): \(registered.text)")
+            let id = try #require(try await market.service.products(.init(number: 1, itemsPerPage: 1)).items.first?.id)
+            let edited = try await market.send(
+                "PATCH", "/api/products/\(id)",
+                headers: ["identifier: \(TestMarket.papri.identifier)", "Content-Type: application/json"],
+                body: Data(#"{"price":2000,"secret":"\#(TestMarket.papri.secret)"}"#.utf8))
+            #expect(edited.status == 202, "\(kind): \(edited.text)")
+            #expect(try await Self.recorded(market)["broken"] != nil, "both answers were broken on purpose")
+        }
+    }
+
     @Test func onlyTheVendorsSuccessfulAPIAnswersBreak() async throws {
         try await TestMarket.withServer { market in
             let (_, detail, plain) = try await Self.breaking("null", market)
