@@ -159,10 +159,11 @@ enum V2Requests {
         }
     }
 
+    /// A page number or size below 1 is read as sent, so that the refusal says what it must be.
     static func page(from query: [String: String]) throws(MarketError) -> PageRequest {
         PageRequest(
-            number: try number(query, "page_no", "page-no") ?? 1,
-            itemsPerPage: try number(query, "items_per_page", "items-per-page") ?? 20,
+            number: try number(query, "page_no", "page-no", signed: true) ?? 1,
+            itemsPerPage: try number(query, "items_per_page", "items-per-page", signed: true) ?? 20,
             after: try number(query, "after").map(Int64.init))
     }
 
@@ -177,11 +178,15 @@ enum V2Requests {
         return ProductArrangement(order: order)
     }
 
-    private static func number(_ query: [String: String], _ keys: String...) throws(MarketError) -> Int? {
+    private static func number(
+        _ query: [String: String], _ keys: String..., signed: Bool = false
+    ) throws(MarketError) -> Int? {
         guard let (key, text) = keys.lazy.compactMap({ key in query[key].map { (key, $0) } }).first,
             !text.isEmpty
         else { return nil }
-        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
+        let digits = signed && text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let value = Int(text)
         else { throw MarketError(.invalid, field: .sent(key), rule: .wholeNumberNot("\"\(text)\"")) }
         return value
     }

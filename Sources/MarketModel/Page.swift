@@ -24,7 +24,8 @@ public struct PageRequest: Sendable, Equatable {
     public var offset: Int { after == nil ? (number - 1) * itemsPerPage : 0 }
 
     public func validated() throws(ValidationError) -> PageRequest {
-        guard (1...Self.maximumPageNumber).contains(number) else {
+        guard number >= 1 else { throw ValidationError(field: .pageNumber, rule: .atLeastOne) }
+        guard number <= Self.maximumPageNumber else {
             throw ValidationError(field: .pageNumber, rule: .between(1, Self.maximumPageNumber))
         }
         guard (1...Self.maximumItemsPerPage).contains(itemsPerPage) else {

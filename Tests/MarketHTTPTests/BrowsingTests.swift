@@ -214,6 +214,17 @@ import Testing
         }
     }
 
+    /// A page before the first says what a page number must be, in both dialects' refusals.
+    @Test(arguments: ["/api/products?page_no=-1", "/api/products?page_no=0&items_per_page=5", "/items/-1", "/items/0"])
+    func aPageBeforeTheFirstIsRefusedWithWhatItMustBe(path: String) async throws {
+        try await TestMarket.inProcess { market in
+            let refused = try await market.send("GET", path)
+            #expect(refused.status == 400)
+            #expect(try refused.json["reason"] as? String == "page_no must be 1 or more")
+            #expect(try refused.json["field"] as? String == "page_no")
+        }
+    }
+
     @Test func getsAcceptAStrayContentTypeAndIdentifier() async throws {
         try await TestMarket.inProcess { market in
             let response = try await market.send(
