@@ -132,8 +132,8 @@ extension Storefront {
             let none = mine ? "youSellNothing" : "nothingForSale"
             return total == 0 ? strings(none) : strings("forSale", ["count": count])
         }
-        return total == 0
-            ? strings("noMatch", ["search": search]) : strings("matches", ["count": count, "search": search])
+        let phrase = total == 0 ? "noMatch" : total == 1 ? "oneMatch" : "matches"
+        return strings(phrase, ["count": count, "search": search])
     }
 
     /// A product's page. One its operator hid is not there, but its own seller is told why.

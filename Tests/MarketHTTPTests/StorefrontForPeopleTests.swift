@@ -60,9 +60,10 @@ import Testing
             var visitor = StorefrontVisitor(market)
             for query in ["film+camera", "film%20camera", "+film+camera+", "%20film%20camera%20"] {
                 let page = try await visitor.get("/?q=\(query)").text
-                #expect(page.contains("1 product match “film camera”"), "\(query)")
+                #expect(page.contains("1 product matches “film camera”"), "\(query)")
                 #expect(page.contains(#"value="film camera""#), "\(query): the box shows what was typed")
             }
+            #expect(try await visitor.get("/?q=camera").text.contains("2 products match “camera”"))
             let none = try await visitor.get("/?q=typewriter").text
             #expect(none.contains("No product matches “typewriter”."))
             #expect(none.contains(#"<a class="button" href="/">Show all products</a>"#))
