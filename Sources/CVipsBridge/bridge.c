@@ -122,6 +122,18 @@ int omk_reads_heif(void) {
     return vips_type_find("VipsOperation", "heifload_buffer") != 0;
 }
 
+int omk_size(const void *input, size_t length, int *width, int *height) {
+    VipsImage *header = vips_image_new_from_buffer(input, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (header == NULL) {
+        vips_error_clear();
+        return -1;
+    }
+    *width = vips_image_get_width(header);
+    *height = vips_image_get_height(header);
+    g_object_unref(header);
+    return 0;
+}
+
 int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error) {
     VipsImage *shrunk = NULL;
     if (vips_thumbnail_buffer((void *)input, length, &shrunk, width, "size", VIPS_SIZE_DOWN, NULL) != 0

@@ -5,6 +5,9 @@ import MarketModel
 public protocol ImageProcessor: Sendable {
     /// Throws an `ImageRejection` when the bytes are not an image the market accepts. Blocking work runs in `steps`.
     func process(_ upload: Data, in steps: ImageSteps) async throws -> ProcessedImage
+    /// The width and height a picture's header announces, from its first bytes, without decoding it; nil for
+    /// bytes that are no picture the market reads.
+    func size(of picture: Data) -> (width: Int, height: Int)?
     /// A stored image at `width` pixels (never wider than it is) in `format`, for pages asking the size they show.
     func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
         -> EncodedImage

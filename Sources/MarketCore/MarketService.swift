@@ -109,6 +109,9 @@ public struct MarketService: Sendable {
         return nil
     }
 
+    /// The width and height a picture's first bytes announce, for the inspector to say what an answer was.
+    public func pictureSize(of bytes: Data) -> (width: Int, height: Int)? { imageProcessor.size(of: bytes) }
+
     /// The copies a page may ask for of `image`: each width below its own, in its own format and in WebP, and a
     /// WebP copy as wide as the image, so that a browser taking WebP is never offered less than the original's width.
     public static func variants(of image: ProductImage) -> [(key: String, width: Int, format: ImageFormat)] {

@@ -19,6 +19,13 @@ public struct VipsImageProcessor: ImageProcessor {
         return ProcessedImage(original: try await original, thumbnail: try await thumbnail)
     }
 
+    public func size(of picture: Data) -> (width: Int, height: Int)? {
+        guard (try? Vips.ensureStarted()) != nil, UploadKind.sniff(picture) != nil else { return nil }
+        var (width, height): (Int32, Int32) = (0, 0)
+        let status = picture.withUnsafeBytes { omk_size($0.baseAddress, $0.count, &width, &height) }
+        return status == 0 ? (Int(width), Int(height)) : nil
+    }
+
     public func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
         -> EncodedImage
     {

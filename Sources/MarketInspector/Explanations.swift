@@ -78,6 +78,14 @@ enum Mistake: Codable, Sendable, Equatable {
     case headNotEnded(part: String, seen: String)
 }
 
+/// An answer that is no text (a picture, most often): what its bytes are, how many, and a picture's size.
+struct AnswerBytes: Codable, Sendable, Equatable {
+    var sniffed: Sniffed
+    var bytes: Int
+    var width: Int?
+    var height: Int?
+}
+
 struct RehearsedEffects: Codable, Sendable, Equatable {
     var heldBackMilliseconds: Int?
     /// The status the market answered without reaching its routes.

@@ -44,13 +44,17 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     var mistakes: [Mistake]
     /// A shape that told the market which apps sent the request, and so how to answer.
     package var recognised: RecognisedShape?
+    /// The answer's text; empty when it was no text, which `answerBytes` describes.
     package var answer: String
+    var answerBytes: AnswerBytes?
     var refusal: Refusal?
     /// A rehearsed failure the vendor staged and this request met.
     var fault: RehearsedEffects?
     var broken: BrokenSaid?
     /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
     package var curl: String
+    /// What `curl` needs before it runs; nil in records kept before it was noted.
+    var curlNeeds: CurlNeeds?
 
     /// The record as the inspector's JSON twin and the command give it: every explanation in English.
     package var twin: Twin {
@@ -65,7 +69,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
             },
             json: json, quirks: quirks.map { english.explain($0) },
             mistakes: mistakes.isEmpty ? nil : mistakes.map { english.explain($0) },
-            recognised: recognised, answer: answer,
+            recognised: recognised, answer: answerBytes.map { english.explain($0) } ?? answer,
             refusal: refusal.map {
                 Twin.Refusal(rule: $0.said, field: $0.field, correctShape: english.explain($0.shape))
             },

@@ -80,6 +80,14 @@ extension Localization {
     /// What bytes were, as the inspector sniffed them: "a JPEG image", "text", …
     func explain(_ bytes: Sniffed) -> String { self("bytes.\(bytes.rawValue)") }
 
+    /// An answer that is no text: "JPEG image, 15,234 bytes, 400 × 300 pixels".
+    func explain(_ answer: AnswerBytes) -> String {
+        var values = ["type": explain(answer.sniffed), "bytes": number(answer.bytes)]
+        guard let width = answer.width, let height = answer.height else { return self("answer.bytes", values) }
+        (values["width"], values["height"]) = (number(width), number(height))
+        return self("answer.picture", values)
+    }
+
     /// What a request the market accepts looks like, for the thing the refused request tried.
     func explain(_ shape: RequestShape) -> String { self("shape.\(shape.rawValue)") }
 }

@@ -50,7 +50,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             })
         if let fault { try await Task.sleep(for: fault.delay) }
         var record = Recording(
-            records: records, vendorID: vendor?.id, head: request.head.asSent, scheme: request.scheme,
+            records: records, service: service, vendorID: vendor?.id, head: request.head.asSent, scheme: request.scheme,
             started: started, fault: fault.flatMap(Self.effects), failedOnPurpose: fault?.failsOnPurpose ?? false,
             logger: context.logger)
         var response: Response
@@ -95,10 +95,19 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         return response
     }
 
-    /// A page a browser asks for, or the console's and the sign-in's addresses: a team address or
-    /// port makes what an app asks the team's, never what a person opens on it.
+    /// A page a browser asks for, what the market's own pages ask for (a picture the inspector shows), or the
+    /// console's and the sign-in's addresses: a team address or port makes what an app asks the team's, never
+    /// what a person opens on it.
     static func isForAPerson(_ request: Request, route: some Sequence<UInt8>) -> Bool {
-        request.wantsPage || ["operator", "sign-in", "sign-out"].contains { route.caselessEquals($0.utf8) }
+        request.wantsPage || isFromOwnPage(request)
+            || ["operator", "sign-in", "sign-out"].contains { route.caselessEquals($0.utf8) }
+    }
+
+    /// A browser names the page that asked in `Referer` (the pages send it to their own address only); apps
+    /// send none. The inspector's "send it again" sends none either, so that it counts as the app's request.
+    static func isFromOwnPage(_ request: Request) -> Bool {
+        guard let referer = request.headers[.referer], let authority = request.head.authority else { return false }
+        return ["http://", "https://"].contains { referer.hasPrefix($0 + authority + "/") }
     }
 
     /// Breaks the market's answer as the vendor rehearses; what was broken, or nil when no chosen

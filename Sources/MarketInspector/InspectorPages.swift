@@ -141,6 +141,7 @@ struct InspectedRow {
     /// The row, its explanations said in the page's language; the request's and the answer's own bytes as they were.
     func context(_ strings: Localization) -> PageContent {
         let replay = ReplayedRequest(request)
+        let curlSteps = Self.curlSteps(request.curlNeeds, strings)
         return [
             "id": String(id), "time": PageRenderer.time.string(from: at), "method": request.method,
             "path": request.path, "status": request.status, "refused": request.refusal != nil,
@@ -152,7 +153,8 @@ struct InspectedRow {
             "bodyBytes": request.bodyBytes,
             "bodyLine": strings("inspector_body", ["bytes": Localization.grouped(Int64(request.bodyBytes))]),
             "quirks": request.quirks.map(strings.explain),
-            "answer": request.answer, "curl": request.curl,
+            "answer": request.answer, "answerBytes": answerBytes(strings), "curl": request.curl, "curlSteps": curlSteps,
+            "hasCurlSteps": !curlSteps.isEmpty,
             "parts": request.parts.map { part in
                 [
                     "name": part.name, "filename": part.filename ?? "", "declaredType": part.declaredType ?? "",
@@ -172,6 +174,26 @@ struct InspectedRow {
                 ]
             },
         ]
+    }
+}
+
+extension InspectedRow {
+    /// What an answer that was no text is, and where a picture the market answered is shown from: the
+    /// address the app asked, which a page's own request never counts as the app's.
+    func answerBytes(_ strings: Localization) -> PageContent? {
+        guard let bytes = request.answerBytes else { return nil }
+        let picture = bytes.width != nil && InspectorChoice.route(of: request) == "GET /images/{name}"
+        return ["said": strings.explain(bytes), "src": picture ? request.path : nil]
+    }
+
+    /// What to do before running the resend command, one step a line; none when it runs as it is.
+    static func curlSteps(_ needs: CurlNeeds?, _ strings: Localization) -> [String] {
+        var steps: [String] = []
+        if let secret = needs?.secret { steps.append(strings("inspector_curlSecret.\(secret.rawValue)")) }
+        if let files = needs?.files, !files.isEmpty {
+            steps.append(strings("inspector_curlFiles", ["files": files.joined(separator: ", ")]))
+        }
+        return steps
     }
 }
 

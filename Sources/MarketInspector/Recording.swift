@@ -9,6 +9,7 @@ import Synchronization
 /// Turns one finished request into the inspector's record and keeps it for its vendor.
 struct Recording: Sendable {
     let records: RequestRecords
+    let service: MarketService
     /// Whose request this was; nil for one that named no vendor, kept for the operator.
     let vendorID: Int64?
     let head: HTTPRequest
@@ -58,10 +59,19 @@ struct Recording: Sendable {
         let diagnosis = RequestDiagnosis(head: head, body: request.bytes)
         let answer = captured.bytes
         let path = (head.path ?? "/").maskingSecrets(sentWith: head.method)
-        let shown = RequestDiagnosis.maskingSecrets(
-            in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self))
-        // An issued delete secret goes out bare or as a path's last segment: masked as in a request's path.
-        let text = diagnosis.takesSecret ? shown.maskingSecrets() : shown
+        var text = ""
+        var answerBytes: AnswerBytes?
+        switch Sniffed(answer) {
+        case .text, .empty:
+            let shown = RequestDiagnosis.maskingSecrets(
+                in: String(decoding: answer.prefix(BodyCapture.keptAnswerBytes), as: UTF8.self))
+            // An issued delete secret goes out bare or as a path's last segment: masked as in a request's path.
+            text = diagnosis.takesSecret ? shown.maskingSecrets() : shown
+        case let sniffed:
+            // Bytes that are no text are described, never shown as text: a picture by its header's size.
+            let size = service.pictureSize(of: answer)
+            answerBytes = AnswerBytes(sniffed: sniffed, bytes: captured.count, width: size?.width, height: size?.height)
+        }
         var refused: InspectedRequest.Refusal?
         if status >= 400, !failedOnPurpose {
             // With no refusal of the market's (an address nothing answers), the API's words as they went.
@@ -70,12 +80,14 @@ struct Recording: Sendable {
                 error: refusal?.error, said: said ?? Self.reason(in: answer) ?? "the market answered \(status)",
                 field: refusal?.field, shape: RequestShape(method: head.method, path: head.path ?? "/"))
         }
+        let curl = diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path)
         return InspectedRequest(
             method: head.method.rawValue, path: path, status: status, milliseconds: milliseconds,
             headers: diagnosis.headers, bodyBytes: request.count, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON, quirks: diagnosis.quirks, mistakes: diagnosis.mistakes,
-            recognised: recognised, answer: text, refusal: refused, fault: fault, broken: broken,
-            curl: diagnosis.curl(base: "\(scheme)://\(head.authority ?? "localhost")", maskedPath: path))
+            recognised: recognised, answer: text, answerBytes: answerBytes, refusal: refused, fault: fault,
+            broken: broken,
+            curl: curl.line, curlNeeds: curl.needs)
     }
 
     static func reason(in answer: Data) -> String? {

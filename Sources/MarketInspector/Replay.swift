@@ -2,11 +2,29 @@ import Foundation
 import HTTPTypes
 import MarketHTTPShared
 
+/// What a resend command needs before it runs: the secret it reads from `$OPENMARKET_SECRET`, and the files it names.
+struct CurlNeeds: Codable, Sendable, Equatable {
+    enum Secret: String, Codable, Sendable {
+        /// The vendor's secret, and a 2021 item's own password.
+        case vendor, itemPassword
+        /// The delete secret `POST …/secret` issued for one product.
+        case deleteSecret
+    }
+
+    var secret: Secret?
+    var files: [String] = []
+}
+
 extension RequestDiagnosis {
-    /// A curl command that sends this request again to `base`. Secrets are not in it: each is read
-    /// from `$OPENMARKET_SECRET` when the command runs, and files from where the names say.
-    package func curl(base: String, maskedPath: String) -> String {
-        var words = ["curl", "-X", head.method.rawValue, Self.shellQuoted(base + maskedPath)]
+    /// A curl command that sends this request again to `base`, and what it needs to run. Secrets are not in it:
+    /// each is read from `$OPENMARKET_SECRET` when the command runs, and files from where the names say.
+    func curl(base: String, maskedPath: String) -> (line: String, needs: CurlNeeds) {
+        var needs = CurlNeeds()
+        if maskedPath.contains(secretMask) { needs.secret = .deleteSecret }
+        if case .object(let members)? = json, members.contains(where: { $0.key.lowercased() == "password" }) {
+            needs.secret = .itemPassword
+        }
+        var words = ["curl", "-X", head.method.rawValue, Self.withSecrets(base + maskedPath)]
         let multipart = MultipartForm.boundary(in: head.headerFields[.contentType]) != nil
         for field in head.headerFields {
             let name = field.name.canonicalName
@@ -28,6 +46,7 @@ extension RequestDiagnosis {
                     // Bytes that are no text are never written out as text: the command names a file.
                     let type = part.declaredType.map { ";type=\($0)" } ?? ""
                     let file = part.filename ?? Self.fileName(part.name, index, sniffed: sniffed)
+                    needs.files.append(file)
                     words += ["-F", Self.shellQuoted("\(part.name)=@\(file)\(type)")]
                 } else {
                     let value =
@@ -42,9 +61,13 @@ extension RequestDiagnosis {
             let text = takesSecret ? secretMask : Self.maskingSecrets(in: body.prefix(Self.shownTextBytes))
             words += ["--data-raw", Self.withSecrets(text)]
         } else if !body.isEmpty {
-            words += ["--data-binary", Self.shellQuoted("@" + Self.fileName("body", 0, sniffed: Sniffed(body)))]
+            let file = Self.fileName("body", 0, sniffed: Sniffed(body))
+            needs.files.append(file)
+            words += ["--data-binary", Self.shellQuoted("@" + file)]
         }
-        return words.joined(separator: " ")
+        let line = words.joined(separator: " ")
+        if needs.secret == nil, line.contains("$OPENMARKET_SECRET") { needs.secret = .vendor }
+        return (line, needs)
     }
 
     static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }

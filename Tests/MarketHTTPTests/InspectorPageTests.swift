@@ -42,6 +42,77 @@ import Testing
         }
     }
 
+    /// Each resend command says what it needs before it runs, and reads every secret it sends from
+    /// `$OPENMARKET_SECRET`: a delete's secret in its path included.
+    @Test func theResendCommandSaysWhatItNeedsAndReadsEverySecretFromTheShell() async throws {
+        try await TestMarket.inProcess { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            let papri = "identifier: \(TestMarket.papri.identifier)"
+            let issued = try await market.send(
+                "POST", "/api/products/\(product.id)/secret", headers: [papri, "Content-Type: application/json"],
+                body: Data(#"{"secret":"\#(TestMarket.papri.secret)"}"#.utf8))
+            #expect(issued.status == 200)
+            #expect(
+                try await market.send("DELETE", "/api/products/\(product.id)/\(issued.text)", headers: [papri]).status
+                    == 200)
+            #expect(
+                try await market.send("GET", "/api/products?page_no=1&items_per_page=1", headers: [papri]).status == 200
+            )
+            let create = try InspectorTests.quirkyCreate(price: "1500", as: TestMarket.papri)
+            let created = try await market.send(
+                "POST", "/api/products", headers: [papri, "Content-Type: \(create.contentType)"], body: create.body)
+            #expect(created.status == 201)
+            let records = try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 4)
+            let curls = records.compactMap { ($0["request"] as? [String: Any])?["curl"] as? String }
+            let delete = try #require(curls.first { $0.hasPrefix("curl -X DELETE") })
+            #expect(delete.contains(#"/api/products/\#(product.id)/'"$OPENMARKET_SECRET"'' -H"#), "\(delete)")
+            #expect(!delete.contains("•"), "nothing masked is sent as it is shown")
+
+            var visitor = StorefrontVisitor(market)
+            _ = try await visitor.signIn(TestMarket.papri)
+            let page = try await Self.inspector(&visitor, showing: "cat.jpg").text
+            let rows = page.components(separatedBy: "<li>\n  <details>").dropFirst()
+            func row(_ method: String) throws -> String { try #require(rows.first { $0.contains("<code>\(method) ") }) }
+            #expect(try row("DELETE").contains("put the product&#39;s delete secret, the text POST …/secret answered"))
+            #expect(try row("GET").contains("This command sends the same request again:"))
+            #expect(!(try row("GET")).contains("OPENMARKET_SECRET"), "a read needs no secret")
+            let register = try row("POST /api/products</code>")
+            #expect(register.contains("put your secret in OPENMARKET_SECRET"))
+            #expect(register.contains("put the files cat.jpg in the folder you run it from"))
+        }
+    }
+
+    /// A picture the market answered is said as what it is, and shown small from its own address,
+    /// which the inspector's page asking for it never adds to the team's requests.
+    @Test func aPictureAnswerIsDescribedAndShownNotReadAsText() async throws {
+        try await TestMarket.inProcess { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            let team = try await TeamAddressTests.teamPath(market, TestMarket.papri)
+            let picture = "\(team)/images/\(try #require(product.images.first?.thumbnailKey))"
+            let thumbnail = try await market.send("GET", picture)
+            #expect(thumbnail.status == 200)
+            let size = try #require(TestImages.size(of: thumbnail.body))
+            let record = try #require(
+                try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 1).first?["request"]
+                    as? [String: Any])
+            #expect(
+                record["answer"] as? String
+                    == "a JPEG image, \(thumbnail.body.count) bytes, \(size.width) × \(size.height) pixels")
+
+            var visitor = StorefrontVisitor(market)
+            _ = try await visitor.signIn(TestMarket.papri)
+            let page = try await Self.inspector(&visitor, showing: "answer-picture").text
+            #expect(page.contains(#"<img class="answer-picture" src="\#(picture)""#))
+            #expect(!page.contains("JFIF") && !page.contains("\u{FFFD}"), "no picture bytes read as text")
+            #expect(try await visitor.get(picture, headers: ["Referer: http://localhost/inspector"]).status == 200)
+            #expect(try await market.send("GET", "\(team)/healthChecker").status == 200)
+            let paths = try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 2).compactMap {
+                ($0["request"] as? [String: Any])?["path"] as? String
+            }
+            #expect(paths == ["\(team)/healthChecker", picture], "the page's own picture is not the app's")
+        }
+    }
+
     @Test func multipartMistakesAreShownWhereTheyAreWithWhatBelongsThere() async throws {
         try await TestMarket.withServer { market in
             let b = "learner-boundary"

@@ -55,6 +55,10 @@ int omk_reads_heif(void);
 
 int omk_resize(const void *input, size_t length, int width, omk_format format, omk_encoded *out, char **error);
 
+/// The width and height a picture's header announces, read without decoding a pixel (the first bytes of
+/// a picture will do). Returns 0 on success, -1 when libvips reads no picture there.
+int omk_size(const void *input, size_t length, int *width, int *height);
+
 /// Draws a diagonal two-colour gradient with `dots` white dots in a row, for demo data and tests.
 /// Returns 0 on success.
 int omk_synthesize(int width, int height, const double from[3], const double to[3], int dots, omk_format format,

@@ -836,8 +836,9 @@ function setUpReplay(form) {
     shown.hidden = false;
     try {
       const answer = await fetch(unmask(request.path, encodeURIComponent), {
-        method: request.method, headers, credentials: "omit", cache: "no-store",
-        body: request.body === null ? undefined : unmask(request.body, (value) => JSON.stringify(value).slice(1, -1)),
+        method: request.method, headers, credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer",
+        // A request without a body (every GET and DELETE) has none in the record either.
+        body: request.body == null ? undefined : unmask(request.body, (value) => JSON.stringify(value).slice(1, -1)),
       });
       const text = await answer.text();
       shown.querySelector(".status-line").textContent = say("replayStatus", {
