@@ -8,6 +8,7 @@ import tempfile
 import unittest
 import urllib.error
 import urllib.request
+import uuid
 
 from axe_core_python.selenium import Axe
 from selenium.webdriver.common.keys import Keys
@@ -493,6 +494,8 @@ class LiveInspectorTest(StorefrontTest):
             market.api("/api/products/424242", identifier=JUDY[0])
         page.wait(lambda: "GET /api/products/424242" in page.find("ol.requests").text)
         self.assertIn("새 요청 1개", page.find(".live").text)
+        kept = len(page.find_all("ol.requests > li"))
+        self.assertEqual(page.find(".summary").text, f"{kept}개 중 1–{kept}번째", "the count follows the rows")
         self.assertEqual(AccessibilityTest.violations(self), [], "the inspector with a request that came live")
 
         page.fill("#broken", "100")
@@ -528,11 +531,12 @@ class ReplayTest(StorefrontTest):
         self.sign_in(JUDY)
         page.wait(lambda: page.open("/inspector") or "PATCH /api/products" in page.text())
         # Rows that arrive later go above this one: it is held on to, not found again.
-        row = page.find("ol.requests li")
+        row = next(row for row in page.find_all("ol.requests > li") if "PATCH /api/products" in row.text)
         row.find_element("css selector", "summary").click()
         secret = row.find_element("css selector", "input[type=password]")
-        secret.send_keys(JUDY[1])
-        row.find_element("css selector", "form.replay button").click()
+        # Typed and sent with Enter, as a person does: rows arriving live above move the button while a
+        # click would be aimed at it.
+        secret.send_keys(JUDY[1] + Keys.ENTER)
         replayed = row.find_element("css selector", ".replayed")
         page.wait(lambda: replayed.is_displayed()
                   and replayed.find_element("css selector", ".status-line").text.startswith("202"))
@@ -544,6 +548,43 @@ class ReplayTest(StorefrontTest):
         self.assertNotIn(JUDY[1], self.driver.page_source)
         self.assertEqual(AccessibilityTest.violations(self), [], "a request sent again")
         page.screenshot("inspector-replayed")
+
+    def test_a_read_and_a_delete_are_sent_again_too(self):
+        """Requests without a body: a GET as it was, and a DELETE with the delete secret typed."""
+        page = self.page
+        product = market.create_product("Lamp sent again", vendor=JUDY)
+        market.api(f"/api/products/{product['id']}", identifier=JUDY[0])
+        issued = urllib.request.Request(
+            f"{market.url}/api/products/{product['id']}/secret", method="POST",
+            data=json.dumps({"secret": JUDY[1]}).encode(),
+            headers={"identifier": JUDY[0], "Content-Type": "application/json"})
+        with urllib.request.urlopen(issued) as answer:
+            delete_secret = answer.read().decode()
+        wrong = urllib.request.Request(
+            f"{market.url}/api/products/{product['id']}/{uuid.uuid4()}", method="DELETE",
+            headers={"identifier": JUDY[0]})
+        with self.assertRaises(urllib.error.HTTPError):
+            urllib.request.urlopen(wrong)
+        self.sign_in(JUDY)
+        page.wait(lambda: page.open("/inspector") or f"DELETE /api/products/{product['id']}/" in page.text())
+        rows = page.find_all("ol.requests > li")
+        delete = next(row for row in rows if "DELETE /api/products" in row.text)
+        read = next(row for row in rows if f"GET /api/products/{product['id']}" in row.text)
+        read.find_element("css selector", "summary").send_keys(Keys.ENTER)
+        read.find_element("css selector", "form.replay button").send_keys(Keys.ENTER)
+        replayed = read.find_element("css selector", ".replayed")
+        page.wait(lambda: replayed.is_displayed()
+                  and replayed.find_element("css selector", ".status-line").text.startswith("200"))
+        self.assertIn("Lamp sent again", replayed.find_element("css selector", "pre").text)
+        delete.find_element("css selector", "summary").send_keys(Keys.ENTER)
+        delete.find_element("css selector", "input[type=password]").send_keys(delete_secret + Keys.ENTER)
+        replayed = delete.find_element("css selector", ".replayed")
+        page.wait(lambda: replayed.is_displayed()
+                  and replayed.find_element("css selector", ".status-line").text.startswith("200"))
+        with self.assertRaises(urllib.error.HTTPError) as gone:
+            market.api(f"/api/products/{product['id']}")
+        self.assertEqual(gone.exception.code, 404, "deleted by the request sent again")
+        self.assertNotIn(delete_secret, self.driver.page_source)
 
 
 class OperatorTest(StorefrontTest):

@@ -69,7 +69,7 @@ struct InspectorChoice {
         let numbers = [
             "from": String(page.range.lowerBound + 1), "to": String(page.range.upperBound), "total": String(shown),
         ]
-        return [
+        var content: PageContent = [
             "refusedOnly": refusedOnly,
             "routes": routes.map { ["value": $0, "selected": $0 == route] },
             "showing": shown == 0 ? nil : strings("inspector_showing", numbers),
@@ -77,5 +77,7 @@ struct InspectorChoice {
             "nextPage": page.number < page.last ? address(page: page.number + 1) : nil,
             "live": page.number == 1 ? address(liveAfter: newest ?? 0) : nil,
         ]
+        for (name, value) in numbers { content[name] = value }
+        return content
     }
 }

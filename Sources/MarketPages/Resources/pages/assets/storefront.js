@@ -812,12 +812,24 @@ function setUpLiveInspector(status) {
     list.prepend(row);
     row.querySelectorAll("form[data-replay]").forEach(setUpReplay);
     document.querySelector(".inspector .empty")?.remove();
+    countArrival(document.querySelector(".inspector .summary"));
     arrived += 1;
     status.textContent = say("liveArrived", { count: grouped(arrived) });
   });
   events.addEventListener("error", () => {
     status.textContent = say("liveLost");
   });
+}
+
+// The first page's "1–36 of 36" counts each request that arrives live at its top.
+function countArrival(summary) {
+  if (!summary) return;
+  const count = (name) => Number(summary.dataset[name] || 0) + 1;
+  summary.dataset.to = count("to");
+  summary.dataset.total = count("total");
+  summary.textContent = summary.dataset.showing.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in summary.dataset ? grouped(Number(summary.dataset[name])) : whole);
+  summary.hidden = false;
 }
 
 // A recorded request sent again from the browser, as recorded, with the secret typed for this one
