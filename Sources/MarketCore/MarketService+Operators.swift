@@ -40,7 +40,7 @@ extension MarketService {
     public func registerVendor(
         name: String, vendorID: Int64? = nil, by actor: MarketOperator
     ) async throws -> (vendor: Vendor, secret: String) {
-        let registered = try await registerVendor(name: name, id: vendorID)
+        let registered = try await registerVendor(name: name, id: vendorID, asTeam: true)
         try await record(actor, .registeredVendor(name: registered.vendor.name, id: registered.vendor.id))
         return registered
     }

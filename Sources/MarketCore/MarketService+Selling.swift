@@ -33,8 +33,8 @@ extension MarketService {
     /// Its own secret is random and thrown away, so only the items' passwords change them.
     static let itemsVendorIdentifier = "00000000-0000-4000-8000-000000002021"
 
-    /// A vendor a person registered, not the stand-in that 2021 items belong to (no team, no team address).
-    public static func isTeam(_ vendor: Vendor) -> Bool { vendor.identifier != itemsVendorIdentifier }
+    /// Every vendor a person registered has a team address; the stand-in that 2021 items belong to has none.
+    public static func hasTeamAddress(_ vendor: Vendor) -> Bool { vendor.identifier != itemsVendorIdentifier }
 
     /// Registers a product for the vendor `proof` names (or signed in), or, from a password alone, a 2021 item
     /// guarded by that password and allowed no pictures. A secret's slow hash is checked on one core while the

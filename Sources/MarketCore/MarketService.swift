@@ -128,17 +128,18 @@ public struct MarketService: Sendable {
     /// Registers a vendor, generating a missing identifier or secret (a chosen one needs
     /// `VendorSecret.minimumChosenLength` characters); the secret is returned once, only its bcrypt hash kept.
     /// `id` gives a chosen `vendor_id`: some apps show their edit menus only for their team's number on the old server.
+    /// `asTeam` registers a team of a class (`Vendor.isTeam`), as a teacher does.
     public func registerVendor(
-        name: String, identifier: String? = nil, secret: String? = nil, id: Int64? = nil
+        name: String, identifier: String? = nil, secret: String? = nil, id: Int64? = nil, asTeam: Bool = false
     ) async throws -> (vendor: Vendor, secret: String) {
         if let secret { try VendorSecret.validateChosen(secret) }
         if let id, id < 1 { throw MarketError(.invalid, field: .sent("vendor-id"), rule: .atLeastOne) }
-        return try await addVendor(name: name, identifier: identifier, secret: secret, id: id)
+        return try await addVendor(name: name, identifier: identifier, secret: secret, id: id, asTeam: asTeam)
     }
 
     /// Open registration takes whatever secret an app has hard-coded: refusing it would leave the app unable to sell.
     private func addVendor(
-        name: String, identifier: String?, secret: String?, id: Int64? = nil
+        name: String, identifier: String?, secret: String?, id: Int64? = nil, asTeam: Bool
     ) async throws -> (vendor: Vendor, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw MarketError.missing(.name) }
@@ -147,8 +148,19 @@ public struct MarketService: Sendable {
         try VendorSecret.validate(secret)
         let secretHash = try await hasher.hash(secret)
         let vendor = try await store.insertVendor(
-            NewVendor(id: id, identifier: identifier, name: name, secretHash: secretHash, createdAt: now()))
+            NewVendor(
+                id: id, identifier: identifier, name: name, secretHash: secretHash, createdAt: now(), isTeam: asTeam))
         return (vendor, secret)
+    }
+
+    /// An app used `vendor`'s team address: it is a team of the class from now on. Returns it as such.
+    public func teamAddressUsed(by vendor: Vendor) async throws -> Vendor {
+        guard !vendor.isTeam else { return vendor }
+        try await store.markTeam(vendorID: vendor.id)
+        var team = vendor
+        team.isTeam = true
+        knownVendors.remember(team)
+        return team
     }
 
     public func vendors() async throws -> [Vendor] { try await store.allVendors() }
@@ -184,7 +196,8 @@ public struct MarketService: Sendable {
             let stored = if let known { known } else { try await store.vendorCredentials(identifier: identifier) }
             if stored == nil, openRegistration {
                 return try await addVendor(
-                    name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret
+                    name: "vendor \(identifier.prefix(8))", identifier: identifier, secret: credentials.secret,
+                    asTeam: true
                 ).vendor
             }
             let matches = try await hasher.verify(credentials.secret, against: stored?.secretHash ?? SecretHasher.decoy)
@@ -234,4 +247,10 @@ public struct AdmittedSeller: Sendable, Equatable { let stored: StoredVendor }
 final class KnownVendors: Sendable {
     let vendors = Mutex<[String: Vendor]>([:])
     let byID = Mutex<[Int64: Vendor]>([:])
+
+    /// Replaces what is remembered of `vendor`, wherever it is.
+    func remember(_ vendor: Vendor) {
+        vendors.withLock { if $0[vendor.identifier] != nil { $0[vendor.identifier] = vendor } }
+        byID.withLock { if $0[vendor.id] != nil { $0[vendor.id] = vendor } }
+    }
 }

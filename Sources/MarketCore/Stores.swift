@@ -6,6 +6,8 @@ public protocol VendorStore: Sendable {
     func insertVendor(_ vendor: NewVendor) async throws -> Vendor
     func vendorCredentials(identifier: String) async throws -> StoredVendor?
     func allVendors() async throws -> [Vendor]
+    /// Makes the vendor a team of the class (`Vendor.isTeam`), once.
+    func markTeam(vendorID: Int64) async throws
 }
 
 /// Where products, their image rows and their delete secrets are kept; every method is one transaction.
@@ -191,13 +193,17 @@ public struct NewVendor: Sendable {
     public var name: String
     public var secretHash: String
     public var createdAt: Date
+    public var isTeam: Bool
 
-    public init(id: Int64? = nil, identifier: String, name: String, secretHash: String, createdAt: Date) {
+    public init(
+        id: Int64? = nil, identifier: String, name: String, secretHash: String, createdAt: Date, isTeam: Bool = false
+    ) {
         self.id = id
         self.identifier = identifier
         self.name = name
         self.secretHash = secretHash
         self.createdAt = createdAt
+        self.isTeam = isTeam
     }
 }
 

@@ -10,7 +10,7 @@ struct ClassBoard: ClassBoardSource {
 
     func teams() async throws -> [TeamProgress] {
         var teams: [TeamProgress] = []
-        for vendor in try await service.vendors() where MarketService.isTeam(vendor) {
+        for vendor in try await service.vendors() where vendor.isTeam {
             let kept = try await records.requests(of: vendor.id)
             let steps = try await records.firstSteps(of: vendor.id)
             teams.append(TeamProgress(vendor: vendor, records: kept, firstSteps: steps))
@@ -18,20 +18,17 @@ struct ClassBoard: ClassBoardSource {
         return teams
     }
 
-    /// The flows to show: every v2 flow, and the v1 flows only when some team used v1.
+    /// The steps to show for `teams`: every 2022 step, and the 2021 ones when one of them used that API.
     static func flows(for teams: [TeamProgress]) -> [TeamProgress.Flow] {
-        let v1: [TeamProgress.Flow] = [.v1ListFirstPage, .v1NextPage, .v1Detail, .v1Register, .v1Edit, .v1Delete]
-        let usesV1 = teams.contains { team in v1.contains { team.firstWorked[$0] != nil } }
-        return TeamProgress.Flow.allCases.filter { usesV1 || !v1.contains($0) }
+        TeamProgress.Flow.allCases.filter { teams.contains(where: \.usesV1) || !TeamProgress.Flow.v1.contains($0) }
     }
 
     func content(_ strings: Localization) async throws -> PageContent {
         let teams = try await teams()
-        let flows = Self.flows(for: teams)
         let rows: [PageContent] = teams.map { team in
             [
                 "id": team.vendor.id, "name": team.vendor.name, "requests": String(team.requests),
-                "flows": flows.map { flow -> PageContent in
+                "flows": Self.flows(for: [team]).map { flow -> PageContent in
                     [
                         "flow": strings("board.flow.\(flow.rawValue)"),
                         "when": team.firstWorked[flow].map { PageRenderer.time.string(from: $0) },
@@ -39,7 +36,12 @@ struct ClassBoard: ClassBoardSource {
                 },
                 "refused": strings("board_refused", ["count": String(team.refused)]),
                 "commonestRefusal": team.commonestRefusal.map {
-                    strings("board_commonest", ["reason": strings.explain($0.refusal), "count": String($0.count)])
+                    strings("board_commonest", ["reason": strings.explainKind($0.refusal), "count": String($0.count)])
+                },
+                "throttled": team.lastThrottled.map {
+                    strings(
+                        "board_throttled",
+                        ["when": PageRenderer.time.string(from: $0.at), "why": strings.explain($0.refusal)])
                 },
                 "anyForgiven": !team.forgiven.isEmpty,
                 "forgiven": team.forgiven.map {
@@ -49,8 +51,7 @@ struct ClassBoard: ClassBoardSource {
             ]
         }
         return [
-            "teams": rows, "noTeams": rows.isEmpty, "flowNames": flows.map { strings("board.flow.\($0.rawValue)") },
-            "tallies": Self.tallies(teams, flows: flows, strings),
+            "teams": rows, "noTeams": rows.isEmpty, "tallies": Self.tallies(teams, strings),
             "kept": strings("board_kept", ["kept": String(RequestRecords.keptRequests)]),
         ]
     }
@@ -71,27 +72,35 @@ struct ClassBoard: ClassBoardSource {
 
     static func seconds(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    /// The class's tallies, no team named: how many did each flow, sent each quirk, and so on.
-    static func tallies(_ teams: [TeamProgress], flows: [TeamProgress.Flow], _ strings: Localization) -> [String] {
+    /// The class's tallies, no team named: how many did each step, sent each quirk, and so on, each in the same
+    /// place on every reload.
+    static func tallies(_ teams: [TeamProgress], _ strings: Localization) -> [String] {
         let total = String(teams.count)
         func tally(_ count: Int, _ what: String) -> String {
             strings("board_tally", ["count": String(count), "total": total, "what": what])
         }
-        var tallies = flows.map { flow in
+        var tallies = flows(for: teams).map { flow in
             tally(teams.count { $0.firstWorked[flow] != nil }, strings("board.flow.\(flow.rawValue)"))
         }
         let neverPageTwo = teams.count { $0.firstWorked[.nextPage] == nil && $0.firstWorked[.v1NextPage] == nil }
         tallies.append(strings("board_neverPageTwo", ["count": String(neverPageTwo)]))
         tallies.append(tally(teams.count(where: \.sentPageZero), strings("board_pageZero")))
-        var quirks: [String: (example: Quirk, teams: Int)] = [:]
+        // Each kind of quirk once, in the order the class first sent it; the most widespread first.
+        var quirks: [(example: Quirk, teams: Int)] = []
         for team in teams {
-            for forgiven in team.forgiven { quirks[forgiven.example.kind, default: (forgiven.example, 0)].teams += 1 }
+            for forgiven in team.forgiven {
+                if let known = quirks.firstIndex(where: { $0.example.kind == forgiven.example.kind }) {
+                    quirks[known].teams += 1
+                } else {
+                    quirks.append((forgiven.example, 1))
+                }
+            }
         }
-        for (example, count) in quirks.values.sorted(by: { $0.teams > $1.teams }) {
-            tallies.append(tally(count, strings.explain(example)))
-        }
+        let widespread = quirks.enumerated().sorted { ($0.element.teams, -$0.offset) > ($1.element.teams, -$1.offset) }
+        for (_, quirk) in widespread { tallies.append(tally(quirk.teams, strings.explain(quirk.example))) }
         tallies.append(tally(teams.count { $0.askedAgain > 0 }, strings("board_askedAgainTally")))
         tallies.append(tally(teams.count { $0.registeredTwice > 0 }, strings("board_registeredTwiceTally")))
+        tallies.append(tally(teams.count { $0.lastThrottled != nil }, strings("board_throttledTally")))
         return tallies
     }
 
@@ -105,13 +114,18 @@ struct ClassBoard: ClassBoardSource {
                         vendorId: team.vendor.id, name: team.vendor.name, requests: team.requests,
                         firstWorked: Dictionary(uniqueKeysWithValues: team.firstWorked.map { ($0.rawValue, $1) }),
                         refused: team.refused,
-                        commonestRefusal: team.commonestRefusal.map { .init(reason: $0.refusal.said, count: $0.count) },
+                        commonestRefusal: team.commonestRefusal.map {
+                            .init(reason: $0.refusal.kindSaid, count: $0.count)
+                        },
                         forgiven: team.forgiven.map {
                             .init(quirk: Localization.english.explain($0.example), count: $0.count)
                         },
                         sentPageNo0: team.sentPageZero, rehearsedFailures: team.rehearsedFailures,
                         askedAgain: team.askedAgain, secondsBeforeAskingAgain: team.secondsBeforeAskingAgain,
-                        registeredTwice: team.registeredTwice)
+                        registeredTwice: team.registeredTwice, uses2021API: team.usesV1,
+                        lastThrottled: team.lastThrottled.map {
+                            .init(at: $0.at, why: Localization.english.explain($0.refusal))
+                        })
                 }))
     }
 
@@ -119,22 +133,27 @@ struct ClassBoard: ClassBoardSource {
         let teams = try await teams()
         let flows = Self.flows(for: teams)
         let header =
-            ["vendor_id", strings("operator_name"), strings("board_requests")]
+            [strings("board_vendorIDColumn"), strings("operator_name"), strings("board_requestsColumn")]
             + flows.map { strings("board.flow.\($0.rawValue)") }
             + [
                 strings("board_refusedColumn"), strings("board_commonestColumn"), strings("board_forgivenColumn"),
-                strings("board_rehearsalsColumn"),
+                strings("board_rehearsalsColumn"), strings("board_throttledColumn"),
             ]
-        let rows = teams.map { team in
-            [String(team.vendor.id), team.vendor.name, String(team.requests)]
-                + flows.map { team.firstWorked[$0].map { PageRenderer.time.string(from: $0) } ?? "" }
-                + [
-                    String(team.refused), team.commonestRefusal.map { strings.explain($0.refusal) } ?? "",
-                    team.forgiven.map { "\(strings.explain($0.example)) ×\($0.count)" }.joined(separator: "; "),
-                    Self.rehearsals(of: team, strings) ?? "",
-                ]
+        let rows = teams.map { team -> [String] in
+            let steps: [String] = flows.map { team.firstWorked[$0].map { PageRenderer.time.string(from: $0) } ?? "" }
+            let forgiven = team.forgiven.map { "\(strings.explain($0.example)) ×\($0.count)" }
+            let throttled = team.lastThrottled.map {
+                PageRenderer.time.string(from: $0.at) + " " + strings.explain($0.refusal)
+            }
+            return [String(team.vendor.id), team.vendor.name, String(team.requests)] + steps + [
+                String(team.refused), team.commonestRefusal.map { strings.explainKind($0.refusal) } ?? "",
+                forgiven.joined(separator: "; "), Self.rehearsals(of: team, strings) ?? "", throttled ?? "",
+            ]
         }
-        return ([header] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        // Every heading as a heading, whatever the phrase: "List, page 1", not "list, page 1" beside "Name".
+        let headings = header.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        return ([headings] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n")
+            + "\r\n"
     }
 
     /// A CSV field, quoted where needed. Text that starts like a formula (`=`, `+`, `-`, `@`, tab, CR) gets an
@@ -163,6 +182,11 @@ private struct TeamBody: Encodable {
         var count: Int
     }
 
+    struct Throttled: Encodable {
+        var at: Date
+        var why: String
+    }
+
     var vendorId: Int64
     var name: String
     var requests: Int
@@ -175,11 +199,15 @@ private struct TeamBody: Encodable {
     var askedAgain: Int
     var secondsBeforeAskingAgain: [Double]
     var registeredTwice: Int
+    var uses2021API: Bool
+    var lastThrottled: Throttled?
 
-    /// Only `sentPageNo0` needs its own name: snake case would write `sent_page_no0`.
+    /// These need names of their own: snake case would write `sent_page_no0` and `uses2021_api`.
     enum CodingKeys: String, CodingKey {
         case vendorId, name, requests, firstWorked, refused, commonestRefusal, forgiven
         case sentPageNo0 = "sent_page_no_0"
         case rehearsedFailures, askedAgain, secondsBeforeAskingAgain, registeredTwice
+        case uses2021API = "uses_2021_api"
+        case lastThrottled
     }
 }

@@ -3,6 +3,44 @@ import MarketCore
 import MarketModel
 import MarketPages
 
+extension InspectedRequest.Refusal {
+    /// What kind of refusal this is, whatever the request's own values: the reason's name, and a rule's with its field.
+    var kind: String {
+        guard let error else { return "unanswered" }
+        guard case .rule(let rule) = error.reason else {
+            if case .noProductCalled = error.reason { return "noProduct" }
+            return Self.caseName(error.reason)
+        }
+        return "\(field ?? "") \(Self.caseName(rule))"
+    }
+
+    /// The kind in the APIs' English, as the class board's JSON says it.
+    var kindSaid: String {
+        if let phrase = Localization.english.kindPhrase(self) { return phrase }
+        guard let field, case .rule(let rule)? = error?.reason else { return said }
+        return "\(field) \(rule.general.english)"
+    }
+
+    /// An enum value's case, without what it carries.
+    private static func caseName(_ value: Any) -> String {
+        Mirror(reflecting: value).children.first?.label ?? String(describing: value)
+    }
+}
+
+extension Rule {
+    /// The rule without what one request sent: "must be a whole number", not "…, not "abc"".
+    var general: Rule {
+        switch self {
+        case .wholeNumberNot: .wholeNumber
+        case .numberNot: .number
+        case .nameAmong(let names, _), .brokenKindAmong(let names, _): .oneOf(names)
+        case .notJSON: .jsonObject
+        case .imageBytes(_, let limit): .maximumBytes(limit)
+        default: self
+        }
+    }
+}
+
 /// The inspector's explanations in the page's language, each from its typed value. The request's
 /// and the answer's own bytes are never translated.
 extension Localization {
@@ -19,6 +57,24 @@ extension Localization {
         guard let error = refusal.error else { return refusal.said }
         guard case .rule(let rule) = error.reason, let field = refusal.field else { return self.refusal(error) }
         return said(rule, field: .sent(field))
+    }
+
+    /// A kind of refusal, the same words for every request of that kind whichever product or value it named:
+    /// "asked for a product that is not there", "price must be a whole number".
+    func explainKind(_ refusal: InspectedRequest.Refusal) -> String {
+        if let phrase = kindPhrase(refusal) { return phrase }
+        guard let error = refusal.error, case .rule(let rule) = error.reason else { return explain(refusal) }
+        return said(rule.general, field: .sent(refusal.field ?? error.field?.wireName ?? ""))
+    }
+
+    /// The words for a kind of refusal whose refusals each name something of their own (a product, a page).
+    func kindPhrase(_ refusal: InspectedRequest.Refusal) -> String? {
+        switch refusal.error?.reason {
+        case nil, .noProduct, .noProductCalled, .hiddenByOperator, .notOwner, .throttled, .noVendor, .noTeam,
+            .noPage, .noImage, .noBoundary:
+            self("refusalKind.\(refusal.kind)")
+        default: nil
+        }
     }
 
     func explain(_ quirk: Quirk) -> String {

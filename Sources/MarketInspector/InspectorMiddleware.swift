@@ -26,8 +26,10 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         var vendor: Vendor?
         if let team = context.team, !Self.isForAPerson(request, route: route) {
             do {
-                vendor = try await service.vendor(.id(team))
-                guard vendor != nil else { throw MarketError(.notFound, .noTeam(team)) }
+                guard let found = try await service.vendor(.id(team)) else {
+                    throw MarketError(.notFound, .noTeam(team))
+                }
+                vendor = try await service.teamAddressUsed(by: found)
             } catch let error as MarketError {
                 return try APIErrorMiddleware<Context>.response(to: SpelledRefusal(error, fieldName: { $0.wireName }))
             }

@@ -13,6 +13,8 @@ struct TeamProgress: Sendable {
         case v1ListFirstPage = "v1_list_first_page", v1NextPage = "v1_next_page", v1Detail = "v1_detail"
         case v1Register = "v1_register", v1Edit = "v1_edit", v1Delete = "v1_delete"
 
+        static let v1: [Flow] = [.v1ListFirstPage, .v1NextPage, .v1Detail, .v1Register, .v1Edit, .v1Delete]
+
         /// The flow `request` completed, if it was answered as asked: a 2xx of the market's own,
         /// neither a rehearsed failure nor a broken answer.
         init?(_ request: InspectedRequest) {
@@ -56,9 +58,12 @@ struct TeamProgress: Sendable {
     var vendor: Vendor
     var requests = 0
     var firstWorked: [Flow: Date] = [:]
+    /// The app used the 2021 API: its steps are shown.
+    var usesV1 = false
     var refused = 0
+    /// The kind of refusal met most often; of kinds met as often, the one met first.
     var commonestRefusal: Refused?
-    /// Each kind of quirk the market forgave, with an example and how many requests had it.
+    /// Each kind of quirk the market forgave, with an example and how many requests had it, most often first.
     var forgiven: [(example: Quirk, count: Int)] = []
     var sentPageZero = false
     /// Requests that met a rehearsed failure, and how many of those the app asked again.
@@ -68,6 +73,8 @@ struct TeamProgress: Sendable {
     var secondsBeforeAskingAgain: [Double] = []
     /// Registers answered 201 twice with the same JSON within ten seconds: two products.
     var registeredTwice = 0
+    /// The last request the market made wait after too many wrong secrets, and when.
+    var lastThrottled: (at: Date, refusal: InspectedRequest.Refusal)?
 
     /// `records` newest first, as the store gives them; `firstSteps` as the store noted them, outlasting the records.
     init(vendor: Vendor, records: [StoredRequestRecord], firstSteps: [String: Date]) {
@@ -75,23 +82,37 @@ struct TeamProgress: Sendable {
         for (step, at) in firstSteps { if let flow = Flow(rawValue: step) { firstWorked[flow] = at } }
         let requests = records.reversed().compactMap(InspectedRow.init).map { (at: $0.at, request: $0.request) }
         self.requests = requests.count
-        // Each request's step and route, once: the loop below looks back and ahead along them.
+        // Each request's step and what it asked for, once: the loop below looks back and ahead along them.
         let flows = requests.map { Flow($0.request) }
-        let routes = requests.map { InspectorChoice.route(of: $0.request) }
-        var refusals: [String: Refused] = [:]
-        var quirks: [String: (example: Quirk, count: Int)] = [:]
+        let asked = requests.map { "\($0.request.method) \($0.request.path)" }
+        var refusals: [(kind: String, refused: Refused)] = []
+        var quirks: [(kind: String, example: Quirk, count: Int)] = []
         for (index, (at, request)) in requests.enumerated() {
             if let flow = flows[index], firstWorked[flow].map({ $0 > at }) ?? true { firstWorked[flow] = at }
+            if InspectorChoice.route(of: request).hasPrefix("\(request.method) /item") { usesV1 = true }
             let query = Flow.query(of: request)
             if (query["page_no"] ?? query["page-no"]) == "0" { sentPageZero = true }
             if let refusal = request.refusal {
                 refused += 1
-                refusals[refusal.said, default: Refused(refusal: refusal, count: 0)].count += 1
+                let kind = refusal.kind
+                if let known = refusals.firstIndex(where: { $0.kind == kind }) {
+                    refusals[known].refused.count += 1
+                } else {
+                    refusals.append((kind, Refused(refusal: refusal, count: 1)))
+                }
+                if refusal.error?.kind == .throttled { lastThrottled = (at, refusal) }
             }
-            for quirk in request.quirks { quirks[quirk.kind, default: (quirk, 0)].count += 1 }
+            for quirk in request.quirks {
+                if let known = quirks.firstIndex(where: { $0.kind == quirk.kind }) {
+                    quirks[known].count += 1
+                } else {
+                    quirks.append((quirk.kind, quirk, 1))
+                }
+            }
+            // Asked again: the same method and path (and query) as the failed request, later.
             if request.metRehearsedFailure {
                 rehearsedFailures += 1
-                if let again = routes[(index + 1)...].firstIndex(of: routes[index]) {
+                if let again = asked[(index + 1)...].firstIndex(of: asked[index]) {
                     askedAgain += 1
                     secondsBeforeAskingAgain.append(requests[again].at.timeIntervalSince(at))
                 }
@@ -103,8 +124,14 @@ struct TeamProgress: Sendable {
                 registeredTwice += 1
             }
         }
-        commonestRefusal = refusals.values.max { $0.count < $1.count }
-        forgiven = quirks.values.sorted { $0.count > $1.count }
+        usesV1 = usesV1 || Flow.v1.contains { firstWorked[$0] != nil }
+        // Kinds in the order first met, so that of those met as often the first stays first on every reload.
+        commonestRefusal =
+            refusals.map(\.refused).enumerated().max {
+                ($0.element.count, -$0.offset) < ($1.element.count, -$1.offset)
+            }?.element
+        forgiven = quirks.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
+            .map { ($0.element.example, $0.element.count) }
     }
 }
 

@@ -6,12 +6,16 @@ public struct Vendor: Sendable, Equatable, Identifiable {
     public var identifier: String
     public var name: String
     public var createdAt: Date
+    /// A team of a class: registered by its teacher (or by open registration), or whose team address an app has
+    /// used. The class board shows teams, and a team is throttled for its own wrong secrets, not its class's.
+    public var isTeam: Bool
 
-    public init(id: Int64, identifier: String, name: String, createdAt: Date) {
+    public init(id: Int64, identifier: String, name: String, createdAt: Date, isTeam: Bool = false) {
         self.id = id
         self.identifier = identifier
         self.name = name
         self.createdAt = createdAt
+        self.isTeam = isTeam
     }
 
     public var summary: VendorSummary { VendorSummary(id: id, name: name, createdAt: createdAt) }

@@ -17,8 +17,9 @@ extension PostgresMarketStore: MarketImporting {
                 let vendor = stored.vendor
                 try await session.execute(
                     """
-                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at)
-                    VALUES (\(vendor.id), \(vendor.identifier), \(vendor.name), \(stored.secretHash), \(vendor.createdAt))
+                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at, team)
+                    VALUES (\(vendor.id), \(vendor.identifier), \(vendor.name), \(stored.secretHash), \(vendor.createdAt),
+                        \(vendor.isTeam))
                     """)
             }
         }

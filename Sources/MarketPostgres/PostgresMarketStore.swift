@@ -73,9 +73,9 @@ public final class PostgresMarketStore: MarketStore {
             let id = try await database.transaction { session in
                 let id = try await session.single(
                     """
-                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at)
+                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at, team)
                     VALUES (coalesce(\(vendor.id), nextval(pg_get_serial_sequence('vendor', 'id'))),
-                        \(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt))
+                        \(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt), \(vendor.isTeam))
                     RETURNING id
                     """, as: Int64.self)
                 if vendor.id != nil {
@@ -88,7 +88,9 @@ public final class PostgresMarketStore: MarketStore {
                 }
                 return id
             }
-            return Vendor(id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt)
+            return Vendor(
+                id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt,
+                isTeam: vendor.isTeam)
         } catch let error as PSQLError
             where error.serverInfo?[.sqlState] == "23505" && error.serverInfo?[.constraintName] == "vendor_pkey"
         {
@@ -104,17 +106,21 @@ public final class PostgresMarketStore: MarketStore {
 
     public func allVendors() async throws -> [Vendor] { try await storedVendors().map(\.vendor) }
 
+    public func markTeam(vendorID: Int64) async throws {
+        try await execute("UPDATE vendor SET team = true WHERE id = \(vendorID) AND NOT team")
+    }
+
     /// Every vendor in id order, or only the one with `identifier`.
     func storedVendors(identifier: String? = nil) async throws -> [StoredVendor] {
-        let select = "SELECT id, identifier, name, created_at, secret_hash FROM vendor"
+        let select = "SELECT id, identifier, name, created_at, secret_hash, team FROM vendor"
         let query: PostgresQuery =
             if let identifier {
                 "\(unescaped: select) WHERE identifier = \(identifier)"
             } else {
                 "\(unescaped: select) ORDER BY id"
             }
-        return try await all(query, as: (Int64, String, String, Date, String).self).map {
-            StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3), secretHash: $4)
+        return try await all(query, as: (Int64, String, String, Date, String, Bool).self).map {
+            StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3, isTeam: $5), secretHash: $4)
         }
     }
 

@@ -18,7 +18,9 @@ extension SQLiteMarketStore: MarketImporting {
                 let vendor = stored.vendor
                 try db.execute(
                     sql: Self.vendorInsert,
-                    arguments: [vendor.id, vendor.identifier, vendor.name, stored.secretHash, vendor.createdAt])
+                    arguments: [
+                        vendor.id, vendor.identifier, vendor.name, stored.secretHash, vendor.createdAt, vendor.isTeam,
+                    ])
             }
         }
     }

@@ -117,10 +117,12 @@ public final class SQLiteMarketStore: MarketStore {
             return try await write { db in
                 try db.execute(
                     sql: Self.vendorInsert,
-                    arguments: [vendor.id, vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt])
+                    arguments: [
+                        vendor.id, vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt, vendor.isTeam,
+                    ])
                 return Vendor(
                     id: db.lastInsertedRowID, identifier: vendor.identifier, name: vendor.name,
-                    createdAt: vendor.createdAt)
+                    createdAt: vendor.createdAt, isTeam: vendor.isTeam)
             }
         } catch DatabaseError.SQLITE_CONSTRAINT_PRIMARYKEY {
             throw MarketError(.conflict, field: .sent("vendor-id"), .vendorIDTaken(vendor.id ?? 0))
@@ -130,7 +132,8 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     /// A nil id lets SQLite choose the next one; an import gives every id.
-    static let vendorInsert = "INSERT INTO vendor (id, identifier, name, secretHash, createdAt) VALUES (?, ?, ?, ?, ?)"
+    static let vendorInsert =
+        "INSERT INTO vendor (id, identifier, name, secretHash, createdAt, team) VALUES (?, ?, ?, ?, ?, ?)"
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
         try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }
@@ -138,6 +141,12 @@ public final class SQLiteMarketStore: MarketStore {
 
     public func allVendors() async throws -> [Vendor] {
         try await rows("SELECT * FROM vendor ORDER BY id") { Self.vendor(from: $0) }
+    }
+
+    public func markTeam(vendorID: Int64) async throws {
+        try await write {
+            try $0.execute(sql: "UPDATE vendor SET team = 1 WHERE id = ? AND team = 0", arguments: [vendorID])
+        }
     }
 
     // MARK: Products
@@ -454,7 +463,9 @@ public final class SQLiteMarketStore: MarketStore {
     }
 
     static func vendor(from row: Row) -> Vendor {
-        Vendor(id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"])
+        Vendor(
+            id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"],
+            isTeam: row["team"])
     }
 
     static func storedVendor(from row: Row) -> StoredVendor {

@@ -266,6 +266,18 @@ enum SQLiteSchema {
                 PRIMARY KEY (vendorId, step)
             ) WITHOUT ROWID;
             """)
+        // Every vendor but the demo's three and 2021 items' stand-in was on the class board; of those, the ones an
+        // app used stay.
+        register(
+            "teams",
+            """
+            ALTER TABLE vendor ADD COLUMN team INTEGER NOT NULL DEFAULT 0;
+            UPDATE vendor SET team = 1
+            WHERE identifier NOT IN (
+                'a09d8d1a-d1b8-11ec-9676-bd41bb2bb233', 'f27bc126-0335-11ed-9676-1776ba240ec2',
+                'cd706a3e-66db-11ec-9626-796401f2341a', '00000000-0000-4000-8000-000000002021')
+            OR id IN (SELECT vendorId FROM teamStep);
+            """)
         return migrator
     }
 }

@@ -15,9 +15,12 @@ extension Storefront {
     /// The class board: every team's progress, or with `?view=projector` the class's tallies alone.
     @Sendable func board(_ request: Request, context: PageRequestContext) async throws -> Response {
         let browser = context.browser
-        guard browser.signedInOperator() != nil else { return try await consolePage(browser, origin: request.origin) }
+        guard let actor = browser.signedInOperator() else {
+            return try await consolePage(browser, origin: request.origin)
+        }
         var content = try await classBoard.content(browser.strings)
         content["projector"] = request.formQuery["view"] == "projector"
+        content["operator"] = actor.name
         return renderer.page("class-board", title: browser.strings("board_title"), browser: browser, content: content)
     }
 
@@ -195,11 +198,11 @@ extension Storefront {
         let strings = browser.strings
         let reachable = website.teamAddresses.forPhones(origin)
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
-            let isTeam = MarketService.isTeam(row.vendor)
-            let address = isTeam ? TeamAddress.url(of: row.vendor.id, on: reachable) : nil
+            let hasAddress = MarketService.hasTeamAddress(row.vendor)
+            let address = hasAddress ? TeamAddress.url(of: row.vendor.id, on: reachable) : nil
             return [
                 "id": row.vendor.id, "name": row.vendor.name, "address": address,
-                "portAddress": isTeam ? website.teamAddresses.port(of: row.vendor.id, on: reachable) : nil,
+                "portAddress": hasAddress ? website.teamAddresses.port(of: row.vendor.id, on: reachable) : nil,
                 "qr": address.flatMap {
                     QRCode($0)?.svg(label: strings("operator_teamAddressQR", ["name": row.vendor.name]))
                 },

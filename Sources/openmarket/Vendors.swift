@@ -77,7 +77,7 @@ struct Vendors: AsyncParsableCommand {
         func run() async throws {
             let registered = try await storage.withMarket { market in
                 try await market.service.registerVendor(
-                    name: name, identifier: identifier, secret: secret, id: vendorID)
+                    name: name, identifier: identifier, secret: secret, id: vendorID, asTeam: true)
             }
             print("vendor_id:  \(registered.vendor.id)")
             print("name:       \(registered.vendor.name)")
@@ -125,7 +125,7 @@ struct Vendors: AsyncParsableCommand {
             let vendors = try await storage.withMarket { try await $0.service.vendors() }
             let ports = try address.teamPorts.ports()
             let addresses = vendors.map { vendor in
-                MarketService.isTeam(vendor)
+                MarketService.hasTeamAddress(vendor)
                     ? ([TeamAddress.url(of: vendor.id, on: address.origin)]
                         + (ports?.url(of: vendor.id, on: address.origin).map { [$0] } ?? [])).joined(separator: " ")
                     : ""

@@ -21,6 +21,7 @@ struct InterceptingStore: MarketStore {
         try await base.vendorCredentials(identifier: identifier)
     }
     func allVendors() async throws -> [Vendor] { try await base.allVendors() }
+    func markTeam(vendorID: Int64) async throws { try await base.markTeam(vendorID: vendorID) }
     func product(id: Int64, includingHidden: Bool) async throws -> Product? {
         try await base.product(id: id, includingHidden: includingHidden)
     }

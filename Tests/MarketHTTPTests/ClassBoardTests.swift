@@ -9,7 +9,7 @@ import Testing
     @Test func theBoardShowsWhatEachTeamsAppDidAndTheProjectorNamesNoTeam() async throws {
         try await TestMarket.inProcess { market in
             for name in ["One", "Two", "Three"] { try await market.addProduct(name) }
-            _ = try await market.service.registerVendor(name: "=SUM(1,2)")
+            _ = try await market.service.registerVendor(name: "=SUM(1,2)", asTeam: true)
             let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
             let list = try await market.send("GET", "\(nala)/api/products?page_no=1&items_per_page=2")
             _ = try await market.send("GET", "\(nala)/api/products?page_no=2&items_per_page=2")
@@ -71,9 +71,126 @@ import Testing
             let csv = try await teacher.get("/operator/board.csv")
             #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
             let lines = csv.text.split(separator: "\r\n")
-            #expect(lines.first?.hasPrefix("\u{FEFF}vendor_id,Name,requests,\"list, page 1\"") == true)
+            #expect(lines.first?.hasPrefix("\u{FEFF}Vendor ID,Name,Requests kept,\"List, page 1\",A next page") == true)
             #expect(lines.contains { $0.contains(",nala,") && $0.contains("price must be 0 or more") })
             #expect(lines.contains { $0.contains(#","'=SUM(1,2)","#) }, "a spreadsheet never runs a team's name")
+        }
+    }
+
+    /// A team is a vendor the teacher registered for the class, or one whose team address an app used:
+    /// the demo's vendors that no app spoke for are not on the board, its CSV or its JSON.
+    @Test func theBoardCountsOnlyTeamsTheTeacherRegisteredOrWhoseAddressIsInUse() async throws {
+        try await TestMarket.inProcess { market in
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            let registered = try await teacher.post("/operator/vendors", ["name": "team 82", "vendor_id": "82"])
+            #expect(registered.status == 303)
+            _ = try await market.service.registerVendor(name: "team 83", id: 83, asTeam: true)
+            _ = try await market.service.registerVendor(name: "a shop's seller")
+            let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
+            #expect(try await market.send("GET", "\(nala)/healthChecker").status == 200)
+            #expect(try await market.send("GET", "/teams/82/api/products?page_no=1").status == 200)
+            let teams = try #require(try await teacher.get("/operator/board.json").json["teams"] as? [[String: Any]])
+            #expect(Set(teams.compactMap { $0["name"] as? String }) == ["nala", "team 82", "team 83"])
+            let projector = try await teacher.get("/operator/board?view=projector").text
+            #expect(projector.contains("1 of 3 teams: list, page 1"))
+            #expect(projector.contains("3 teams never asked for a second page"))
+            let csv = try await teacher.get("/operator/board.csv").text.split(separator: "\r\n")
+            #expect(csv.count == 4, "a heading and three teams")
+            #expect(!csv.contains { $0.contains("papri") || $0.contains("seller") })
+        }
+    }
+
+    /// Asked again means the same method and address as the failed request, sent later: another product, another
+    /// page or a read after a broken edit is not asked again.
+    @Test func onlyTheSameRequestSentAgainCountsAsAskedAgain() async throws {
+        try await TestMarket.inProcess { market in
+            let lamp = try await market.addProduct("Lamp", by: TestMarket.papri)
+            let cup = try await market.addProduct("Cup", by: TestMarket.papri)
+            let papri = try await TeamAddressTests.teamPath(market, TestMarket.papri)
+            _ = try await InspectorTests.setFaults(#"{"fail_percent":100}"#, market)
+            #expect(try await market.send("GET", "\(papri)/api/products/\(lamp.id)").status == 503)
+            #expect(try await market.send("GET", "\(papri)/api/products?page_no=2&items_per_page=1").status == 503)
+            _ = try await InspectorTests.setFaults(#"{"broken_percent":100,"broken":["truncated"]}"#, market)
+            let edited = try await market.send(
+                "PATCH", "\(papri)/api/products/\(cup.id)",
+                headers: ["identifier: \(TestMarket.papri.identifier)", "Content-Type: application/json"],
+                body: Data(#"{"stock":3,"secret":"\#(TestMarket.papri.secret)"}"#.utf8))
+            #expect(edited.status == 202)
+            _ = try await InspectorTests.setFaults("{}", market)
+            #expect(try await market.send("GET", "\(papri)/api/products/\(cup.id)").status == 200)
+            #expect(try await market.send("GET", "\(papri)/api/products?page_no=1&items_per_page=1").status == 200)
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            func papriRow() async throws -> [String: Any] {
+                _ = try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 5)
+                let teams = try #require(
+                    try await teacher.get("/operator/board.json").json["teams"] as? [[String: Any]])
+                return try #require(teams.first { $0["name"] as? String == "papri" })
+            }
+            let before = try await papriRow()
+            #expect(before["rehearsed_failures"] as? Int == 3)
+            #expect(before["asked_again"] as? Int == 0, "\(before)")
+            #expect(try await market.send("GET", "\(papri)/api/products/\(lamp.id)").status == 200)
+            _ = try await InspectorTests.requests(market, of: TestMarket.papri, atLeast: 6)
+            let after = try await papriRow()
+            #expect(after["asked_again"] as? Int == 1)
+            #expect((after["seconds_before_asking_again"] as? [Double])?.count == 1)
+        }
+    }
+
+    /// Refusals are counted by kind, whichever product each named; of kinds met as often, the first met stays
+    /// first however often the board is read.
+    @Test func theCommonestRefusalIsAKindAndStaysPutOnEveryReload() async throws {
+        try await TestMarket.inProcess { market in
+            let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
+            for id in [71, 74, 71, 74] {
+                #expect(try await market.send("GET", "\(nala)/api/products/\(id)").status == 404)
+            }
+            for text in ["abc", "x"] {
+                #expect(try await market.send("GET", "\(nala)/api/products?page_no=\(text)").status == 400)
+            }
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 6)
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            var seen: Set<String> = []
+            for _ in 0..<5 {
+                let page = try await teacher.get("/operator/board").text
+                seen.insert(try #require(page.firstMatch(of: #/Most often: [^<]*/#)).0.description)
+            }
+            #expect(seen == ["Most often: asked for a product that is not there (4)."])
+            for _ in 0..<2 {
+                #expect(try await market.send("GET", "\(nala)/api/products?page_no=y").status == 400)
+            }
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 8)
+            let tied = try await teacher.get("/operator/board").text
+            #expect(tied.contains("Most often: asked for a product that is not there (4)."), "the first met of a tie")
+            for _ in 0..<1 {
+                #expect(try await market.send("GET", "\(nala)/api/products?page_no=z").status == 400)
+            }
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 9)
+            let board = try await teacher.get("/operator/board").text
+            #expect(board.contains("Most often: page_no must be a whole number, such as 12,000 (5)."))
+        }
+    }
+
+    /// The 2021 steps are shown for the teams that used that API only; the projector shows them once one did.
+    @Test func the2021StepsAreShownOnlyForTeamsThatUsedThatAPI() async throws {
+        try await TestMarket.inProcess { market in
+            let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
+            let judy = try await TeamAddressTests.teamPath(market, TestMarket.judy)
+            #expect(try await market.send("GET", "\(nala)/api/products?page_no=1").status == 200)
+            #expect(try await market.send("GET", "\(judy)/items/1").status == 200)
+            _ = try await InspectorTests.requests(market, of: TestMarket.judy, atLeast: 1)
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 1)
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            let page = try await teacher.get("/operator/board").text
+            let cards = page.components(separatedBy: "<article class=\"team\"").dropFirst()
+            let nalaCard = try #require(cards.first { $0.contains("<h2>nala ") })
+            let judyCard = try #require(cards.first { $0.contains("<h2>judy ") })
+            #expect(!nalaCard.contains("2021"), "nala never used the 2021 API")
+            #expect(judyCard.contains("2021 list, page 1"))
+            let projector = try await teacher.get("/operator/board?view=projector").text
+            #expect(projector.contains("1 of 2 teams: 2021 list, page 1"))
+            #expect(
+                !page.contains(#"href="/products/new""#) && !page.contains(#"href="/sign-in""#), "the teacher's header")
         }
     }
 

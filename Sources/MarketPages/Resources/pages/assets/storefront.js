@@ -865,6 +865,70 @@ function setUpReplay(form) {
   });
 }
 
+// MARK: Class board
+
+// The class board and its projector view follow the class: the page reads itself again every few
+// seconds and changes only what changed, team by team, keeping the reader's place on the page.
+function setUpLiveBoard(board) {
+  const updated = board.querySelector(".board-updated");
+  async function refresh() {
+    try {
+      const answer = await fetch(location.href, { cache: "no-store", headers: { Accept: "text/html" } });
+      const fresh = answer.ok ? parseHTML(await answer.text()).querySelector("[data-live-board]") : null;
+      if (fresh) {
+        keepingPlace(board, () => follow(board, fresh));
+        const time = new Date().toLocaleTimeString(language, { hour12: false });
+        updated.textContent = updated.dataset.updatedWords.replace("{time}", time);
+      }
+    } catch {
+      // Offline for a moment: the next reading catches up.
+    } finally {
+      setTimeout(refresh, 5000);
+    }
+  }
+  setTimeout(refresh, 5000);
+}
+
+// Each part of the board (the tallies, each team's card) takes the fresh one's content when it differs;
+// cards come and go in the fresh order.
+function follow(board, fresh) {
+  for (const part of fresh.querySelectorAll("[data-board-part]:not([data-board-part^='team-'])")) {
+    const current = board.querySelector(`[data-board-part="${part.dataset.boardPart}"]`);
+    if (current && part.dataset.boardPart !== "teams" && current.innerHTML !== part.innerHTML) {
+      current.innerHTML = part.innerHTML;
+    }
+  }
+  board.querySelector("[data-board-part=empty]")?.toggleAttribute("hidden", !fresh.querySelector("[data-board-part=empty]"));
+  const teams = board.querySelector("[data-board-part=teams]");
+  const freshTeams = fresh.querySelector("[data-board-part=teams]");
+  if (!teams || !freshTeams) return;
+  const cards = new Map([...teams.children].map((card) => [card.dataset.boardPart, card]));
+  let previous = null;
+  for (const card of [...freshTeams.children]) {
+    let current = cards.get(card.dataset.boardPart);
+    if (current) {
+      if (current.innerHTML !== card.innerHTML) current.innerHTML = card.innerHTML;
+      cards.delete(card.dataset.boardPart);
+    } else {
+      current = document.adoptNode(card);
+    }
+    if (current.previousElementSibling !== previous || !current.isConnected) {
+      previous ? previous.after(current) : teams.prepend(current);
+    }
+    previous = current;
+  }
+  for (const gone of cards.values()) gone.remove();
+}
+
+// Whatever `change` does to the board, the first part the reader sees stays where it was on the screen.
+function keepingPlace(board, change) {
+  const parts = [...board.querySelectorAll("[data-board-part^='team-'], .tallies > li")];
+  const anchor = parts.find((part) => part.getBoundingClientRect().bottom > 0);
+  const before = anchor?.getBoundingClientRect().top;
+  change();
+  if (anchor?.isConnected) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+}
+
 setUpCatalogue();
 setUpThumbnails();
 setUpShelf();
@@ -874,4 +938,5 @@ setUpDialogs();
 document.querySelectorAll("form[data-enhance]").forEach(enhanceForm);
 document.querySelectorAll("form[data-product-form]").forEach(setUpProductForm);
 document.querySelectorAll("[data-live]").forEach(setUpLiveInspector);
+document.querySelectorAll("[data-live-board]").forEach(setUpLiveBoard);
 document.querySelectorAll("form[data-replay]").forEach(setUpReplay);
