@@ -41,7 +41,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
             let fields = V1Requests.fields(of: form)
             let product = try await service.createProduct(
                 try V1Requests.draft(from: fields), images: form.images(named: "images[]", "images"),
-                by: try V1Requests.proof(in: fields, client: context.clientAddress(of: request)))
+                by: try V1Requests.proof(in: fields, sender: context.sender(of: request)))
             return try respond(with: product, to: request)
         }
     }
@@ -56,7 +56,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
             let product = try await service.updateProduct(
                 id: try context.productID(), try V1Requests.changes(from: fields),
                 images: images.isEmpty ? nil : images,
-                proof: try V1Requests.proof(in: fields, client: context.clientAddress(of: request)))
+                proof: try V1Requests.proof(in: fields, sender: context.sender(of: request)))
             return try respond(with: product, to: request)
         }
     }
@@ -72,7 +72,7 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
                 throw MarketError(.invalid, field: .sent("id"), rule: .sameItem(named: named, path: id))
             }
             let product = try await service.deleteProduct(
-                id: id, proof: try V1Requests.proof(in: body, client: context.clientAddress(of: request)))
+                id: id, proof: try V1Requests.proof(in: body, sender: context.sender(of: request)))
             guard named != nil else { return try respond(with: product, to: request) }
             RequestNotes.recognise(.january2021Delete)
             return try JSONResponse.make(["id": product.id])
@@ -132,7 +132,7 @@ enum V1Requests {
             stock: try fields.wholeNumber("stock"), priceChangeKeeps: .salePrice)
     }
 
-    static func proof(in fields: JSONFields, client: String?) throws(MarketError) -> OwnershipProof {
-        OwnershipProof(secret: try fields.text("password").orMissing(.secret), client: client)
+    static func proof(in fields: JSONFields, sender: RequestSender?) throws(MarketError) -> OwnershipProof {
+        OwnershipProof(secret: try fields.text("password").orMissing(.secret), sender: sender)
     }
 }

@@ -59,7 +59,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
             try V2Requests.draft(from: fields), images: form.images(named: "images", "images[]"),
             by: OwnershipProof(
                 identifier: request.identifier ?? "", secret: try V2Requests.secret(in: fields),
-                client: context.clientAddress(of: request), admitted: admitted))
+                sender: context.sender(of: request), admitted: admitted))
         return respond(with: product, to: request, status: .created)
     }
 
@@ -76,7 +76,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
             id: id, try V2Requests.changes(from: body),
             proof: OwnershipProof(
                 identifier: request.identifier, secret: try V2Requests.secret(in: body),
-                client: context.clientAddress(of: request)))
+                sender: context.sender(of: request)))
         return respond(with: product, to: request, status: .accepted)
     }
 
@@ -94,14 +94,14 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let product = try await service.deleteProduct(
             productID: try context.productID(), productSecret: context.parameters.get("productSecret") ?? "",
-            from: context.clientAddress(of: request))
+            from: context.sender(of: request))
         return respond(with: product, to: request)
     }
 
     @Sendable func deleteByLastSegment(_ request: Request, context: Context) async throws -> Response {
         let secret = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
         let product = try await service.deleteProduct(
-            productID: nil, productSecret: secret, from: context.clientAddress(of: request))
+            productID: nil, productSecret: secret, from: context.sender(of: request))
         return respond(with: product, to: request)
     }
 
@@ -109,7 +109,7 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         let id = try context.productID()
         let secret = try V2Requests.bareOrObjectSecret(from: try await request.collectAPIBody())
         let proof = OwnershipProof(
-            identifier: request.identifier, secret: secret, client: context.clientAddress(of: request))
+            identifier: request.identifier, secret: secret, sender: context.sender(of: request))
         return try await (id, service.issueDeleteSecret(productID: id, proof: proof))
     }
 

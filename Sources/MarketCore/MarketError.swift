@@ -19,7 +19,8 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
         case noProductCalled(String)
         case hiddenByOperator(Int64), notOwner(Int64)
         case wrongCredentials, wrongItemPassword
-        case throttled(seconds: Int)
+        /// Nothing is checked for `seconds`, after `failures` wrong secrets in the last hour (`cause`'s).
+        case throttled(seconds: Int, cause: ThrottleCause? = nil, failures: Int? = nil)
         case sessionEnded
         case noVendor(identifier: String)
         /// A team address names a vendor_id no vendor has.
@@ -86,8 +87,12 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
         MarketError(.unavailable, reason, retryAfter: retryAfter)
     }
 
-    public static func throttled(retryAfter seconds: Int) -> MarketError {
-        MarketError(.throttled, field: .secret, .throttled(seconds: seconds), retryAfter: seconds)
+    public static func throttled(
+        retryAfter seconds: Int, cause: ThrottleCause? = nil, failures: Int? = nil
+    ) -> MarketError {
+        MarketError(
+            .throttled, field: .secret, .throttled(seconds: seconds, cause: cause, failures: failures),
+            retryAfter: seconds)
     }
 
     public static let wrongProductSecret = MarketError(.invalid, field: .productSecret, rule: .deleteSecret)
@@ -105,7 +110,8 @@ extension MarketError.Reason {
         case .notOwner(let id): "product \(id) belongs to another vendor"
         case .wrongCredentials: "the identifier and secret do not match a vendor"
         case .wrongItemPassword: "the password does not match this item"
-        case .throttled(let seconds): "too many wrong secrets; try again in \(seconds) second\(seconds == 1 ? "" : "s")"
+        case .throttled(let seconds, _, _):
+            "too many wrong secrets; try again in \(seconds) second\(seconds == 1 ? "" : "s")"
         case .sessionEnded: "this sign-in has ended (signed out, expired, or the secret has changed); sign in again"
         case .noVendor(let identifier): "no vendor has the identifier \(identifier)"
         case .noTeam(let id):

@@ -15,12 +15,12 @@ extension MarketService {
     }
 
     /// The operator these credentials prove, or `wrongCredentials`; throttled like vendors' secrets.
-    public func authenticateOperator(name: String, secret: String, from client: String?) async throws
+    public func authenticateOperator(name: String, secret: String, from sender: RequestSender?) async throws
         -> MarketOperator
     {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let secret = secret.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await throttled("operator:" + name, client: client) {
+        return try await throttled(Self.operatorPrefix + name, from: sender) {
             let hash = try await store.operatorSecretHash(name: name)
             // An unknown name costs the same bcrypt work as a wrong secret.
             let matches = try await hasher.verify(secret, against: hash ?? SecretHasher.decoy)

@@ -9,22 +9,24 @@ public struct OwnershipProof: Sendable, Equatable {
     public var secret: String
     /// The token of a storefront sign-in: its vendor may change its own products without the secret.
     public var sessionToken: String?
-    /// Where the request came from: wrong secrets are counted per client address too.
-    public var client: String?
+    /// Who sent the request: wrong secrets are counted per sender too.
+    public var sender: RequestSender?
     /// The seller `admitSeller` found for `identifier`, so that the vendor is read once a request.
     public var admitted: AdmittedSeller?
 
-    public init(identifier: String? = nil, secret: String, client: String? = nil, admitted: AdmittedSeller? = nil) {
+    public init(
+        identifier: String? = nil, secret: String, sender: RequestSender? = nil, admitted: AdmittedSeller? = nil
+    ) {
         self.identifier = identifier
         self.secret = secret
-        self.client = client
+        self.sender = sender
         self.admitted = admitted
     }
 
-    public init(signedInWith token: String, client: String? = nil) {
+    public init(signedInWith token: String, sender: RequestSender? = nil) {
         secret = ""
         sessionToken = token
-        self.client = client
+        self.sender = sender
     }
 }
 
@@ -54,7 +56,7 @@ extension MarketService {
                 minimumImages: 0)
         }
         let credentials = VendorCredentials(identifier: identifier, secret: proof.secret)
-        let vendor = Task { try await authenticate(credentials, from: proof.client, known: proof.admitted?.stored) }
+        let vendor = Task { try await authenticate(credentials, from: proof.sender, known: proof.admitted?.stored) }
         return try await insert(draft, images: uploads, vendorID: { try await vendor.value.id })
     }
 
@@ -89,9 +91,15 @@ extension MarketService {
 
     /// Deletes the product that `productSecret` was issued for; the secret is the proof. When the
     /// request names a product id too, it must be that product.
-    public func deleteProduct(productID: Int64?, productSecret: String, from client: String?) async throws -> Product {
+    public func deleteProduct(
+        productID: Int64?, productSecret: String, from sender: RequestSender?
+    ) async throws -> Product {
         let digest = Digest.sha256Hex(Data(productSecret.lowercased().utf8))
-        let tokenProductID = try await throttled(productID.map(Self.productSubject), client: client) {
+        var team: Vendor?
+        if let productID, let owner = try await store.ownership(of: productID) {
+            team = try await vendor(.identifier(owner.vendorIdentifier))
+        }
+        let tokenProductID = try await throttled(productID.map(Self.productSubject), from: sender, team: team) {
             guard let tokenProductID = try await store.productID(forDeleteToken: digest) else {
                 if let productID, try await store.ownership(of: productID)?.hidden != false {
                     throw MarketError.productNotFound(productID)
@@ -112,8 +120,8 @@ extension MarketService {
 
     /// Deletes every product of the vendor these credentials prove, to start a lesson afresh; their pictures go with
     /// the next sweep.
-    public func deleteAllProducts(of credentials: VendorCredentials, from client: String?) async throws -> Int {
-        let vendor = try await authenticate(credentials, from: client)
+    public func deleteAllProducts(of credentials: VendorCredentials, from sender: RequestSender?) async throws -> Int {
+        let vendor = try await authenticate(credentials, from: sender)
         return try await store.deleteProducts(vendorID: vendor.id)
     }
 
@@ -152,12 +160,13 @@ extension MarketService {
         } else if let identifier = proof.identifier.map(VendorIdentifier.normalized), !identifier.isEmpty {
             if identifier != owner.vendorIdentifier {
                 _ = try await authenticate(
-                    VendorCredentials(identifier: identifier, secret: proof.secret), from: proof.client)
+                    VendorCredentials(identifier: identifier, secret: proof.secret), from: proof.sender)
                 throw MarketError.notOwner(productID)
             }
             subject = Self.vendorSubject(identifier)
         }
-        try await throttled(subject, client: proof.client) {
+        let team = try await vendor(.identifier(owner.vendorIdentifier))
+        try await throttled(subject, from: proof.sender, team: team) {
             guard try await hasher.verify(proof.secret, against: hash) else { throw MarketError.wrongCredentials }
         }
     }

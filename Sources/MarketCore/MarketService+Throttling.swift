@@ -1,4 +1,5 @@
 import Foundation
+import MarketModel
 
 /// How many wrong secrets are let through before a wait, and how the wait grows. A classroom
 /// behind one address (one NAT) shares that address's allowance: its operator may raise it.
@@ -20,6 +21,13 @@ public struct SecretThrottle: Sendable, Equatable {
     static let longestWait: TimeInterval = 15 * 60
     static let clientPrefix = "client:"
 
+    /// Whose failures the key counts.
+    static func cause(of key: String) -> ThrottleCause {
+        if key.hasPrefix(clientPrefix) { return key.contains(" team:") ? .teamAtAddress : .address }
+        if key.hasPrefix("product:") { return .product }
+        return key.hasPrefix(MarketService.operatorPrefix) ? .operator : .vendor
+    }
+
     /// The wait after `failures` wrong secrets under `key`: none within its allowance.
     func wait(after failures: Int, under key: String) -> TimeInterval {
         let over = failures - (key.hasPrefix(Self.clientPrefix) ? perAddress : Self.perSubject)
@@ -28,20 +36,40 @@ public struct SecretThrottle: Sendable, Equatable {
     }
 }
 
+/// Whose wrong secrets made a request wait.
+public enum ThrottleCause: String, Sendable, Codable {
+    /// Wrong secrets for one vendor's identifier, one product, or one operator's name.
+    case vendor, product, `operator`
+    /// Wrong secrets from one client address, across the vendors that are not teams of a class.
+    case address
+    /// Wrong secrets of one team from one client address: a class behind one address shares nothing else.
+    case teamAtAddress
+}
+
 extension MarketService {
-    /// Runs a secret check for `subject` (a vendor or product, when known) unless it or `client` has had too many
-    /// wrong secrets lately. Clients are counted too, so that one cannot guess through many identifiers.
-    func throttled<T>(_ subject: String?, client: String?, _ check: () async throws -> T) async throws -> T {
+    /// Runs a secret check for `subject` (a vendor, product or operator, when known) unless it or its sender has had
+    /// too many wrong secrets lately. Senders are counted too, so that one cannot guess through many identifiers: by
+    /// address, and by team at that address when the request came through a team address or `team` (the vendor
+    /// the subject names) is a team of a class, so that a team waits for its own mistakes, not its class's.
+    func throttled<T>(
+        _ subject: String?, from sender: RequestSender?, team: Vendor? = nil, _ check: () async throws -> T
+    ) async throws -> T {
         let now = now()
         let since = now.addingTimeInterval(-SecretThrottle.memory)
-        let keys = [subject, client.map { SecretThrottle.clientPrefix + $0 }].compactMap { $0 }
+        let senderKey = sender.map { sender in
+            let team = sender.team ?? team.flatMap { $0.isTeam ? $0.id : nil }
+            return SecretThrottle.clientPrefix + sender.address + (team.map { " team:\($0)" } ?? "")
+        }
+        let keys = [subject, senderKey].compactMap { $0 }
         let counted = try await store.failedAttempts(under: keys, since: since)
-        let waitUntil = counted.compactMap { attempts -> Date? in
+        let waits = counted.compactMap { attempts -> (until: Date, attempts: FailedAttempts)? in
             let wait = secretThrottle.wait(after: attempts.count, under: attempts.key)
-            return wait > 0 ? attempts.last.addingTimeInterval(wait) : nil
-        }.max()
-        if let waitUntil, waitUntil > now {
-            throw MarketError.throttled(retryAfter: Int(waitUntil.timeIntervalSince(now).rounded(.up)))
+            return wait > 0 ? (attempts.last.addingTimeInterval(wait), attempts) : nil
+        }
+        if let longest = waits.max(by: { $0.until < $1.until }), longest.until > now {
+            throw MarketError.throttled(
+                retryAfter: Int(longest.until.timeIntervalSince(now).rounded(.up)),
+                cause: SecretThrottle.cause(of: longest.attempts.key), failures: longest.attempts.count)
         }
         do {
             let result = try await check()
@@ -57,4 +85,5 @@ extension MarketService {
 
     static func vendorSubject(_ identifier: String) -> String { "vendor:" + identifier }
     static func productSubject(_ id: Int64) -> String { "product:\(id)" }
+    static let operatorPrefix = "operator:"
 }

@@ -185,14 +185,15 @@ public struct MarketService: Sendable {
 
     /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as long to refuse as a
     /// wrong secret, unless open registration makes it a vendor. After too many wrong secrets for one identifier or
-    /// from one `client` address, `throttled` until a wait is over. `known` is what `admitSeller` read, if anything.
+    /// from one `sender`, `throttled` until a wait is over. `known` is what `admitSeller` read, if anything.
     public func authenticate(
-        _ credentials: VendorCredentials, from client: String?, known: StoredVendor? = nil
+        _ credentials: VendorCredentials, from sender: RequestSender?, known: StoredVendor? = nil
     ) async throws -> Vendor {
         let identifier = VendorIdentifier.normalized(credentials.identifier)
         guard !identifier.isEmpty else { throw MarketError.missing(.identifier) }
         guard !credentials.secret.isEmpty else { throw MarketError.missing(.secret) }
-        return try await throttled(Self.vendorSubject(identifier), client: client) {
+        let named = if let known { known.vendor } else { try await vendor(.identifier(identifier)) }
+        return try await throttled(Self.vendorSubject(identifier), from: sender, team: named) {
             let stored = if let known { known } else { try await store.vendorCredentials(identifier: identifier) }
             if stored == nil, openRegistration {
                 return try await addVendor(

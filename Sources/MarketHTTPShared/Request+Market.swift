@@ -141,8 +141,10 @@ package protocol ConnectionRequestContext: RequestContext {
 }
 
 extension ConnectionRequestContext {
-    /// Where `request` came from, which the service counts wrong secrets by.
-    package func clientAddress(of request: Request) -> String? { request.clientAddress(peer: connection.remoteAddress) }
+    /// Who sent `request`, which the service counts wrong secrets by: its address, and the team it came through.
+    package func sender(of request: Request) -> RequestSender? {
+        request.clientAddress(peer: connection.remoteAddress).map { RequestSender(address: $0, team: team) }
+    }
 
     /// Closes the connection before a byte of an answer, as a lost network does, for a rehearsed fault.
     package func dropConnection() async throws -> Never {

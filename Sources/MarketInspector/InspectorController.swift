@@ -86,12 +86,12 @@ package struct InspectorController<Context: ConnectionRequestContext> {
 
     @Sendable func deleteProducts(_ request: Request, context: Context) async throws -> Response {
         let deleted = try await service.deleteAllProducts(
-            of: credentials(of: request), from: context.clientAddress(of: request))
+            of: credentials(of: request), from: context.sender(of: request))
         return try Self.json(["deleted": deleted])
     }
 
     private func vendor(of request: Request, _ context: Context) async throws -> Vendor {
-        try await service.authenticate(credentials(of: request), from: context.clientAddress(of: request))
+        try await service.authenticate(credentials(of: request), from: context.sender(of: request))
     }
 
     private func credentials(of request: Request) -> VendorCredentials {

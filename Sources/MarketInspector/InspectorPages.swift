@@ -118,7 +118,7 @@ package struct InspectorPages: Sendable {
         }
         do {
             let deleted = try await website.service.deleteAllProducts(
-                of: VendorCredentials(identifier: vendor.identifier, secret: form["secret"]), from: browser.client)
+                of: VendorCredentials(identifier: vendor.identifier, secret: form["secret"]), from: browser.sender)
             browser.leave(notice: browser.strings("inspector_deletedAll", ["count": browser.strings.products(deleted)]))
         } catch let error as MarketError where error.kind == .unauthorized || error.kind == .invalid {
             browser.leave(notice: browser.strings("inspector_notYourSecret"))

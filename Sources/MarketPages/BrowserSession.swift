@@ -64,7 +64,8 @@ package struct BrowserSession {
     package var language: Language { strings.language }
 
     /// The visitor's address, by which the market counts wrong secrets.
-    package var client: String? { page.clientAddress(peer: peer) }
+    /// Who sends the page's forms, which wrong secrets are counted by; a person's page is no team's.
+    package var sender: RequestSender? { page.clientAddress(peer: peer).map { RequestSender(address: $0) } }
 
     /// This page again in each other language, for the switch every page shows (`language`, `name`,
     /// `url`). A form's answer links to the catalogue instead: its address only takes a post.

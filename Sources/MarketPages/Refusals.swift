@@ -20,7 +20,10 @@ extension Localization {
         case .notOwner(let id): self("notYourProduct", ["id": String(id)])
         case .wrongCredentials: self("wrongCredentials")
         case .wrongItemPassword: self("wrongItemPassword")
-        case .throttled(let seconds): self("tooManyGuesses", ["seconds": String(seconds)])
+        case .throttled(let seconds, let cause, let failures):
+            self(
+                cause.map { "tooManyGuesses.\($0.rawValue)" } ?? "tooManyGuesses",
+                ["seconds": Self.grouped(Int64(seconds)), "failures": String(failures ?? 0)])
         case .sessionEnded: self("sessionEnded")
         case .noVendor(let identifier): self("noVendorWithIdentifier", ["identifier": identifier])
         case .noTeam(let id): self("noTeamAtAddress", ["path": TeamAddress.path(of: id)])

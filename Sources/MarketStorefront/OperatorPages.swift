@@ -49,7 +49,7 @@ extension Storefront {
         let form = try await website.submission(request, browser: browser)
         do {
             let actor = try await service.authenticateOperator(
-                name: form["name"], secret: form["secret"], from: browser.client)
+                name: form["name"], secret: form["secret"], from: browser.sender)
             browser.signIn(operator: actor)
             browser.leave(notice: browser.strings("operator_signedIn", ["name": actor.name]))
             return website.redirect(to: "/operator", browser: browser)

@@ -24,7 +24,7 @@ extension Storefront {
         var browser = context.browser
         do {
             _ = try await service.product(
-                id: product.id, for: .owner(OwnershipProof(secret: form["secret"], client: browser.client)))
+                id: product.id, for: .owner(OwnershipProof(secret: form["secret"], sender: browser.sender)))
         } catch let error as MarketError where error.isWrongSecret {
             return unlockForm(
                 product, browser: browser, error: Self.wrongSecret(form["secret"], strings: browser.strings))
@@ -65,13 +65,13 @@ extension Storefront {
     /// holding the secret they typed; nil when they have neither.
     private func proof(for product: Product, browser: BrowserSession) -> OwnershipProof? {
         sellersProof(for: product, browser: browser)
-            ?? browser.editPass(for: product.id).map { OwnershipProof(secret: $0.secret, client: browser.client) }
+            ?? browser.editPass(for: product.id).map { OwnershipProof(secret: $0.secret, sender: browser.sender) }
     }
 
     /// The sign-in of `product`'s seller, when that is who this visitor is.
     private func sellersProof(for product: Product, browser: BrowserSession) -> OwnershipProof? {
         guard browser.owns(product), let session = browser.session else { return nil }
-        return OwnershipProof(signedInWith: session.token, client: browser.client)
+        return OwnershipProof(signedInWith: session.token, sender: browser.sender)
     }
 
     /// A form posted about one product: the product as it is, and the form.
@@ -105,7 +105,7 @@ extension Storefront {
         var browser = context.browser
         let proof =
             sellersProof(for: product, browser: browser)
-            ?? OwnershipProof(secret: form["secret"], client: browser.client)
+            ?? OwnershipProof(secret: form["secret"], sender: browser.sender)
         do {
             _ = try await service.deleteProduct(id: product.id, proof: proof)
         } catch let error as MarketError where error == .sessionEnded {

@@ -17,7 +17,7 @@ extension Storefront {
         let next = Self.localPath(form["next"])
         let credentials = VendorCredentials(identifier: form["identifier"], secret: form["secret"])
         do {
-            let session = try await service.signIn(credentials, from: browser.client)
+            let session = try await service.signIn(credentials, from: browser.sender)
             browser.signIn(session)
             browser.leave(notice: browser.strings("signedInAs", ["name": session.vendor.name]))
             return website.redirect(to: next, browser: browser)
@@ -89,7 +89,7 @@ extension Storefront {
         do {
             let draft = try entry.draft(imageCount: form.images.count)
             let product = try await service.createProduct(
-                draft, images: form.images, by: OwnershipProof(signedInWith: session.token, client: browser.client))
+                draft, images: form.images, by: OwnershipProof(signedInWith: session.token, sender: browser.sender))
             if !sending.isEmpty { browser.remember(sending: sending, registered: product.id) }
             browser.leave(notice: browser.strings("nowForSale", ["name": product.name]))
             return website.redirect(to: "/products/\(product.id)", browser: browser)

@@ -1,5 +1,6 @@
 import Foundation
 import MarketCore
+import MarketModel
 import MarketTestSupport
 import Testing
 
@@ -96,6 +97,112 @@ import Testing
             _ = try await someoneElse.get("/sign-in")
             let welcome = try await signIn(&someoneElse, Self.papri.identifier, Self.papri.secret, from: "192.0.2.44")
             #expect(welcome.status == 303)
+        }
+    }
+
+    /// A class behind one address (one NAT): each team waits for its own wrong secrets only, whether its app comes
+    /// through its team port, its team address or the plain address with its identifier, and says why; vendors that
+    /// are no team of a class share the address's allowance as before.
+    @Test func aClassBehindOneAddressWaitsTeamByTeam() async throws {
+        let teamPort = try FreePort.pick()
+        try await TestMarket.withServer(configure: {
+            $0.secretThrottle = SecretThrottle(perAddress: 6)
+            $0.teamPorts = TeamPorts(String(teamPort))
+        }) { market in
+            let nat = "X-Forwarded-For: 198.51.100.7"
+            let plain = MarketPeer(port: market.port)
+            struct Team {
+                var identifier: String
+                var secret: String
+                var peer: MarketPeer
+                var prefix = ""
+                var product: Int64 = 0
+            }
+            // papri through its own port (vendor_id 1), nala through its team address, and four teams the teacher
+            // registered at the plain address.
+            var teams = [
+                Team(identifier: Self.papri.identifier, secret: Self.papri.secret, peer: MarketPeer(port: teamPort)),
+                Team(
+                    identifier: TestMarket.nala.identifier, secret: TestMarket.nala.secret, peer: plain,
+                    prefix: try await TeamAddressTests.teamPath(market, TestMarket.nala)),
+            ]
+            for number in 1...4 {
+                let registered = try await market.service.registerVendor(
+                    name: "team \(number)", secret: "team-secret-\(number)", asTeam: true)
+                teams.append(Team(identifier: registered.vendor.identifier, secret: registered.secret, peer: plain))
+            }
+            for index in teams.indices {
+                teams[index].product = try await market.service.createProduct(
+                    ProductDraft(
+                        name: "Lamp", description: "Ours.", currency: .krw, price: 1000, discount: 0, stock: 5),
+                    images: [try TestImages.jpeg()],
+                    by: OwnershipProof(identifier: teams[index].identifier, secret: teams[index].secret)
+                ).id
+            }
+            func patch(_ team: Team, secret: String) async throws -> RawResponse {
+                try await team.peer.send(
+                    "PATCH", "\(team.prefix)/api/products/\(team.product)",
+                    headers: ["identifier: \(team.identifier)", nat, "Content-Type: application/json"],
+                    body: Data(#"{"stock":7,"secret":"\#(secret)"}"#.utf8))
+            }
+            for team in teams {
+                for _ in 0..<2 { #expect(try await patch(team, secret: "mistyped").status == 401) }
+            }
+            for team in teams {
+                #expect(try await patch(team, secret: team.secret).status == 202, "twelve wrong secrets, two a team")
+            }
+
+            // papri guesses delete secrets, one product after another: papri alone waits.
+            var guesses: [Int64] = []
+            for _ in 0..<6 {
+                guesses.append(try await market.addProduct("Guarded", by: Self.papri).id)
+            }
+            var waited: RawResponse?
+            for id in guesses where waited == nil {
+                let answer = try await teams[0].peer.send(
+                    "DELETE", "/api/products/\(id)/\(UUID().uuidString)",
+                    headers: ["identifier: \(Self.papri.identifier)", nat])
+                if answer.status == 429 { waited = answer } else { #expect(answer.status == 400) }
+            }
+            #expect(waited?.header("Retry-After") == "15", "after six wrong secrets of papri's at this address")
+            #expect(try await patch(teams[0], secret: Self.papri.secret).status == 429)
+            for team in teams.dropFirst() {
+                #expect(try await patch(team, secret: team.secret).status == 202, "other teams go on")
+            }
+
+            // Vendors that are no team share the address's six.
+            let seller = try await market.service.registerVendor(name: "a shop's seller", secret: "seller-secret")
+            let judyProduct = try await market.addProduct("Judy's", by: TestMarket.judy).id
+            for (identifier, product) in [
+                (TestMarket.judy.identifier, judyProduct), (seller.vendor.identifier, teams[1].product),
+            ] {
+                for _ in 0..<3 {
+                    let refused = try await plain.send(
+                        "PATCH", "/api/products/\(product)",
+                        headers: ["identifier: \(identifier)", nat, "Content-Type: application/json"],
+                        body: Data(#"{"stock":1,"secret":"guess"}"#.utf8))
+                    #expect([401, 403].contains(refused.status))
+                }
+            }
+            let judys = try await plain.send(
+                "PATCH", "/api/products/\(judyProduct)",
+                headers: ["identifier: \(TestMarket.judy.identifier)", nat, "Content-Type: application/json"],
+                body: Data(#"{"stock":1,"secret":"\#(TestMarket.judy.secret)"}"#.utf8))
+            #expect(judys.status == 429, "six wrong secrets of vendors that are no team, from one address")
+
+            // Each inspector says why: papri's team at this address; judy's address, shared.
+            var papri = StorefrontVisitor(market)
+            _ = try await papri.signIn(Self.papri)
+            let papriPage = try await InspectorPageTests.inspector(&papri, showing: "wrong secrets from this team")
+            #expect(papriPage.text.contains("6 wrong secrets from this team at this address in the last hour"))
+            var judy = StorefrontVisitor(market)
+            _ = try await judy.signIn(TestMarket.judy)
+            let judyPage = try await InspectorPageTests.inspector(&judy, showing: "wrong secrets from this address")
+            #expect(judyPage.text.contains("6 wrong secrets from this address in the last hour"))
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            let board = try await teacher.get("/operator/board").text
+            #expect(board.contains("Made to wait after wrong secrets, last at"))
+            #expect(try await teacher.get("/operator/board?view=projector").text.contains("1 of 6 teams: made to wait"))
         }
     }
 
