@@ -672,7 +672,7 @@ class KoreanConsoleTest(StorefrontTest):
         self.assertEqual(AccessibilityTest.violations(self), [], "the class board in Korean")
         page.screenshot("class-board-ko-1366")
         page.find("a[href='/operator/board?view=projector']").click()
-        page.wait(lambda: re.search(r"\d+팀 중 [1-9]\d*팀: 다음 쪽", page.text()))
+        page.wait(lambda: re.search(r"\d+팀 중 [1-9]\d*팀:\s+다음 쪽", page.text()))
         self.assertNotIn("papri", page.text(), "no team named on the projector")
         self.assertEqual(AccessibilityTest.violations(self), [], "the projector view")
         page.screenshot("class-board-projector-ko-1366")
@@ -681,6 +681,128 @@ class KoreanConsoleTest(StorefrontTest):
         page.wait(lambda: page.find(".live").is_displayed())
         self.assertEqual(AccessibilityTest.violations(self), [], "the inspector in Korean")
         page.screenshot("inspector-ko-1366")
+
+
+class ClassOfFortyTest(StorefrontTest):
+    """A class of forty teams on a market of its own, as a teacher projects it: the projector fits one
+    1366 × 768 screen, the board follows the class without moving, and the console gives every address whole."""
+    language = "ko-KR,ko;q=0.9"
+    size = (1366, 768)
+
+    @classmethod
+    def setUpClass(cls):
+        # Open registration makes each team as its app first presents its identifier and secret.
+        cls.market = Market(arguments=("--open-registration",))
+        cls.teams = []
+        for number in range(40):
+            identifier = str(uuid.uuid4())
+            cls.send(cls.market, "PATCH", "/api/products/1", {"price": 1, "secret": f"team-secret-{number}"},
+                     {"identifier": identifier})
+            cls.teams.append(identifier)
+        cls.ids = {vendor["identifier"]: vendor["vendor_id"] for vendor in cls.vendors(cls.market)}
+        for index, identifier in enumerate(cls.teams):
+            team = f"/teams/{cls.ids[identifier]}"
+            cls.send(cls.market, "GET", f"{team}/api/products?page_no=1&items_per_page=4")
+            if index % 2:
+                cls.send(cls.market, "GET", f"{team}/api/products?page_no=2&items_per_page=4")
+            if index % 3 == 0:
+                cls.send(cls.market, "GET", f"{team}/api/products?page_no=0")
+            cls.send(cls.market, "PATCH", f"{team}/api/products/1", {"discountedPrice": "5", "secret": "x"},
+                     {"identifier": identifier})
+        cls.send(cls.market, "GET", f"/teams/{cls.ids[cls.teams[0]]}/items/1")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.market.stop()
+
+    @staticmethod
+    def send(market, method, path, body=None, headers=None):
+        request = urllib.request.Request(
+            market.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(request) as answer:
+                return answer.status
+        except urllib.error.HTTPError as refused:
+            return refused.code
+
+    @staticmethod
+    def vendors(market):
+        listed = market.command("vendors", "list").splitlines()[1:]
+        return [{"vendor_id": int(line.split()[0]), "identifier": line.split()[1]} for line in listed]
+
+    def setUp(self):
+        self.driver = browser.start(*self.size, javascript=True, language=self.language)
+        self.addCleanup(self.driver.quit)
+        self.page = browser.Page(self.driver, self.market.url)
+        self.addCleanup(lambda: self.assertEqual(self.page.script_errors(), []))
+        self.sign_in_teacher()
+
+    def sign_in_teacher(self):
+        name = f"teacher-{uuid.uuid4().hex[:8]}"
+        secret = re.search(r"secret: (\S+)", self.market.command("operators", "add", "--name", name)).group(1)
+        page = self.page
+        page.open("/operator")
+        page.fill("#operator-name", name)
+        page.fill("#operator-secret", secret)
+        page.find("form[action='/operator/sign-in'] button[type=submit]").click()
+        page.wait(lambda: name in page.text())
+
+    def test_the_projector_of_forty_teams_fits_one_screen(self):
+        page = self.page
+        page.open("/operator/board?view=projector")
+        page.wait(lambda: "40팀 중" in page.text())
+        self.assertRegex(page.text(), r"40팀 중 1팀:\s+2021 목록 1쪽")
+        self.assertTrue(self.driver.execute_script(
+            "return document.documentElement.scrollHeight <= window.innerHeight"), "no scrolling on a projector")
+        self.assertTrue(page.no_sideways_scrolling())
+        self.assertEqual(AccessibilityTest.violations(self), [], "the projector of forty")
+        page.screenshot("class-board-projector-40-ko-1366x768")
+
+    def test_the_board_follows_the_class_and_keeps_the_readers_place(self):
+        page = self.page
+        page.open("/operator/board")
+        cards = page.find_all(".board .team")
+        self.assertEqual(len(cards), 40)
+        self.assertEqual(["2021" in card.text for card in cards].count(True), 1, "2021 steps on one card only")
+        reading = cards[24]
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", reading)
+        top = reading.rect["y"] - self.driver.execute_script("return window.scrollY")
+        name = reading.find_element("css selector", "h2").text.split(" ")[0]
+        quiet = next(identifier for index, identifier in enumerate(self.teams) if index % 2 == 0)
+        first = f"/teams/{self.ids[self.teams[0]]}"
+        # The first team's card, above the reader, grows a line as the team guesses secrets; a team's next
+        # page shows on its own card.
+        for _ in range(6):
+            self.send(self.market, "PATCH", f"{first}/api/products/1", {"price": 1, "secret": "guess"},
+                      {"identifier": self.teams[0]})
+        self.send(self.market, "GET", f"/teams/{self.ids[quiet]}/api/products?page_no=2&items_per_page=4")
+        page.wait(lambda: "잠시 막혔습니다" in page.find(".board .team").text, timeout=30)
+        after = reading.rect["y"] - self.driver.execute_script("return window.scrollY")
+        self.assertLessEqual(abs(after - top), 1, "the card being read stays where it was")
+        self.assertEqual(reading.find_element("css selector", "h2").text.split(" ")[0], name, "the same card")
+        self.assertEqual(AccessibilityTest.violations(self), [], "the board of forty")
+        page.screenshot("class-board-40-ko-1366")
+
+    def test_the_console_gives_every_team_address_whole_on_a_desktop_and_a_phone(self):
+        for width, height in ((1366, 768), browser.PHONE):
+            self.driver.set_window_size(width, height)
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
+            page = self.page
+            page.open("/operator")
+            addresses = page.find_all(".vendors .addresses code")
+            self.assertEqual(len(addresses), 43, "every vendor's team address")
+            cut = self.driver.execute_script("""
+                return arguments[0].filter((code) => {
+                  const box = code.getBoundingClientRect();
+                  return box.right > document.documentElement.clientWidth || code.scrollWidth > code.clientWidth + 1;
+                }).map((code) => code.textContent);""", addresses)
+            self.assertEqual(cut, [], f"addresses cut at {width} px")
+            self.assertRegex(addresses[-1].text, r"^http://\S+/teams/43$")
+            self.assertTrue(page.no_sideways_scrolling(), f"{width} px")
+            self.assertEqual(AccessibilityTest.violations(self), [], f"the console at {width} px")
+            page.screenshot(f"operator-console-40-ko-{width}")
 
 
 class WithoutJavaScriptTest(StorefrontTest):

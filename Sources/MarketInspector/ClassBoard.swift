@@ -74,16 +74,17 @@ struct ClassBoard: ClassBoardSource {
 
     /// The class's tallies, no team named: how many did each step, sent each quirk, and so on, each in the same
     /// place on every reload.
-    static func tallies(_ teams: [TeamProgress], _ strings: Localization) -> [String] {
+    static func tallies(_ teams: [TeamProgress], _ strings: Localization) -> [PageContent] {
         let total = String(teams.count)
-        func tally(_ count: Int, _ what: String) -> String {
-            strings("board_tally", ["count": String(count), "total": total, "what": what])
+        func tally(_ count: Int, _ what: String) -> PageContent {
+            ["count": strings("board_tally", ["count": String(count), "total": total]), "what": what]
         }
         var tallies = flows(for: teams).map { flow in
             tally(teams.count { $0.firstWorked[flow] != nil }, strings("board.flow.\(flow.rawValue)"))
         }
         let neverPageTwo = teams.count { $0.firstWorked[.nextPage] == nil && $0.firstWorked[.v1NextPage] == nil }
-        tallies.append(strings("board_neverPageTwo", ["count": String(neverPageTwo)]))
+        tallies.append(
+            ["count": strings("board_teams", ["count": String(neverPageTwo)]), "what": strings("board_neverPageTwo")])
         tallies.append(tally(teams.count(where: \.sentPageZero), strings("board_pageZero")))
         // Each kind of quirk once, in the order the class first sent it; the most widespread first.
         var quirks: [(example: Quirk, teams: Int)] = []
@@ -97,7 +98,9 @@ struct ClassBoard: ClassBoardSource {
             }
         }
         let widespread = quirks.enumerated().sorted { ($0.element.teams, -$0.offset) > ($1.element.teams, -$1.offset) }
-        for (_, quirk) in widespread { tallies.append(tally(quirk.teams, strings.explain(quirk.example))) }
+        for (_, quirk) in widespread {
+            tallies.append(tally(quirk.teams, strings("quirkKind.\(quirk.example.kind)")))
+        }
         tallies.append(tally(teams.count { $0.askedAgain > 0 }, strings("board_askedAgainTally")))
         tallies.append(tally(teams.count { $0.registeredTwice > 0 }, strings("board_registeredTwiceTally")))
         tallies.append(tally(teams.count { $0.lastThrottled != nil }, strings("board_throttledTally")))

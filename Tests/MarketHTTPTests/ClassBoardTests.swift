@@ -63,9 +63,11 @@ import Testing
             #expect(page.contains("Most often: price must be 0 or more (1)."))
             #expect(page.contains("Met 1 rehearsed failures or broken answers and asked again after 1 of them."))
             let projector = try await teacher.get("/operator/board?view=projector").text
-            #expect(projector.contains("1 of 4 teams: a next page"))
-            #expect(projector.contains("1 of 4 teams: 2021 register"), "the 2021 steps once a team uses that API")
-            #expect(projector.contains("3 teams never asked for a second page"))
+            #expect(projector.contains("<strong>1 of 4 teams:</strong> a next page"))
+            #expect(
+                projector.contains("<strong>1 of 4 teams:</strong> 2021 register"),
+                "the 2021 steps once a team uses that API")
+            #expect(projector.contains("<strong>3 teams:</strong> never asked for a second page"))
             #expect(!projector.contains("nala") && !projector.contains("papri"), "no team named")
 
             let csv = try await teacher.get("/operator/board.csv")
@@ -92,8 +94,8 @@ import Testing
             let teams = try #require(try await teacher.get("/operator/board.json").json["teams"] as? [[String: Any]])
             #expect(Set(teams.compactMap { $0["name"] as? String }) == ["nala", "team 82", "team 83"])
             let projector = try await teacher.get("/operator/board?view=projector").text
-            #expect(projector.contains("1 of 3 teams: list, page 1"))
-            #expect(projector.contains("3 teams never asked for a second page"))
+            #expect(projector.contains("<strong>1 of 3 teams:</strong> list, page 1"))
+            #expect(projector.contains("<strong>3 teams:</strong> never asked for a second page"))
             let csv = try await teacher.get("/operator/board.csv").text.split(separator: "\r\n")
             #expect(csv.count == 4, "a heading and three teams")
             #expect(!csv.contains { $0.contains("papri") || $0.contains("seller") })
@@ -188,7 +190,7 @@ import Testing
             #expect(!nalaCard.contains("2021"), "nala never used the 2021 API")
             #expect(judyCard.contains("2021 list, page 1"))
             let projector = try await teacher.get("/operator/board?view=projector").text
-            #expect(projector.contains("1 of 2 teams: 2021 list, page 1"))
+            #expect(projector.contains("<strong>1 of 2 teams:</strong> 2021 list, page 1"))
             #expect(
                 !page.contains(#"href="/products/new""#) && !page.contains(#"href="/sign-in""#), "the teacher's header")
         }

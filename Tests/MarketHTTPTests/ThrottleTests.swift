@@ -202,7 +202,9 @@ import Testing
             var teacher = try await OperatorConsoleTests.signedInTeacher(market)
             let board = try await teacher.get("/operator/board").text
             #expect(board.contains("Made to wait after wrong secrets, last at"))
-            #expect(try await teacher.get("/operator/board?view=projector").text.contains("1 of 6 teams: made to wait"))
+            #expect(
+                try await teacher.get("/operator/board?view=projector").text.contains(
+                    "<strong>1 of 6 teams:</strong> made to wait"))
         }
     }
 
