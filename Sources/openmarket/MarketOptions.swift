@@ -16,6 +16,12 @@ struct MarketOptions: ParsableArguments {
             valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
     var database: String?
 
+    /// The data folder, when the market is kept in one rather than in PostgreSQL.
+    var folder: URL? {
+        guard database ?? Environment.value("OPENMARKET_DATABASE") == nil else { return nil }
+        return URL(fileURLWithPath: dataDir, isDirectory: true)
+    }
+
     func configuration() throws -> MarketConfiguration {
         var configuration = MarketConfiguration(
             storage: (database ?? Environment.value("OPENMARKET_DATABASE")).map { .postgres(url: $0) }

@@ -126,9 +126,18 @@ struct Serve: AsyncParsableCommand {
             if let team = team ?? Environment.value("OPENMARKET_TEAM") {
                 plainAddressTeam = try await market.vendor(named: team)
             }
+            let folder: URL? = if case .folder(let folder) = configuration.storage { folder } else { nil }
             let applications = try market.applications(host: host, port: port, plainAddressTeam: plainAddressTeam) {
-                [plainAddressTeam, lan = lan, teamPorts = configuration.teamPorts] port in
+                [plainAddressTeam, lan = lan, teamPorts = configuration.teamPorts, configuration] port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
+                if let folder {
+                    let address = ServingAddress(
+                        host: host, port: port, teamPorts: teamPorts,
+                        listensOnNetwork: configuration.listensOnNetwork)
+                    do { try address.write(to: folder) } catch {
+                        logger.warning("could not note the market's address in \(folder.path): \(error)")
+                    }
+                }
                 if let ports = teamPorts?.ports {
                     logger.info(
                         "each team's own port is open: vendor_id 1 on \(ports.lowerBound) up to \(ports.count) on \(ports.upperBound)"
@@ -148,6 +157,7 @@ struct Serve: AsyncParsableCommand {
                 configuration: .init(
                     services: applications + [ShutdownNotice(logger: logger)] + market.backgroundWork,
                     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            defer { folder.map(ServingAddress.remove) }
             try await services.run()
         }
         logger.info("Open Market is closed")

@@ -23,7 +23,8 @@ struct TeamPortsOption: ParsableArguments {
     }
 }
 
-/// Where apps reach the market, for the team addresses the vendor commands print.
+/// Where apps reach the market, for the team addresses the vendor commands print: as given, or as the market serving
+/// the same data folder listens; otherwise this machine's address and `OPENMARKET_PORT`, said so.
 struct MarketAddressOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -35,10 +36,23 @@ struct MarketAddressOption: ParsableArguments {
 
     @OptionGroup var teamPorts: TeamPortsOption
 
-    var origin: String {
-        if let marketAddress { return marketAddress.hasSuffix("/") ? String(marketAddress.dropLast()) : marketAddress }
+    /// The market's address and team ports, and what the address assumes when nothing said it (nil otherwise).
+    func resolved(for storage: MarketOptions) throws -> (origin: String, ports: TeamPorts?, assumption: String?) {
+        if let marketAddress {
+            let origin = marketAddress.hasSuffix("/") ? String(marketAddress.dropLast()) : marketAddress
+            return (origin, try teamPorts.ports(), nil)
+        }
+        if let folder = storage.folder, let serving = ServingAddress.read(from: folder) {
+            return (serving.origin, try teamPorts.ports() ?? serving.teamPorts.flatMap(TeamPorts.init), nil)
+        }
         let host = LocalNetwork.addresses().first ?? "127.0.0.1"
-        return "http://\(host):\(Environment.value("OPENMARKET_PORT", default: "8080"))"
+        let origin = "http://\(host):\(Environment.value("OPENMARKET_PORT", default: "8080"))"
+        let assumption = """
+            No market is serving \(storage.folder?.path ?? "this database") from here, so the address assumes one \
+            at \(origin)\(try teamPorts.ports() == nil ? " without team ports" : ""). Give the real one with \
+            --market-address http://HOST:PORT, and --team-ports as the market was started.
+            """
+        return (origin, try teamPorts.ports(), assumption)
     }
 }
 
@@ -83,10 +97,12 @@ struct Vendors: AsyncParsableCommand {
             print("name:       \(registered.vendor.name)")
             print("identifier: \(registered.vendor.identifier)")
             print("secret:     \(registered.secret)")
-            print("address:    \(TeamAddress.url(of: registered.vendor.id, on: address.origin))")
-            if let port = try address.teamPorts.ports()?.url(of: registered.vendor.id, on: address.origin) {
+            let market = try address.resolved(for: storage)
+            print("address:    \(TeamAddress.url(of: registered.vendor.id, on: market.origin))")
+            if let port = market.ports?.url(of: registered.vendor.id, on: market.origin) {
                 print("own port:   \(port)")
             }
+            if let assumption = market.assumption { FileHandle.standardError.write(Data((assumption + "\n").utf8)) }
         }
     }
 
@@ -123,11 +139,12 @@ struct Vendors: AsyncParsableCommand {
 
         func run() async throws {
             let vendors = try await storage.withMarket { try await $0.service.vendors() }
-            let ports = try address.teamPorts.ports()
+            let market = try address.resolved(for: storage)
             let addresses = vendors.map { vendor in
                 MarketService.hasTeamAddress(vendor)
-                    ? ([TeamAddress.url(of: vendor.id, on: address.origin)]
-                        + (ports?.url(of: vendor.id, on: address.origin).map { [$0] } ?? [])).joined(separator: " ")
+                    ? ([TeamAddress.url(of: vendor.id, on: market.origin)]
+                        + (market.ports?.url(of: vendor.id, on: market.origin).map { [$0] } ?? [])).joined(
+                            separator: " ")
                     : ""
             }
             let width = (addresses.map(\.count).max() ?? 0) + 2
@@ -138,6 +155,7 @@ struct Vendors: AsyncParsableCommand {
             for (vendor, team) in zip(vendors, addresses) {
                 print(padded(String(vendor.id), 6) + padded(vendor.identifier, 38) + padded(team, width) + vendor.name)
             }
+            if let assumption = market.assumption { FileHandle.standardError.write(Data((assumption + "\n").utf8)) }
         }
     }
 }

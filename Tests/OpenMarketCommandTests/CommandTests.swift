@@ -58,6 +58,30 @@ import Testing
 
     /// A team's own port (`serve --team-ports`) is the team's whatever shape its app builds URLs
     /// in, and the pictures in its answers keep the port.
+    /// `vendors add` beside a running market prints the addresses that market serves, its port and its team
+    /// ports; with none serving the folder, it says what the printed address assumes and how to give the real one.
+    @Test func vendorsAddPrintsTheAddressesOfTheMarketServingTheFolder() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let teamPort = try FreePort.pick()
+        let server = try OpenMarketBinary.start([
+            "serve", "--port", "0", "--data-dir", dataDir, "--team-ports", String(teamPort),
+        ])
+        let port = try await server.listeningPort()
+        let added = try await OpenMarketBinary.run(["vendors", "add", "--data-dir", dataDir, "--name", "team 1"])
+        #expect(added.output.contains("address:    http://127.0.0.1:\(port)/teams/1\n"), "\(added.output)")
+        #expect(added.output.contains("own port:   http://127.0.0.1:\(teamPort)\n"))
+        #expect(added.errors.isEmpty, "\(added.errors)")
+        let listed = try await OpenMarketBinary.run(["vendors", "list", "--data-dir", dataDir])
+        #expect(listed.output.contains("http://127.0.0.1:\(port)/teams/1 http://127.0.0.1:\(teamPort)"))
+        #expect(try await server.terminate() == 0)
+
+        let alone = try await OpenMarketBinary.run(["vendors", "add", "--data-dir", dataDir, "--name", "team 2"])
+        #expect(alone.status == 0)
+        #expect(alone.output.contains("address:    http://"))
+        #expect(alone.errors.contains("No market is serving \(dataDir)"), "\(alone.errors)")
+        #expect(alone.errors.contains("--market-address http://HOST:PORT"))
+    }
+
     @Test func aTeamsOwnPortIsTheTeamsInEveryShapeOfURL() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let judy = TestMarket.judy
