@@ -2,60 +2,108 @@ import Foundation
 import MarketModel
 import Synchronization
 
-/// Stages the failures each vendor asks for on their own requests (`FaultSettings`). Settings live in the store, so
-/// they hold across servers; those set elsewhere (another server, the command) take effect here within `freshness`.
+/// Stages the failures each vendor asks for on their own requests (`FaultSettings`), and those the teacher asks for
+/// every team of the class at once. Settings live in the store, so they hold across servers; those set elsewhere
+/// (another server, the command) take effect here within `freshness`.
+///
+/// A team meets both: the latencies add up, and a request first meets the class's failures, then, if it got through
+/// them, the team's own. Each team's requests are counted apart for each setting, so that a seed gives every team
+/// the same sequence.
 public final class FaultInjector: Sendable {
     public static let freshness: Duration = .seconds(1)
+
+    /// Whose settings: a vendor's own, or the teacher's for every team.
+    enum Rehearser: Hashable, Sendable {
+        case vendor(Int64)
+        case everyTeam
+    }
 
     let store: any MarketStore
     /// Time as it passes (never set back), for how long what was read is trusted.
     let elapsed: @Sendable () -> ContinuousClock.Instant
-    private let known = Mutex<[Int64: CachedFaults]>([:])
+    private let state = Mutex(State())
+
+    private struct State {
+        var settings: [Rehearser: CachedFaults] = [:]
+        /// Requests given a fault by each setting since it was read unchanged, by the vendor that sent them.
+        var served: [Rehearser: [Int64: UInt64]] = [:]
+    }
 
     public init(store: any MarketStore, elapsed: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.store = store
         self.elapsed = elapsed
     }
 
-    public func faults(of vendorID: Int64) async throws -> FaultSettings? {
-        try await store.faults(vendorID: vendorID).flatMap { try? JSONDecoder().decode(FaultSettings.self, from: $0) }
-    }
+    public func faults(of vendorID: Int64) async throws -> FaultSettings? { try await read(.vendor(vendorID)) }
+
+    /// What the teacher rehearses for every team, or nil.
+    public func classFaults() async throws -> FaultSettings? { try await read(.everyTeam) }
 
     /// Sets a vendor's faults (nil or all off clears them); checked first.
     public func setFaults(_ faults: FaultSettings?, vendorID: Int64) async throws {
-        let faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
-        try await store.setFaults(try faults.map { try JSONEncoder().encode($0) }, vendorID: vendorID)
-        let readAt = elapsed()
-        known.withLock { $0[vendorID] = CachedFaults(faults: faults, readAt: readAt, served: 0) }
+        try await set(faults, for: .vendor(vendorID))
     }
 
-    /// The fault for a vendor's next request, or nil when they have none set. Requests are counted
-    /// from when the faults were set (or last changed), so a seed replays the same sequence.
-    public func nextFault(for vendorID: Int64) async throws -> InjectedFault? {
+    /// Sets the faults every team meets (nil or all off clears them); checked first.
+    public func setClassFaults(_ faults: FaultSettings?) async throws { try await set(faults, for: .everyTeam) }
+
+    /// The fault for a vendor's next request, or nil when neither they nor, for a team (`asTeam`), the class rehearse
+    /// any. Requests are counted from when the faults were set (or last changed), so a seed replays the same sequence.
+    public func nextFault(for vendorID: Int64, asTeam: Bool = false) async throws -> InjectedFault? {
+        let own = try await nextFault(from: .vendor(vendorID), for: vendorID)
+        guard asTeam, var everyTeam = try await nextFault(from: .everyTeam, for: vendorID), everyTeam.doesAnything
+        else { return own }
+        everyTeam.forEveryTeam = true
+        guard let own else { return everyTeam }
+        return InjectedFault(
+            delay: everyTeam.delay + own.delay, outcome: everyTeam.outcome == .answer ? own.outcome : everyTeam.outcome,
+            bodyTrickle: max(everyTeam.bodyTrickle, own.bodyTrickle), forEveryTeam: true)
+    }
+
+    private func read(_ rehearser: Rehearser) async throws -> FaultSettings? {
+        let stored =
+            switch rehearser {
+            case .vendor(let id): try await store.faults(vendorID: id)
+            case .everyTeam: try await store.classFaults()
+            }
+        return stored.flatMap { try? JSONDecoder().decode(FaultSettings.self, from: $0) }
+    }
+
+    private func set(_ faults: FaultSettings?, for rehearser: Rehearser) async throws {
+        let faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
+        let encoded = try faults.map { try JSONEncoder().encode($0) }
+        switch rehearser {
+        case .vendor(let id): try await store.setFaults(encoded, vendorID: id)
+        case .everyTeam: try await store.setClassFaults(encoded)
+        }
+        let readAt = elapsed()
+        state.withLock {
+            $0.settings[rehearser] = CachedFaults(faults: faults, readAt: readAt)
+            $0.served[rehearser] = nil
+        }
+    }
+
+    private func nextFault(from rehearser: Rehearser, for vendorID: Int64) async throws -> InjectedFault? {
         let start = elapsed()
-        if known.withLock({ $0[vendorID].map { start - $0.readAt > Self.freshness } ?? true }) {
-            let read = try await faults(of: vendorID)
-            // Kept unless set here meanwhile; the count of requests served goes on while the faults are unchanged.
-            known.withLock { known in
-                if let cached = known[vendorID], cached.readAt > start { return }
-                let served = known[vendorID].flatMap { $0.faults == read ? $0.served : nil } ?? 0
-                known[vendorID] = CachedFaults(faults: read, readAt: start, served: served)
+        if state.withLock({ $0.settings[rehearser].map { start - $0.readAt > Self.freshness } ?? true }) {
+            let read = try await read(rehearser)
+            // Kept unless set here meanwhile; the counts of requests served go on while the faults are unchanged.
+            state.withLock { state in
+                if let cached = state.settings[rehearser], cached.readAt > start { return }
+                if state.settings[rehearser]?.faults != read { state.served[rehearser] = nil }
+                state.settings[rehearser] = CachedFaults(faults: read, readAt: start)
             }
         }
-        return known.withLock { known in
-            guard var cached = known[vendorID], let setting = cached.faults else { return nil }
-            defer {
-                cached.served += 1
-                known[vendorID] = cached
-            }
-            return setting.fault(forRequest: cached.served)
+        return state.withLock { state in
+            guard let setting = state.settings[rehearser]?.faults else { return nil }
+            let served = state.served[rehearser, default: [:]][vendorID, default: 0]
+            state.served[rehearser, default: [:]][vendorID] = served + 1
+            return setting.fault(forRequest: served)
         }
     }
 
     private struct CachedFaults: Sendable {
         var faults: FaultSettings?
         var readAt: ContinuousClock.Instant
-        /// Requests given a fault since these settings were read unchanged.
-        var served: UInt64
     }
 }

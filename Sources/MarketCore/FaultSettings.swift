@@ -101,6 +101,18 @@ public struct InjectedFault: Sendable, Equatable {
     public var outcome: Outcome
     /// How long the answer's body takes to arrive; zero sends it at once.
     public var bodyTrickle: Duration
+    /// The teacher's rehearsal for every team shaped it, not (only) the vendor's own.
+    public var forEveryTeam: Bool
+
+    public init(delay: Duration, outcome: Outcome, bodyTrickle: Duration, forEveryTeam: Bool = false) {
+        self.delay = delay
+        self.outcome = outcome
+        self.bodyTrickle = bodyTrickle
+        self.forEveryTeam = forEveryTeam
+    }
+
+    /// It changes the request in any way.
+    public var doesAnything: Bool { delay > .zero || outcome != .answer || bodyTrickle > .zero }
 
     /// The request gets the rehearsed failure instead of the market's answer.
     public var failsOnPurpose: Bool {

@@ -51,6 +51,15 @@ extension MarketService {
         return secret
     }
 
+    /// Sets the faults every team of the class meets beside its own (nil switches them off), as `faults` stages them.
+    public func rehearseForEveryTeam(
+        _ settings: FaultSettings?, with faults: FaultInjector, by actor: MarketOperator
+    ) async throws {
+        try await faults.setClassFaults(settings)
+        let set = try await faults.classFaults()
+        try await record(actor, set.map { .rehearsedForEveryTeam($0) } ?? .endedRehearsalForEveryTeam)
+    }
+
     /// Takes any product off the market, whoever sells it; its pictures go with the next sweep.
     public func removeProduct(id: Int64, by actor: MarketOperator) async throws -> Product {
         let removed = try await delete(id)

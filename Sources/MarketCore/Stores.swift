@@ -89,6 +89,9 @@ public protocol RehearsalStore: Sendable {
     /// The faults a vendor has set (encoded `FaultSettings`), or nil.
     func faults(vendorID: Int64) async throws -> Data?
     func setFaults(_ faults: Data?, vendorID: Int64) async throws
+    /// The faults the teacher set for every team of the class, or nil.
+    func classFaults() async throws -> Data?
+    func setClassFaults(_ faults: Data?) async throws
     func deleteProducts(vendorID: Int64) async throws -> Int
 }
 
@@ -145,6 +148,9 @@ public struct OperatorAction: Sendable, Equatable {
         case showedProduct(id: Int64, name: String)
         case emptiedMarket(products: Int)
         case filledMarket(products: Int)
+        /// Faults every team of the class meets, or none again.
+        case rehearsedForEveryTeam(FaultSettings)
+        case endedRehearsalForEveryTeam
         /// An act stored as a plain sentence, as the log's older entries are.
         case said(String)
     }

@@ -51,6 +51,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     /// A rehearsed failure the vendor staged and this request met.
     var fault: RehearsedEffects?
     var broken: BrokenSaid?
+    /// The teacher's rehearsal for every team shaped it (nil: only the vendor's own, or none).
+    var forEveryTeam: Bool?
     /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
     package var curl: String
     /// What `curl` needs before it runs; nil in records kept before it was noted.
@@ -73,7 +75,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
             refusal: refusal.map {
                 Twin.Refusal(rule: $0.said, field: $0.field, correctShape: english.explain($0.shape))
             },
-            fault: fault.map { english.explain($0) }, broken: broken.map { english.explain($0) }, curl: curl)
+            fault: fault.map { english.explain($0) }, broken: broken.map { english.explain($0) },
+            forEveryTeam: forEveryTeam, curl: curl)
     }
 
     package struct Twin: Codable, Sendable, Equatable {
@@ -106,6 +109,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         package var refusal: Refusal?
         package var fault: String?
         package var broken: String?
+        package var forEveryTeam: Bool?
         package var curl: String
     }
 }

@@ -40,7 +40,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         guard vendor != nil || AppPaths.isAPI(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
         var fault: InjectedFault?
-        if let vendor { fault = try? await faults.nextFault(for: vendor.id) }
+        if let vendor { fault = try? await faults.nextFault(for: vendor.id, asTeam: vendor.isTeam) }
         // The operator's ring holds 300 requests that named no vendor: each keeps what the inspector shows of a text.
         let captured = BodyCapture(keeping: vendor == nil ? RequestDiagnosis.shownTextBytes : BodyCapture.keptBytes)
         let notes = RequestNotes()
@@ -53,7 +53,8 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         if let fault { try await Task.sleep(for: fault.delay) }
         var record = Recording(
             records: records, service: service, vendorID: vendor?.id, head: request.head.asSent, scheme: request.scheme,
-            started: started, fault: fault.flatMap(Self.effects), failedOnPurpose: fault?.failsOnPurpose ?? false,
+            started: started, fault: fault.flatMap(Self.effects), forEveryTeam: fault?.forEveryTeam == true,
+            failedOnPurpose: fault?.failsOnPurpose ?? false,
             logger: context.logger)
         var response: Response
         switch fault?.outcome {

@@ -52,6 +52,7 @@ package struct InspectorPages: Sendable {
         let page = choice.page(of: shown.count)
         let records = shown[page.range]
         let faults = try await website.faults.faults(of: vendor.id) ?? FaultSettings()
+        let everyTeam = vendor.isTeam ? try await website.faults.classFaults() : nil
         let strings = browser.strings
         return website.renderer.page(
             "inspector", title: strings("inspector_title"), browser: browser,
@@ -62,6 +63,9 @@ package struct InspectorPages: Sendable {
                 "choice": choice.context(page: page, shown: shown.count, newest: stored.first?.id, strings: strings),
                 "faults": typedFaults ?? FaultsForm(faults, strings: strings).context,
                 "faultsOn": !faults.isOff,
+                "classRehearsal": everyTeam.map {
+                    strings("inspector_classRehearsal", ["faults": strings.describe($0)])
+                },
                 "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
                 "teamAddress": strings(
                     "inspector_teamAddress", ["address": TeamAddress.url(of: vendor.id, on: request.origin)]),
@@ -165,7 +169,7 @@ struct InspectedRow {
             "hasParts": !request.parts.isEmpty, "hasQuirks": !request.quirks.isEmpty,
             "hasMistakes": !request.mistakes.isEmpty, "mistakes": request.mistakes.map(strings.explain),
             "json": request.json, "fault": request.fault.map(strings.explain),
-            "broken": request.broken.map(strings.explain),
+            "broken": request.broken.map(strings.explain), "forEveryTeam": request.forEveryTeam == true,
             "recognised": request.recognised.map { strings("inspector_recognised_\($0.rawValue)") },
             "refusal": request.refusal.map { refusal -> PageContent in
                 [
@@ -194,68 +198,5 @@ extension InspectedRow {
             steps.append(strings("inspector_curlFiles", ["files": files.joined(separator: ", ")]))
         }
         return steps
-    }
-}
-
-/// The faults form: the vendor's settings as fields, and fields back as settings.
-struct FaultsForm {
-    let context: PageContent
-
-    init(_ faults: FaultSettings, strings: Localization) {
-        context = [
-            "latency": faults.latencyMs, "jitter": faults.jitterMs,
-            "fail": faults.failPercent, "status": faults.status, "drop": faults.dropPercent,
-            "slow_body": faults.slowBodyMs, "broken": faults.brokenPercent,
-            "seed": faults.seed.map(String.init) ?? "", "kinds": Self.kinds(strings) { faults.broken.contains($0) },
-        ]
-    }
-
-    static let fields: [(name: String, field: MarketField)] = [
-        ("latency", .latency), ("jitter", .jitter), ("fail", .failPercent), ("status", .failStatus),
-        ("drop", .dropPercent), ("slow_body", .slowBody), ("broken", .brokenPercent), ("seed", .sent("seed")),
-    ]
-
-    /// A box to tick for each kind of broken answer; none ticked means every kind.
-    static func kinds(_ strings: Localization, ticked: (BrokenAnswer) -> Bool) -> [[String: Any]] {
-        BrokenAnswer.allCases.map { kind in
-            [
-                "name": "broken_" + kind.rawValue, "label": strings("brokenKind.\(kind.rawValue)"),
-                "ticked": ticked(kind),
-            ]
-        }
-    }
-
-    /// The form as it was typed, with why it was refused beside the field to blame.
-    static func typed(_ form: FormSubmission, refused error: MarketError, strings: Localization) -> PageContent {
-        var context: PageContent = [:]
-        for (name, field) in fields {
-            context[name] = form[name]
-            if error.field == field { context[name + "Error"] = strings.refusal(error) }
-        }
-        if error.field == nil || !fields.contains(where: { $0.field == error.field }) {
-            context["latencyError"] = strings.refusal(error)
-        }
-        context["kinds"] = kinds(strings) { !form["broken_" + $0.rawValue].isEmpty }
-        return context
-    }
-
-    static func faults(from form: FormSubmission) throws(MarketError) -> FaultSettings {
-        func number(_ name: String, _ field: MarketField, default value: Int = 0) throws(MarketError) -> Int {
-            let text = form[name].trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { return value }
-            guard let number = Int(text) else { throw MarketError(.invalid, field: field, rule: .wholeNumber) }
-            return number
-        }
-        let seedText = form["seed"].trimmingCharacters(in: .whitespaces)
-        guard seedText.isEmpty || UInt64(seedText) != nil else {
-            throw MarketError(.invalid, field: .sent("seed"), rule: .wholeNumberFromZero)
-        }
-        return try FaultSettings(
-            latencyMs: number("latency", .latency), jitterMs: number("jitter", .jitter),
-            failPercent: number("fail", .failPercent), status: number("status", .failStatus, default: 503),
-            dropPercent: number("drop", .dropPercent), slowBodyMs: number("slow_body", .slowBody),
-            brokenPercent: number("broken", .brokenPercent),
-            broken: BrokenAnswer.allCases.filter { !form["broken_" + $0.rawValue].isEmpty }, seed: UInt64(seedText)
-        ).validated()
     }
 }

@@ -16,6 +16,8 @@ struct Recording: Sendable {
     let scheme: String
     let started: ContinuousClock.Instant
     let fault: RehearsedEffects?
+    /// The teacher's rehearsal for every team shaped it.
+    let forEveryTeam: Bool
     var broken: BrokenSaid?
     /// The answer was the vendor's rehearsed failure, not the market's: nothing was refused.
     var failedOnPurpose: Bool
@@ -86,7 +88,7 @@ struct Recording: Sendable {
             headers: diagnosis.headers, bodyBytes: request.count, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON, quirks: diagnosis.quirks, mistakes: diagnosis.mistakes,
             recognised: recognised, answer: text, answerBytes: answerBytes, refusal: refused, fault: fault,
-            broken: broken,
+            broken: broken, forEveryTeam: forEveryTeam ? true : nil,
             curl: curl.line, curlNeeds: curl.needs)
     }
 

@@ -133,6 +133,8 @@ extension Localization {
         case .showedProduct(let id, let name): self("log.showed", ["who": who, "id": String(id), "name": name])
         case .emptiedMarket(let products): self("log.emptied", ["who": who, "count": String(products)])
         case .filledMarket(let products): self("log.filled", ["who": who, "count": String(products)])
+        case .rehearsedForEveryTeam(let faults): self("log.rehearsed", ["who": who, "faults": describe(faults)])
+        case .endedRehearsalForEveryTeam: self("log.rehearsalEnded", ["who": who])
         case .said(let text): "\(who) \(text)"
         }
     }

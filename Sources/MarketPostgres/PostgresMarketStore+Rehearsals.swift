@@ -55,6 +55,22 @@ extension PostgresMarketStore {
         }
     }
 
+    public func classFaults() async throws -> Data? {
+        try await first("SELECT faults FROM class_faults", as: Data.self)
+    }
+
+    public func setClassFaults(_ faults: Data?) async throws {
+        if let faults {
+            try await execute(
+                """
+                INSERT INTO class_faults (id, faults) VALUES (1, \(faults))
+                ON CONFLICT (id) DO UPDATE SET faults = excluded.faults
+                """)
+        } else {
+            try await execute("DELETE FROM class_faults")
+        }
+    }
+
     public func deleteProducts(vendorID: Int64) async throws -> Int {
         try await database.transaction { session in
             try await session.all("DELETE FROM product WHERE vendor_id = \(vendorID) RETURNING id", as: Int64.self)

@@ -52,6 +52,18 @@ extension SQLiteMarketStore {
         }
     }
 
+    public func classFaults() async throws -> Data? { try await value("SELECT faults FROM classFaults", []) }
+
+    public func setClassFaults(_ faults: Data?) async throws {
+        if let faults {
+            try await execute(
+                "INSERT INTO classFaults (id, faults) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET faults = excluded.faults",
+                [faults])
+        } else {
+            try await execute("DELETE FROM classFaults", [])
+        }
+    }
+
     public func deleteProducts(vendorID: Int64) async throws -> Int {
         try await write { db in
             try db.execute(sql: "DELETE FROM product WHERE vendorId = ?", arguments: [vendorID])

@@ -278,6 +278,9 @@ enum SQLiteSchema {
                 'cd706a3e-66db-11ec-9626-796401f2341a', '00000000-0000-4000-8000-000000002021')
             OR id IN (SELECT vendorId FROM teamStep);
             """)
+        register(
+            "class faults",
+            "CREATE TABLE classFaults (id INTEGER PRIMARY KEY CHECK (id = 1), faults BLOB NOT NULL)")
         return migrator
     }
 }

@@ -184,6 +184,18 @@ extension Storefront {
         }
     }
 
+    /// Sets the faults every team meets, or with `clear` switches them off.
+    @Sendable func rehearseForEveryTeam(_ request: Request, context: PageRequestContext) async throws -> Response {
+        try await operatorAct(request, context, action: "/operator/rehearsal") { actor, form, strings in
+            let settings = form["clear"].isEmpty ? try FaultsForm.faults(from: form) : nil
+            try await service.rehearseForEveryTeam(settings, with: website.faults, by: actor)
+            let set = try await website.faults.classFaults()
+            return ConsoleResult(
+                heading: set.map { strings("operator_rehearsing", ["faults": strings.describe($0)]) }
+                    ?? strings("operator_rehearsalOff"))
+        }
+    }
+
     /// The console, with what the last act came to (`failure`, or the result it left) above all else.
     /// Team addresses are on `origin` as a phone on the same network reaches it.
     func consolePage(
@@ -227,6 +239,7 @@ extension Storefront {
         }
         let anonymous = anonymousRequests(strings)
         let throttle = service.secretThrottle
+        let rehearsal = try await website.faults.classFaults()
         let content: PageContent = [
             "operator": actor.name, "signedInAs": strings("operator_signedInAs", ["name": actor.name]),
             "vendors": vendors, "loopbackOnly": loopbackOnly, "log": log, "noLog": log.isEmpty,
@@ -235,6 +248,8 @@ extension Storefront {
                 "operator_throttle",
                 ["count": String(throttle.perAddress), "seconds": String(throttle.firstWait.components.seconds)]),
             "result": result,
+            "classFaults": FaultsForm(rehearsal ?? FaultSettings(), strings: strings).context,
+            "classRehearsal": rehearsal.map { strings("operator_rehearsalNow", ["faults": strings.describe($0)]) },
         ]
         return renderer.page(
             "operator", title: strings("operator_title"), browser: browser, status: status, content: content)

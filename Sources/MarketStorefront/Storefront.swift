@@ -61,5 +61,6 @@ package struct Storefront: Sendable {
         pages.post("operator/products/hide", use: hideProduct)
         pages.post("operator/products/show", use: showProduct)
         pages.post("operator/reset", use: resetMarket)
+        pages.post("operator/rehearsal", use: rehearseForEveryTeam)
     }
 }

@@ -5,10 +5,13 @@ import MarketCore
 
 struct Faults: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Stage failures for one vendor's requests, so that their app can rehearse a slow or failing market.",
+        abstract:
+            "Stage failures for one vendor's requests, or every team's, so that apps rehearse a slow or failing market.",
         discussion: """
-            Faults touch only requests that carry that vendor's identifier (and its storefront \
-            sign-in), never anyone else's. A running market picks them up within a second.
+            A vendor's faults touch only requests that carry that vendor's identifier or come through \
+            its team address (and its storefront sign-in), never anyone else's. With --every-team, \
+            every team's app meets them beside its own: the latencies add up, and a request meets the \
+            class's failures first. A running market picks them up within a second.
 
             Example: a second's delay, one request in ten failing and one answer in five arriving \
             with its price as text or its name null, the same way each time:
@@ -19,15 +22,38 @@ struct Faults: AsyncParsableCommand {
             """,
         subcommands: [Set.self, Show.self, Clear.self])
 
+    /// Whose faults: one vendor's, or every team's.
+    struct Target: ParsableArguments {
+        @Option(help: "The vendor's identifier.") var identifier: String?
+
+        @Flag(help: "Every team of the class at once, beside each team's own faults.") var everyTeam = false
+
+        func validate() throws {
+            guard (identifier == nil) == everyTeam else {
+                throw ValidationError("name one vendor with --identifier, or every team with --every-team")
+            }
+        }
+
+        func faults(in market: Market) async throws -> FaultSettings? {
+            guard let identifier else { return try await market.faults.classFaults() }
+            return try await market.faults.faults(of: try await market.vendor(identifiedBy: identifier).id)
+        }
+
+        func set(_ faults: FaultSettings?, in market: Market) async throws {
+            guard let identifier else { return try await market.faults.setClassFaults(faults) }
+            try await market.faults.setFaults(faults, vendorID: try await market.vendor(identifiedBy: identifier).id)
+        }
+    }
+
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a vendor's faults, replacing any set before.",
             example: "openmarket faults set --identifier cd706a3e-66db-11ec-9626-796401f2341a \\",
-            "  --latency 2s --fail 20% --status 500 --seed 1")
+            "  --latency 2s --fail 20% --status 500 --seed 1",
+            "openmarket faults set --every-team --latency 2s --broken 10% --broken-kinds number_as_text")
 
         @OptionGroup var storage: MarketOptions
-
-        @Option(help: "The vendor's identifier.") var identifier: String
+        @OptionGroup var target: Target
 
         @Option(help: "Added to every answer, such as 800ms, 2s or 800ms±400ms (also 800ms+-400ms).")
         var latency: String?
@@ -63,9 +89,8 @@ struct Faults: AsyncParsableCommand {
                 broken: try BrokenAnswer.named(brokenKinds.map { $0.split(separator: ",").map(String.init) } ?? []),
                 seed: seed)
             let set = try await storage.withMarket { market in
-                let vendor = try await market.vendor(identifiedBy: identifier)
-                try await market.faults.setFaults(faults, vendorID: vendor.id)
-                return try await market.faults.faults(of: vendor.id)
+                try await target.set(faults, in: market)
+                return try await target.faults(in: market)
             }
             print(set.map(FaultText.describe) ?? "no faults: every setting is off")
         }
@@ -73,32 +98,30 @@ struct Faults: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a vendor's faults.",
-            example: "openmarket faults show --identifier cd706a3e-66db-11ec-9626-796401f2341a")
+            abstract: "Show a vendor's faults, or every team's.",
+            example: "openmarket faults show --identifier cd706a3e-66db-11ec-9626-796401f2341a",
+            "openmarket faults show --every-team")
 
         @OptionGroup var storage: MarketOptions
-        @Option(help: "The vendor's identifier.") var identifier: String
+        @OptionGroup var target: Target
 
         func run() async throws {
-            let faults = try await storage.withMarket { market in
-                try await market.faults.faults(of: try await market.vendor(identifiedBy: identifier).id)
-            }
+            let faults = try await storage.withMarket { market in try await target.faults(in: market) }
             print(faults.map(FaultText.describe) ?? "no faults")
         }
     }
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Switch a vendor's faults off.",
-            example: "openmarket faults clear --identifier cd706a3e-66db-11ec-9626-796401f2341a")
+            abstract: "Switch a vendor's faults off, or every team's.",
+            example: "openmarket faults clear --identifier cd706a3e-66db-11ec-9626-796401f2341a",
+            "openmarket faults clear --every-team")
 
         @OptionGroup var storage: MarketOptions
-        @Option(help: "The vendor's identifier.") var identifier: String
+        @OptionGroup var target: Target
 
         func run() async throws {
-            try await storage.withMarket { market in
-                try await market.faults.setFaults(nil, vendorID: try await market.vendor(identifiedBy: identifier).id)
-            }
+            try await storage.withMarket { market in try await target.set(nil, in: market) }
             print("no faults")
         }
     }

@@ -54,6 +54,8 @@ struct InterceptingStore: MarketStore {
     }
     func firstSteps(vendorID: Int64) async throws -> [String: Date] { try await base.firstSteps(vendorID: vendorID) }
     func faults(vendorID: Int64) async throws -> Data? { try await base.faults(vendorID: vendorID) }
+    func classFaults() async throws -> Data? { try await base.classFaults() }
+    func setClassFaults(_ faults: Data?) async throws { try await base.setClassFaults(faults) }
     func setFaults(_ faults: Data?, vendorID: Int64) async throws {
         try await base.setFaults(faults, vendorID: vendorID)
     }

@@ -96,6 +96,35 @@ import Testing
         #expect(try await here.nextFault(for: papri)?.outcome == .fail(status: 502))
     }
 
+    /// The teacher's rehearsal for every team: a team meets it beside its own (latencies add up, the class's
+    /// failures come first), each team the same sequence for a seed; a vendor that is no team never meets it.
+    @Test func everyTeamMeetsTheClassesRehearsalBesideItsOwnAndTheSameWayForASeed() async throws {
+        let market = try await TestMarket()
+        defer { try? FileManager.default.removeItem(at: market.directory) }
+        let faults = market.market.faults
+        let one = try await market.service.registerVendor(name: "team 1", asTeam: true).vendor.id
+        let two = try await market.service.registerVendor(name: "team 2", asTeam: true).vendor.id
+        let papri = try #require(try await market.service.vendor(.identifier(TestMarket.papri.identifier))).id
+        try await faults.setClassFaults(FaultSettings(latencyMs: 2000, failPercent: 50, status: 500, seed: 3))
+        try await faults.setFaults(FaultSettings(latencyMs: 300, failPercent: 100, status: 418), vendorID: one)
+        #expect(try await faults.nextFault(for: papri, asTeam: false) == nil, "no team: untouched")
+        var seen: [InjectedFault.Outcome] = []
+        for _ in 0..<20 {
+            let fault = try #require(try await faults.nextFault(for: one, asTeam: true))
+            #expect(fault.delay == .milliseconds(2300) && fault.forEveryTeam)
+            seen.append(fault.outcome)
+        }
+        #expect(
+            seen.contains(.fail(status: 500)) && seen.contains(.fail(status: 418)), "the class's first, then its own")
+        #expect(seen.allSatisfy { $0 == .fail(status: 500) || $0 == .fail(status: 418) })
+        var twos: [InjectedFault.Outcome?] = []
+        for _ in 0..<20 { twos.append(try await faults.nextFault(for: two, asTeam: true)?.outcome) }
+        #expect(twos.map { $0 == .fail(status: 500) } == seen.map { $0 == .fail(status: 500) }, "the same sequence")
+        try await faults.setClassFaults(nil)
+        #expect(try await faults.nextFault(for: two, asTeam: true) == nil)
+        #expect(try await faults.nextFault(for: one, asTeam: true)?.forEveryTeam == false)
+    }
+
     @Test(arguments: [
         (FaultSettings(latencyMs: 40_000), "latency must be from 0 to 30000 ms"),
         (FaultSettings(failPercent: 80, dropPercent: 30), "share of dropped connections must be from 0 to 20"),

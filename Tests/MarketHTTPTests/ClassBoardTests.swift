@@ -196,7 +196,41 @@ import Testing
         }
     }
 
-    /// The requests a team's inspector keeps are its newest only; the first time its app got
+    /// The teacher rehearses for every team from the console: each team's app meets it through its team address,
+    /// its inspector marks it as the class's and says what is on, a vendor that is no team is untouched, the log
+    /// says who did it, and one press switches it off.
+    @Test func theTeacherRehearsesForEveryTeamFromTheConsoleAndSwitchesItOff() async throws {
+        try await TestMarket.inProcess { market in
+            let product = try await market.addProduct("Lamp", by: TestMarket.papri)
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market, language: "ko")
+            let set = try await teacher.post(
+                "/operator/rehearsal", ["fail": "100", "status": "500", "broken_number_as_text": "1"])
+            #expect(set.status == 303)
+            let console = try await teacher.get("/operator").text
+            #expect(console.contains("이제 모든 팀의 앱이 이 장애를 만납니다: 100%는 500으로 실패"), "\(console)")
+            #expect(console.contains("teacher: 반 전체에 장애 연습을 켬 (100%는 500으로 실패"))
+            let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
+            #expect(try await market.send("GET", "\(nala)/api/products/\(product.id)").status == 500)
+            #expect(
+                try await market.send(
+                    "GET", "/api/products/\(product.id)", headers: ["identifier: \(TestMarket.papri.identifier)"]
+                ).status == 200, "papri is no team")
+            let record = try #require(
+                try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 1).first?["request"]
+                    as? [String: Any])
+            #expect(record["for_every_team"] as? Bool == true && record["status"] as? Int == 500)
+            var learner = StorefrontVisitor(market, language: "ko")
+            _ = try await learner.signIn(TestMarket.nala)
+            let inspector = try await InspectorPageTests.inspector(&learner, showing: "반 전체 연습")
+            #expect(inspector.text.contains("선생님이 반 전체에 장애 연습을 켰습니다: 100%는 500으로 실패"))
+
+            #expect(try await teacher.post("/operator/rehearsal", ["clear": "1"]).status == 303)
+            #expect(try await teacher.get("/operator").text.contains("반 전체 장애 연습을 껐습니다."))
+            #expect(try await market.send("GET", "\(nala)/api/products/\(product.id)").status == 200)
+        }
+    }
+
+    /// The requests a team's inspector keeps are its newest only;    /// The requests a team's inspector keeps are its newest only; the first time its app got
     /// through each step stays on the board however many come after.
     @Test func aStepStaysOnTheBoardAfterItsRequestIsNoLongerKept() async throws {
         try await TestMarket.inProcess { market in

@@ -19,6 +19,8 @@ extension OperatorAction.Act {
         case .showedProduct(let id, let name): "showed product \(id) “\(name)” again"
         case .emptiedMarket(let products): "emptied the market (\(products) products)"
         case .filledMarket(let products): "filled the market with \(products) demo products"
+        case .rehearsedForEveryTeam: "set a rehearsal for every team"
+        case .endedRehearsalForEveryTeam: "switched the rehearsal for every team off"
         case .said(let text): text
         }
     }

@@ -82,6 +82,33 @@ import Testing
         #expect(alone.errors.contains("--market-address http://HOST:PORT"))
     }
 
+    /// The teacher rehearses for every team from the shell: a running market follows within a second, and
+    /// `faults clear --every-team` ends it.
+    @Test func faultsForEveryTeamAreSetShownAndClearedFromTheShell() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let market = MarketPeer(port: try await server.listeningPort())
+        #expect(
+            try await OpenMarketBinary.run(["vendors", "add", "--data-dir", dataDir, "--name", "team 1"]).status == 0)
+        let neither = try await OpenMarketBinary.run(["faults", "set", "--data-dir", dataDir, "--fail", "10%"])
+        #expect(neither.status != 0 && neither.errors.contains("--every-team"))
+        let set = try await OpenMarketBinary.run([
+            "faults", "set", "--every-team", "--data-dir", dataDir, "--fail", "100%", "--status", "502",
+        ])
+        #expect(set.output.contains("fail:      100% with status 502"), "\(set.output)\(set.errors)")
+        try await waitUntil("the running market follows") {
+            try await market.send("GET", "/teams/1/api/products?page_no=1").status == 502
+        }
+        let shown = try await OpenMarketBinary.run(["faults", "show", "--every-team", "--data-dir", dataDir])
+        #expect(shown.output.contains("fail:      100% with status 502"))
+        let cleared = try await OpenMarketBinary.run(["faults", "clear", "--every-team", "--data-dir", dataDir])
+        #expect(cleared.output == "no faults\n")
+        try await waitUntil("the rehearsal is off") {
+            try await market.send("GET", "/teams/1/api/products?page_no=1").status == 200
+        }
+        #expect(try await server.terminate() == 0)
+    }
+
     @Test func aTeamsOwnPortIsTheTeamsInEveryShapeOfURL() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let judy = TestMarket.judy
