@@ -13,6 +13,8 @@ public final class RequestRecords: Sendable {
     public static let followersPerVendor = 8
 
     let store: any MarketStore
+    /// Bytes of finished requests that may wait to be kept; beyond, a request is counted as not kept.
+    public let backlogBytes: Int
     let now: @Sendable () -> Date
     private let state = Mutex(State())
     /// The steps this server has noted for each vendor already, which it need not write again.
@@ -25,14 +27,17 @@ public final class RequestRecords: Sendable {
         var anonymousCount: Int64 = 0
         /// Live inspectors, by vendor: each is woken when this server keeps one of that vendor's requests.
         var followers: [Int64: [UUID: AsyncStream<Void>.Continuation]] = [:]
+        /// Requests of each vendor this server could not keep.
+        var notKept: [Int64: Int] = [:]
 
         func hasRoom(_ vendorID: Int64) -> Bool {
             followers[vendorID, default: [:]].count < RequestRecords.followersPerVendor
         }
     }
 
-    public init(store: any MarketStore, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(store: any MarketStore, backlogBytes: Int = 64 << 20, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
+        self.backlogBytes = backlogBytes
         self.now = now
     }
 
@@ -53,6 +58,12 @@ public final class RequestRecords: Sendable {
         }
     }
 
+    /// Counts a request of the vendor's that this server could not keep, so that the inspector says so.
+    public func countNotKept(vendorID: Int64) { state.withLock { $0.notKept[vendorID, default: 0] += 1 } }
+
+    /// How many of the vendor's requests this server could not keep since it started.
+    public func notKept(of vendorID: Int64) -> Int { state.withLock { $0.notKept[vendorID] ?? 0 } }
+
     public func firstSteps(of vendorID: Int64) async throws -> [String: Date] {
         try await store.firstSteps(vendorID: vendorID)
     }
@@ -69,17 +80,16 @@ public final class RequestRecords: Sendable {
         guard state.withLock({ $0.hasRoom(vendorID) }) else { throw Self.tooManyFollowers }
     }
 
-    /// Ends every live inspector's following, as the server shuts down.
-    public func stopFollowing() { state.withLock { $0.followers.values.forEach { $0.values.forEach { $0.finish() } } } }
-
     static let tooManyFollowers = MarketError(.throttled, .tooManyFollowers(followersPerVendor))
 
     /// Hands `deliver` the vendor's requests kept after the one with id `after`, oldest first, as they come, until
-    /// it throws or the task is cancelled; other servers' arrive within `followInterval`. It is also called with
-    /// none each interval, so a caller can tell its client it is still there (and find out it is not).
+    /// it throws, the task is cancelled or `stop` is stopped; other servers' arrive within `followInterval`. It is
+    /// also called with none each interval, so a caller can tell its client it is still there. A stop ends the
+    /// following between two deliveries, never during one: what was handed to `deliver` is delivered whole.
     /// At most `followersPerVendor` follow one vendor on one server.
     public func follow(
-        _ vendorID: Int64, after: Int64?, _ deliver: ([StoredRequestRecord]) async throws -> Void
+        _ vendorID: Int64, after: Int64?, stop: FollowStop = FollowStop(),
+        _ deliver: ([StoredRequestRecord]) async throws -> Void
     ) async throws {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let follower = UUID()
@@ -90,6 +100,7 @@ public final class RequestRecords: Sendable {
         }
         guard room else { throw Self.tooManyFollowers }
         defer { state.withLock { _ = $0.followers[vendorID]?.removeValue(forKey: follower) } }
+        stop.attach(signal)
         let ticker = Task {
             while !Task.isCancelled {
                 signal.yield()
@@ -100,8 +111,8 @@ public final class RequestRecords: Sendable {
         var last = after
         for await _ in signals {
             let kept = try await requests(of: vendorID, after: last)
-            last = kept.first?.id ?? last
             try await deliver(kept.reversed())
+            last = kept.first?.id ?? last
         }
     }
 
@@ -126,6 +137,30 @@ public final class RequestRecords: Sendable {
                 state.anonymous[Int($0 % Int64(Self.keptRequests))]
             }
         }.map { StoredRequestRecord(id: $0.id, at: $0.at, detail: $0.detail()) }
+    }
+}
+
+/// Ends one follower's following between two deliveries: its client hung up, or the server shuts down. A stop
+/// that comes before the following begins ends it as it begins.
+public final class FollowStop: Sendable {
+    private let state = Mutex<(stopped: Bool, signal: AsyncStream<Void>.Continuation?)>((false, nil))
+
+    public init() {}
+
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    public func stop() {
+        state.withLock { state in
+            state.stopped = true
+            state.signal?.finish()
+        }
+    }
+
+    func attach(_ signal: AsyncStream<Void>.Continuation) {
+        state.withLock { state in
+            state.signal = signal
+            if state.stopped { signal.finish() }
+        }
     }
 }
 

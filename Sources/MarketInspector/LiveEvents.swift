@@ -30,13 +30,15 @@ package enum LiveEvents {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                // A client that hangs up is let go at once, not at the next heartbeat: until then it would hold one
+                // of the vendor's places to follow. It is let go between two events, never while one is written,
+                // as cancelling the writing task would drop the event in hand.
+                let stop = FollowStop()
                 do {
-                    // A client that hangs up is let go at once, not at the next heartbeat: until
-                    // then it would hold one of the vendor's places to follow.
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        try await withGracefulShutdownHandler {
+                    try await withGracefulShutdownHandler {
+                        try await request.body.consumeWithInboundCloseHandler { _ in
                             var spoke = ContinuousClock.now
-                            try await records.follow(vendorID, after: after) { records in
+                            try await records.follow(vendorID, after: after, stop: stop) { records in
                                 var text = records.map { Self.text(of: $0, as: event) }.joined()
                                 if text.isEmpty {
                                     guard ContinuousClock.now - spoke >= heartbeat else { return }
@@ -45,11 +47,14 @@ package enum LiveEvents {
                                 try await writer.write(ByteBuffer(string: text))
                                 spoke = .now
                             }
-                        } onGracefulShutdown: {
-                            records.stopFollowing()
+                        } onInboundClosed: {
+                            stop.stop()
                         }
+                    } onGracefulShutdown: {
+                        stop.stop()
                     }
-                } catch is CancellationError {
+                } catch  where stop.isStopped {
+                    // The client went while an event was on its way: there is nobody to tell.
                     return
                 }
                 try await writer.finish(nil)

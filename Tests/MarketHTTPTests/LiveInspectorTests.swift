@@ -4,7 +4,7 @@ import Testing
 
 /// The live inspector: a vendor's new requests as server-sent events, on the JSON twin for scripts
 /// and `openmarket inspect`, and on the page for its script.
-@Suite(.timeLimit(.minutes(2))) struct LiveInspectorTests {
+@Suite struct LiveInspectorTests {
     /// A connection following papri's requests live, once the stream has begun.
     static func following(
         _ market: TestMarket, _ path: String = "/inspector/requests/live", headers: [String] = []
