@@ -67,7 +67,9 @@ public struct Market: Sendable {
             secretThrottle: configuration.secretThrottle, now: configuration.clock)
         return Market(
             configuration: configuration, service: service,
-            records: RequestRecords(store: store, now: configuration.clock), faults: FaultInjector(store: store),
+            records: RequestRecords(
+                store: store, backlogBytes: configuration.inspectorBacklogBytes, now: configuration.clock),
+            faults: FaultInjector(store: store),
             store: store, images: images, sessionKey: sessionKey,
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),

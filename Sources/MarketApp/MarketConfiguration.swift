@@ -32,6 +32,9 @@ public struct MarketConfiguration: Sendable {
     public var imageCacheBytes = 64 << 20
     /// Bytes of answers (lists, details, pages) each server keeps to give again until the catalogue changes.
     public var responseCacheBytes = 64 << 20
+    /// Bytes of finished requests each server holds while its inspector writes them down; beyond, a request is
+    /// counted as not kept, and its vendor's inspector says how many.
+    public var inspectorBacklogBytes = 64 << 20
     /// How often unused image blobs are looked for, and how long a blob must have gone unused.
     public var sweepInterval: Duration = .seconds(600)
     public var sweepGrace: Duration = .seconds(600)

@@ -44,9 +44,9 @@ package struct InspectorController<Context: ConnectionRequestContext> {
             }
             return limit
         }
-        let records = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests)
+        let kept = try await records.requests(of: vendor.id, limit: limit ?? RequestRecords.keptRequests)
             .compactMap { InspectedRow($0).map(RecordBody.init) }
-        return try Self.json(["requests": records])
+        return try Self.json(KeptRequests(requests: kept, notKept: records.notKept(of: vendor.id)))
     }
 
     /// Each new request as a server-sent event whose data is the record as `requests` gives it.
@@ -114,6 +114,12 @@ extension JSONEncoder {
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
+}
+
+/// `{"requests": […], "not_kept": 0}`: the records, and how many requests this server could not keep.
+private struct KeptRequests: Encodable {
+    var requests: [RecordBody]
+    var notKept: Int
 }
 
 struct RecordBody: Encodable {

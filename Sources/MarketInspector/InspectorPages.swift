@@ -52,6 +52,7 @@ package struct InspectorPages: Sendable {
         let page = choice.page(of: shown.count)
         let records = shown[page.range]
         let faults = try await website.faults.faults(of: vendor.id) ?? FaultSettings()
+        let notKept = self.records.notKept(of: vendor.id)
         let everyTeam = vendor.isTeam ? try await website.faults.classFaults() : nil
         let strings = browser.strings
         return website.renderer.page(
@@ -63,6 +64,7 @@ package struct InspectorPages: Sendable {
                 "choice": choice.context(page: page, shown: shown.count, newest: stored.first?.id, strings: strings),
                 "faults": typedFaults ?? FaultsForm(faults, strings: strings).context,
                 "faultsOn": !faults.isOff,
+                "notKept": notKept == 0 ? nil : strings("inspector_notKept", ["count": String(notKept)]),
                 "classRehearsal": everyTeam.map {
                     strings("inspector_classRehearsal", ["faults": strings.describe($0)])
                 },

@@ -53,6 +53,7 @@ struct Recording: Sendable {
             try await records.record(try JSONEncoder().encode(inspected), vendorID: vendorID)
             if let step = TeamProgress.Flow(inspected) { try await records.noteStep(step.rawValue, vendorID: vendorID) }
         } catch {
+            records.countNotKept(vendorID: vendorID)
             logger.warning("the inspector could not keep a request", metadata: ["error": "\(error)"])
         }
     }
@@ -124,10 +125,9 @@ final class BodyCapture: Sendable {
 }
 
 /// Records finished requests one at a time, in order, off the connections' path: a request of megabytes takes a while
-/// to read. The backlog is bounded by bytes: a class's thumbnails are all kept, uploads beyond `backlogBytes` skipped.
+/// to read. The backlog is bounded by bytes (`RequestRecords.backlogBytes`): a class's thumbnails are all kept, uploads
+/// beyond it are counted as not kept.
 final class Recorder: Sendable {
-    static let backlogBytes = 64 << 20
-
     private let queue: AsyncStream<(Recording, BodyCapture, BodyCapture, weight: Int)>.Continuation
     /// Bytes waiting; shared with the task that records, which `self` must not be kept alive by.
     private let waiting = WaitingBytes()
@@ -146,10 +146,11 @@ final class Recorder: Sendable {
     deinit { queue.finish() }
 
     func enqueue(_ record: Recording, request: BodyCapture, answer: BodyCapture) {
-        guard record.vendorID != nil else { return record.keepForOperator(request: request, answer: answer) }
+        guard let vendorID = record.vendorID else { return record.keepForOperator(request: request, answer: answer) }
         let weight = Self.weight(record, request, answer)
-        guard waiting.bytes.add(weight, ordering: .relaxed).newValue <= Self.backlogBytes else {
+        guard waiting.bytes.add(weight, ordering: .relaxed).newValue <= record.records.backlogBytes else {
             waiting.bytes.subtract(weight, ordering: .relaxed)
+            record.records.countNotKept(vendorID: vendorID)
             return record.logger.notice("the inspector skipped a request: it is still reading earlier ones")
         }
         queue.yield((record, request, answer, weight))

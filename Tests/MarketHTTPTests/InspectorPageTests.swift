@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    /// Past the bytes a server may hold while its inspector writes requests down, a request is answered but not
+    /// kept: the inspector says how many, in its JSON twin and on its page, instead of losing them silently.
+    @Test func requestsThatCouldNotBeKeptAreCountedAndSaid() async throws {
+        try await TestMarket.inProcess(configure: { $0.inspectorBacklogBytes = 256 * 1024 }) { market in
+            let upload = try InspectorTests.quirkyCreate(price: "1000", as: TestMarket.papri)
+            let big = upload.body + Data(count: 512 * 1024)
+            let headers = ["identifier: \(TestMarket.papri.identifier)", "Content-Type: \(upload.contentType)"]
+            #expect(try await market.send("POST", "/api/products", headers: headers, body: big).status == 201)
+            #expect(try await market.send("GET", "/healthChecker", headers: headers.prefix(1).map { $0 }).status == 200)
+            let answer = try await market.send(
+                "GET", "/inspector/requests", headers: InspectorTests.credentials(TestMarket.papri))
+            #expect(try answer.json["not_kept"] as? Int == 1)
+            var visitor = StorefrontVisitor(market)
+            _ = try await visitor.signIn(TestMarket.papri)
+            let page = try await Self.inspector(&visitor, showing: "/healthChecker").text
+            #expect(page.contains("1 of your requests were answered but not kept here"))
+            #expect(!page.contains("<code>POST /api/products</code>"))
+        }
+    }
+
     @Test func multipartMistakesAreShownWhereTheyAreWithWhatBelongsThere() async throws {
         try await TestMarket.withServer { market in
             let b = "learner-boundary"
