@@ -7,13 +7,14 @@ import MarketPages
 struct ClassBoard: ClassBoardSource {
     let service: MarketService
     let records: RequestRecords
+    let memory: BoardMemory
 
     func teams() async throws -> [TeamProgress] {
         var teams: [TeamProgress] = []
         for vendor in try await service.vendors() where vendor.isTeam {
-            let kept = try await records.requests(of: vendor.id)
+            let kept = try await memory.facts(of: vendor.id, in: records)
             let steps = try await records.firstSteps(of: vendor.id)
-            teams.append(TeamProgress(vendor: vendor, records: kept, firstSteps: steps))
+            teams.append(TeamProgress(vendor: vendor, requests: kept, firstSteps: steps))
         }
         return teams
     }

@@ -30,7 +30,7 @@ struct InspectorChoice {
         let segments = path.split(separator: "/")
         let named = segments.enumerated().map { index, segment in
             if segment.allSatisfy(\.isNumber) { return "{id}" }
-            if segment.contains("•") { return "{secret}" }
+            if segment.contains("•" as Character) { return "{secret}" }
             return index == 1 && segments[0].lowercased() == "images" ? "{name}" : String(segment)
         }
         return request.method + " /" + named.joined(separator: "/")

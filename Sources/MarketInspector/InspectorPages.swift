@@ -10,6 +10,8 @@ import MarketPages
 package struct InspectorPages: Sendable {
     let website: Website
     let records: RequestRecords
+    /// What the class board read of each team's requests, so that it reads only what is new.
+    let boardMemory = BoardMemory()
 
     package init(website: Website, records: RequestRecords) { (self.website, self.records) = (website, records) }
 
@@ -25,7 +27,9 @@ package struct InspectorPages: Sendable {
     }
 
     /// The class board the operator console shows, from the requests each team's inspector keeps.
-    package var classBoard: some ClassBoardSource { ClassBoard(service: website.service, records: records) }
+    package var classBoard: some ClassBoardSource {
+        ClassBoard(service: website.service, records: records, memory: boardMemory)
+    }
 
     /// The operator console's newest requests that named no vendor, each as the inspector lists it.
     package func anonymousRequests(_ strings: Localization) -> [PageContent] {

@@ -2,6 +2,7 @@ import Foundation
 import MarketCore
 import MarketModel
 import MarketPages
+import Synchronization
 
 /// What one team's app has been seen to do: the flows it completed and when each first did, and, from the
 /// requests its inspector keeps, its refusals, what the market forgave, and what it did after rehearsed failures.
@@ -76,22 +77,19 @@ struct TeamProgress: Sendable {
     /// The last request the market made wait after too many wrong secrets, and when.
     var lastThrottled: (at: Date, refusal: InspectedRequest.Refusal)?
 
-    /// `records` newest first, as the store gives them; `firstSteps` as the store noted them, outlasting the records.
-    init(vendor: Vendor, records: [StoredRequestRecord], firstSteps: [String: Date]) {
+    /// `requests` oldest first, as `BoardMemory` keeps them; `firstSteps` as the store noted them, outlasting them.
+    init(vendor: Vendor, requests: [RequestFacts], firstSteps: [String: Date]) {
         self.vendor = vendor
         for (step, at) in firstSteps { if let flow = Flow(rawValue: step) { firstWorked[flow] = at } }
-        let requests = records.reversed().compactMap(InspectedRow.init).map { (at: $0.at, request: $0.request) }
         self.requests = requests.count
-        // Each request's step and what it asked for, once: the loop below looks back and ahead along them.
-        let flows = requests.map { Flow($0.request) }
-        let asked = requests.map { "\($0.request.method) \($0.request.path)" }
         var refusals: [(kind: String, refused: Refused)] = []
         var quirks: [(kind: String, example: Quirk, count: Int)] = []
-        for (index, (at, request)) in requests.enumerated() {
-            if let flow = flows[index], firstWorked[flow].map({ $0 > at }) ?? true { firstWorked[flow] = at }
-            if InspectorChoice.route(of: request).hasPrefix("\(request.method) /item") { usesV1 = true }
-            let query = Flow.query(of: request)
-            if (query["page_no"] ?? query["page-no"]) == "0" { sentPageZero = true }
+        for (index, request) in requests.enumerated() {
+            if let flow = request.flow, firstWorked[flow].map({ $0 > request.at }) ?? true {
+                firstWorked[flow] = request.at
+            }
+            usesV1 = usesV1 || request.usesV1
+            sentPageZero = sentPageZero || request.pageZero
             if let refusal = request.refusal {
                 refused += 1
                 let kind = refusal.kind
@@ -100,7 +98,7 @@ struct TeamProgress: Sendable {
                 } else {
                     refusals.append((kind, Refused(refusal: refusal, count: 1)))
                 }
-                if refusal.error?.kind == .throttled { lastThrottled = (at, refusal) }
+                if refusal.error?.kind == .throttled { lastThrottled = (request.at, refusal) }
             }
             for quirk in request.quirks {
                 if let known = quirks.firstIndex(where: { $0.kind == quirk.kind }) {
@@ -112,14 +110,14 @@ struct TeamProgress: Sendable {
             // Asked again: the same method and path (and query) as the failed request, later.
             if request.metRehearsedFailure {
                 rehearsedFailures += 1
-                if let again = asked[(index + 1)...].firstIndex(of: asked[index]) {
+                if let again = requests[(index + 1)...].first(where: { $0.asked == request.asked }) {
                     askedAgain += 1
-                    secondsBeforeAskingAgain.append(requests[again].at.timeIntervalSince(at))
+                    secondsBeforeAskingAgain.append(again.at.timeIntervalSince(request.at))
                 }
             }
-            if flows[index] == .register || flows[index] == .v1Register, let json = request.json,
-                let earlier = flows[..<index].lastIndex(of: flows[index]),
-                requests[earlier].request.json == json, at.timeIntervalSince(requests[earlier].at) < 10
+            if let json = request.registerJSON,
+                let earlier = requests[..<index].last(where: { $0.flow == request.flow }),
+                earlier.registerJSON == json, request.at.timeIntervalSince(earlier.at) < 10
             {
                 registeredTwice += 1
             }
@@ -132,6 +130,51 @@ struct TeamProgress: Sendable {
             }?.element
         forgiven = quirks.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
             .map { ($0.element.example, $0.element.count) }
+    }
+}
+
+/// What the class board reads of one kept request, made once per record: records never change, so a board read again
+/// decodes only the requests kept since (`BoardMemory`).
+struct RequestFacts: Sendable {
+    var id: Int64
+    var at: Date
+    /// The method and the path with its query, as sent: the same asked again is asking again.
+    var asked: String
+    var flow: TeamProgress.Flow?
+    var usesV1: Bool
+    var pageZero: Bool
+    var refusal: InspectedRequest.Refusal?
+    var quirks: [Quirk]
+    var metRehearsedFailure: Bool
+    /// A register's JSON, to find one sent twice.
+    var registerJSON: String?
+
+    init?(_ stored: StoredRequestRecord) {
+        guard let row = InspectedRow(stored) else { return nil }
+        let request = row.request
+        (id, at, asked) = (row.id, row.at, "\(request.method) \(request.path)")
+        flow = TeamProgress.Flow(request)
+        usesV1 = InspectorChoice.route(of: request).hasPrefix("\(request.method) /item")
+        let query = TeamProgress.Flow.query(of: request)
+        pageZero = (query["page_no"] ?? query["page-no"]) == "0"
+        (refusal, quirks, metRehearsedFailure) = (request.refusal, request.quirks, request.metRehearsedFailure)
+        registerJSON = flow == .register || flow == .v1Register ? request.json : nil
+    }
+}
+
+/// The facts of each team's kept requests, read once: a board read again (a projector reads it every few seconds)
+/// decodes only the records kept since. Records of one vendor are numbered in the order they were kept.
+final class BoardMemory: Sendable {
+    private let kept = Mutex<[Int64: [RequestFacts]]>([:])
+
+    /// The vendor's kept requests, oldest first.
+    func facts(of vendorID: Int64, in records: RequestRecords) async throws -> [RequestFacts] {
+        let known = kept.withLock { $0[vendorID] ?? [] }
+        let new = try await records.requests(of: vendorID, after: known.last?.id).reversed().compactMap(
+            RequestFacts.init)
+        let facts = Array((known + new).suffix(RequestRecords.keptRequests))
+        kept.withLock { $0[vendorID] = facts }
+        return facts
     }
 }
 

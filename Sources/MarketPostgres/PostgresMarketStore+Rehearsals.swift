@@ -4,8 +4,11 @@ import PostgresNIO
 
 /// What a learner's inspector shows and the faults they stage.
 extension PostgresMarketStore {
+    /// One vendor's records are numbered in the order they commit, whichever server keeps them: its live inspectors
+    /// read on from the last number they saw, and a smaller number committed later would never reach them.
     public func appendRequestRecord(vendorID: Int64, at date: Date, detail: Data, keeping: Int) async throws {
         try await database.transaction { session in
+            try await session.execute("SELECT id FROM vendor WHERE id = \(vendorID) FOR NO KEY UPDATE")
             try await session.execute(
                 "INSERT INTO request_record (vendor_id, at, detail) VALUES (\(vendorID), \(date), \(detail))")
             try await session.execute(
