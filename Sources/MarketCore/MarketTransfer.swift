@@ -78,4 +78,6 @@ public protocol MarketImporting: Sendable {
     func importProducts(_ products: [StoredProduct]) async throws
     /// Sets the store's id counters past `lastIDs` and the imported ids.
     func finishImport(lastIDs: LastIDs) async throws
+    /// Removes whatever an import that failed or was stopped put in, so that the store is empty again.
+    func discardImport() async throws
 }

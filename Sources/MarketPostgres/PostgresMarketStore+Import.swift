@@ -92,4 +92,14 @@ extension PostgresMarketStore: MarketImporting {
             try await session.execute("VACUUM (ANALYZE)")
         }
     }
+
+    /// Row by row rather than truncated: the triggers that keep the totals and the search's counts run as for any
+    /// product deleted.
+    public func discardImport() async throws {
+        try await database.transaction { session in
+            for table in ["delete_token", "product_image", "product", "vendor_session", "vendor", "image_blob"] {
+                try await session.execute("DELETE FROM \(unescaped: table)")
+            }
+        }
+    }
 }

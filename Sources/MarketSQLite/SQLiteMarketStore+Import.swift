@@ -79,4 +79,12 @@ extension SQLiteMarketStore: MarketImporting {
             }
         }
     }
+
+    public func discardImport() async throws {
+        try await write { db in
+            for table in ["deleteToken", "productImage", "product", "vendorSession", "vendor"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+        }
+    }
 }

@@ -22,16 +22,14 @@ struct Migrate: AsyncParsableCommand {
             "The empty database to copy into.", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
     var to: String
 
+    @OptionGroup var output: QuietOption
+
     func run() async throws {
         let folder = URL(fileURLWithPath: dataDir, isDirectory: true)
-        try await CommandFailure.catching {
-            try await MarketMigration.copy(from: folder, to: to) { step in
-                switch step {
-                case .vendors(let count): print("vendors: \(count)")
-                case .images(let done, let total): print("images: \(done) of \(total)")
-                case .products(let done, let total): print("products: \(done) of \(total)")
-                }
-            }
+        try await output.run(
+            stopped: "the database is empty again: run the same command to copy the market afresh"
+        ) { progress in
+            try await MarketMigration.copy(from: folder, to: to, progress: progress)
         }
         print("done: the market now lives in the database; start it with openmarket serve --database …")
     }

@@ -115,7 +115,9 @@ struct Serve: AsyncParsableCommand {
         try await market.run {
             if demo {
                 logger.info("filling the market with demo products; this takes a few seconds the first time")
-                let added = try await DemoCatalogue.fill(service)
+                let progress = CommandProgress.onStandardError(quiet: false)
+                let added = try await DemoCatalogue.fill(service, progress: progress.report)
+                progress.finish()
                 logger.info(
                     added > 0 ? "added \(added) demo products" : "the market has products already; no demo added")
                 for vendor in DemoCatalogue.vendors {

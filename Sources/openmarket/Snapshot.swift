@@ -23,16 +23,21 @@ struct Snapshot: AsyncParsableCommand {
         @Argument(help: "The file to write; it must not exist.")
         var file: String
 
+        @OptionGroup var output: QuietOption
+
         func run() async throws {
             let target = URL(fileURLWithPath: file)
-            let saved: (products: Int, images: Int) = try await CommandFailure.catching {
+            let saved = try await output.run(stopped: "nothing was saved; \(file) was not written") { progress in
                 if let database {
-                    try await MarketSnapshot.save(fromDatabase: database, to: target)
+                    try await MarketSnapshot.save(fromDatabase: database, to: target, progress: progress)
                 } else {
-                    try await MarketSnapshot.save(from: URL(fileURLWithPath: dataDir, isDirectory: true), to: target)
+                    try await MarketSnapshot.save(
+                        from: URL(fileURLWithPath: dataDir, isDirectory: true), to: target, progress: progress)
                 }
             }
-            print("saved \(saved.products) products and \(saved.images) pictures in \(file)")
+            let products = saved.products == 1 ? "1 product" : "\(saved.products) products"
+            let pictures = saved.images == 1 ? "1 picture" : "\(saved.images) pictures"
+            print("saved \(products) and \(pictures) in \(file)")
         }
     }
 
@@ -50,13 +55,17 @@ struct Snapshot: AsyncParsableCommand {
         @Argument(help: "The file `snapshot save` wrote.")
         var file: String
 
+        @OptionGroup var output: QuietOption
+
         func run() async throws {
             let snapshot = URL(fileURLWithPath: file)
-            try await CommandFailure.catching {
+            let into = database == nil ? dataDir : "the database"
+            try await output.run(stopped: "nothing was restored; \(into) holds no market") { progress in
                 if let database {
-                    try await MarketSnapshot.restore(snapshot, intoDatabase: database)
+                    try await MarketSnapshot.restore(snapshot, intoDatabase: database, progress: progress)
                 } else {
-                    try await MarketSnapshot.restore(snapshot, into: URL(fileURLWithPath: dataDir, isDirectory: true))
+                    try await MarketSnapshot.restore(
+                        snapshot, into: URL(fileURLWithPath: dataDir, isDirectory: true), progress: progress)
                 }
             }
             let start = database == nil ? "--data-dir \(dataDir)" : "--database …"

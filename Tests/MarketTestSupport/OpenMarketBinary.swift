@@ -26,13 +26,16 @@ public enum OpenMarketBinary {
         return Result(status: await process.exitStatus(), output: out, errors: err)
     }
 
-    /// Starts a long-running command such as `serve`.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningServer {
+    /// Starts a long-running command such as `serve`; its log is what it writes, to both outputs unless `errors`
+    /// (a descriptor of the test's) takes its standard error.
+    public static func start(
+        _ arguments: [String], environment: [String: String] = [:], errors: Int32? = nil
+    ) throws -> RunningServer {
         let log = Pipe()
         let writing = log.fileHandleForWriting.fileDescriptor
         let process = try ChildProcess(
             url.path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            output: writing, errors: writing)
+            output: writing, errors: errors ?? writing)
         try log.fileHandleForWriting.close()
         return RunningServer(process: process, log: log.fileHandleForReading)
     }
