@@ -7,11 +7,16 @@ import MarketPostgres
 /// storefront sign-ins and the session key. Image bytes go in before any row names them. A copy that fails or is
 /// cancelled leaves the database empty again, so that the same command starts it afresh.
 public enum MarketMigration {
+    /// What a copy moved.
+    public struct Copied: Sendable, Equatable {
+        public let vendors: Int, products: Int, pictures: Int
+    }
+
     /// `progress` hears how far it is, and may throw to stop the copy (a person pressed Ctrl-C): the database is
     /// emptied again and the error rethrown.
     public static func copy(
         from folder: URL, to url: String, progress: @Sendable (WorkProgress) throws -> Void
-    ) async throws {
+    ) async throws -> Copied {
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("market.sqlite").path) else {
             throw SetupError("there is no market in \(folder.path) (no market.sqlite)")
         }
@@ -20,24 +25,26 @@ public enum MarketMigration {
         guard let importer = target.store as? PostgresMarketStore else {
             preconditionFailure("a database's market is kept in PostgreSQL")
         }
-        try await target.run {
-            try await copyMarket(from: source, into: target, progress: progress)
+        return try await target.run {
+            let copied = try await copyMarket(from: source, into: target, progress: progress)
             try await importer.replaceSessionKey(with: source.sessionKey.bytes)
+            return copied
         }
     }
 
     /// Everything of `source` into `target`, which must be empty, ids and all (the session key is
     /// the caller's: it lives beside a folder's store, inside a database's).
+    @discardableResult
     static func copyMarket(
         from source: Market, into target: Market, progress: @Sendable (WorkProgress) throws -> Void
-    ) async throws {
+    ) async throws -> Copied {
         guard let exporter = source.store as? any MarketExporting, let importer = target.store as? any MarketImporting
         else { preconditionFailure("every store exports and imports") }
         guard try await importer.isEmpty() else {
             throw SetupError("the database holds a market already; copy into an empty database")
         }
         do {
-            try await copyRows(from: exporter, source.images, into: importer, target.images, progress: progress)
+            return try await copyRows(from: exporter, source.images, into: importer, target.images, progress: progress)
         } catch {
             // Nothing half-copied is left for a later run to trust.
             try await importer.discardImport()
@@ -48,7 +55,7 @@ public enum MarketMigration {
     private static func copyRows(
         from exporter: any MarketExporting, _ sourceImages: any ImageStore, into importer: any MarketImporting,
         _ targetImages: any ImageStore, progress: @Sendable (WorkProgress) throws -> Void
-    ) async throws {
+    ) async throws -> Copied {
         let vendors = try await exporter.exportVendors()
         try await importer.importVendors(vendors)
         try await importer.importSessions(try await exporter.exportSessions(at: Date()))
@@ -73,6 +80,7 @@ public enum MarketMigration {
         }
         try progress(WorkProgress(.statistics, done: 0, of: nil))
         try await importer.finishImport(lastIDs: try await exporter.lastIDs())
+        return Copied(vendors: vendors.count, products: copied, pictures: keys.count)
     }
 }
 

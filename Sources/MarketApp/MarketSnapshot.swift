@@ -50,7 +50,7 @@ public enum MarketSnapshot {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try await Market.openForCopying(.postgres(url: url))
         let copy = try await Market.openForCopying(.folder(folder))
-        try await source.run { try await MarketMigration.copyMarket(from: source, into: copy, progress: progress) }
+        _ = try await source.run { try await MarketMigration.copyMarket(from: source, into: copy, progress: progress) }
         let key = folder.appendingPathComponent("session.key")
         try FileManager.default.removeItem(at: key)
         try OwnerOnlyFile.create(atPath: key.path, contents: source.sessionKey.bytes)
@@ -95,6 +95,6 @@ public enum MarketSnapshot {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-restore-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await restore(file, into: folder, progress: progress)
-        try await MarketMigration.copy(from: folder, to: url, progress: progress)
+        _ = try await MarketMigration.copy(from: folder, to: url, progress: progress)
     }
 }

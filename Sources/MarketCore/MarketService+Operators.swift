@@ -20,7 +20,7 @@ extension MarketService {
     {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let secret = secret.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await throttled(Self.operatorPrefix + name, from: sender) {
+        return try await throttled(Self.operatorSubject(name), from: sender) {
             let hash = try await store.operatorSecretHash(name: name)
             // An unknown name costs the same bcrypt work as a wrong secret.
             let matches = try await hasher.verify(secret, against: hash ?? SecretHasher.decoy)

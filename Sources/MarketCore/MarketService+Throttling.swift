@@ -19,13 +19,15 @@ public struct SecretThrottle: Sendable, Equatable {
     /// Failures older than this are forgotten.
     static let memory: TimeInterval = 3600
     static let longestWait: TimeInterval = 15 * 60
-    static let clientPrefix = "client:"
+    /// What a key counts failures of: a sender, or a vendor, product or operator.
+    static let clientPrefix = "client:", vendorPrefix = "vendor:", productPrefix = "product:"
+    static let operatorPrefix = "operator:"
 
     /// Whose failures the key counts.
     static func cause(of key: String) -> ThrottleCause {
         if key.hasPrefix(clientPrefix) { return key.contains(" team:") ? .teamAtAddress : .address }
-        if key.hasPrefix("product:") { return .product }
-        return key.hasPrefix(MarketService.operatorPrefix) ? .operator : .vendor
+        if key.hasPrefix(productPrefix) { return .product }
+        return key.hasPrefix(operatorPrefix) ? .operator : .vendor
     }
 
     /// The wait after `failures` wrong secrets under `key`: none within its allowance.
@@ -83,7 +85,7 @@ extension MarketService {
         }
     }
 
-    static func vendorSubject(_ identifier: String) -> String { "vendor:" + identifier }
-    static func productSubject(_ id: Int64) -> String { "product:\(id)" }
-    static let operatorPrefix = "operator:"
+    static func vendorSubject(_ identifier: String) -> String { SecretThrottle.vendorPrefix + identifier }
+    static func productSubject(_ id: Int64) -> String { SecretThrottle.productPrefix + String(id) }
+    static func operatorSubject(_ name: String) -> String { SecretThrottle.operatorPrefix + name }
 }

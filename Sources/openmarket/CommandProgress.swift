@@ -115,6 +115,11 @@ final class CommandProgress: Sendable {
     }
 }
 
+/// "1 product", "6,028 pictures": a count with its noun, as the commands' last lines give them.
+func counted(_ count: Int, _ noun: String) -> String {
+    count == 1 ? "1 \(noun)" : "\(CommandProgress.grouped(count)) \(noun)s"
+}
+
 /// `--quiet`, for the commands that show how far they are.
 struct QuietOption: ParsableArguments {
     @Flag(help: "Print only errors and the last line, for scripts.") var quiet = false

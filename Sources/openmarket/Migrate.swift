@@ -26,11 +26,15 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let folder = URL(fileURLWithPath: dataDir, isDirectory: true)
-        try await output.run(
+        let copied = try await output.run(
             stopped: "the database is empty again: run the same command to copy the market afresh"
         ) { progress in
             try await MarketMigration.copy(from: folder, to: to, progress: progress)
         }
-        print("done: the market now lives in the database; start it with openmarket serve --database …")
+        let vendors = counted(copied.vendors, "vendor")
+        let products = counted(copied.products, "product")
+        print(
+            "done: \(vendors), \(products) and \(counted(copied.pictures, "picture")) now live in the database;"
+                + " start it with openmarket serve --database …")
     }
 }

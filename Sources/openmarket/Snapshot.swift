@@ -35,9 +35,7 @@ struct Snapshot: AsyncParsableCommand {
                         from: URL(fileURLWithPath: dataDir, isDirectory: true), to: target, progress: progress)
                 }
             }
-            let products = saved.products == 1 ? "1 product" : "\(saved.products) products"
-            let pictures = saved.images == 1 ? "1 picture" : "\(saved.images) pictures"
-            print("saved \(products) and \(pictures) in \(file)")
+            print("saved \(counted(saved.products, "product")) and \(counted(saved.images, "picture")) in \(file)")
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
             #expect(try await visitor.post("/operator/sign-in", ["name": "teacher", "secret": secret]).status == 303)
             let console = try await visitor.get("/operator")
             #expect(console.text.contains("Signed in as teacher."))
-            #expect(console.text.contains("<td>judy</td>"))
+            #expect(console.text.contains(#"<td role="cell">judy<br>"#))
 
             #expect(try await visitor.post("/operator/vendors", ["name": "team 82", "vendor_id": "82"]).status == 303)
             let registered = try await visitor.get("/operator")
@@ -69,7 +69,8 @@ import Testing
             let console = try await teacher.get("/operator").text
             let host = LocalNetwork.addresses().first ?? "localhost"
             let address = "http://\(host)/teams/82"
-            let cell = try #require(console.firstMatch(of: /<td><code>([^<]+\/teams\/82)<\/code>(.*?)<\/td>/))
+            let addresses = /<td role="cell" class="addresses"><code>([^<]+\/teams\/82)<\/code>(.*?)<\/td>/
+            let cell = try #require(console.firstMatch(of: addresses))
             #expect(cell.1 == address)
             #expect(cell.2.contains(#"<summary>QR 코드</summary><svg"#))
             #expect(cell.2.contains(#"aria-label="team 82 팀 주소 QR 코드""#))
@@ -142,7 +143,8 @@ import Testing
             #expect(hidden.text.contains("Show again"))
             #expect(
                 hidden.text.contains(
-                    "<td>papri</td><td><code>\(TestMarket.papri.identifier)</code></td><td>0 (1 hidden)</td>"),
+                    #"<td role="cell">papri<br><code class="identifier">\#(TestMarket.papri.identifier)</code></td>"#
+                        + #"<td role="cell" data-label="Products">0 (1 hidden)</td>"#),
                 "what buyers see, and the hidden apart")
 
             let list = try await market.send("GET", "/api/products?page_no=1&items_per_page=10").json

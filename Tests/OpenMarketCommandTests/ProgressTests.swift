@@ -119,7 +119,7 @@ import Testing
             let again = try await OpenMarketBinary.run(["migrate", "--quiet", "--data-dir", folder.path, "--to", url])
             #expect(again.status == 0, "\(again.errors)")
             #expect(again.errors.isEmpty)
-            #expect(again.output.hasPrefix("done: the market now lives in the database"))
+            #expect(again.output.contains(/^done: \d+ vendors, 1 product and 3,002 pictures now live in the database;/))
         } catch {
             try await TestStorage.dropDatabase(url)
             throw error
