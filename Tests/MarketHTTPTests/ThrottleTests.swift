@@ -105,10 +105,14 @@ import Testing
     /// are no team of a class share the address's allowance as before.
     @Test func aClassBehindOneAddressWaitsTeamByTeam() async throws {
         let teamPort = try FreePort.pick()
-        try await TestMarket.withServer(configure: {
-            $0.secretThrottle = SecretThrottle(perAddress: 6)
-            $0.teamPorts = TeamPorts(String(teamPort))
-        }) { market in
+        // A clock that stands still: the waits are read as the market gives them, however slowly the test runs.
+        try await TestMarket.withServer(
+            clock: TestClock(),
+            configure: {
+                $0.secretThrottle = SecretThrottle(perAddress: 6)
+                $0.teamPorts = TeamPorts(String(teamPort))
+            }
+        ) { market in
             let nat = "X-Forwarded-For: 198.51.100.7"
             let plain = MarketPeer(port: market.port)
             struct Team {
