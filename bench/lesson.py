@@ -35,6 +35,7 @@ import uuid
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "e2e"))
 from market import picture  # noqa: E402  (the browser tests' pictures)
+from soak import multipart  # noqa: E402  (a register's body, as bench/soak sends it)
 
 BINARY = os.environ.get("OPENMARKET_BINARY", os.path.join(ROOT, ".build", "release", "openmarket"))
 TEAMS = int(os.environ.get("TEAMS", "40"))
@@ -114,15 +115,6 @@ class Connection:
                 self.http = None
                 if attempt == 1:
                     return None, str(error).encode(), []
-
-
-def multipart(params, pictures):
-    boundary = uuid.uuid4().hex
-    body = f'--{boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n{json.dumps(params)}\r\n'.encode()
-    for index, data in enumerate(pictures):
-        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="images"; filename="photo{index}.png"\r\n'
-                 "Content-Type: image/png\r\n\r\n").encode() + data + b"\r\n"
-    return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
 class Windows:
@@ -214,7 +206,7 @@ class Lesson:
                           "price": 12000, "currency": "KRW", "stock": 3, "secret": team.secret}
                 if camel:
                     params["discountedPrice"] = 1000
-                body, kind = multipart(params, rng.sample(self.pictures, rng.randint(1, 2)))
+                body, kind = multipart(params, rng.sample(self.pictures, rng.randint(1, 2)), "png")
                 status, answer = send("register", "POST", "/api/products", body, {**auth, "Content-Type": kind})
                 if status == 201:
                     team.owned.append(json.loads(answer)["id"])

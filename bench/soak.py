@@ -49,12 +49,13 @@ class Client:
                     return None, str(error).encode()
 
 
-def multipart(params, pictures):
+def multipart(params, pictures, kind="jpeg"):
+    """A 2022 register's body, as the apps send it: `params` as JSON, then each picture (of type image/`kind`)."""
     boundary = uuid.uuid4().hex
     body = f'--{boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n{json.dumps(params)}\r\n'.encode()
     for index, picture in enumerate(pictures):
-        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="images"; filename="{index}.jpg"\r\n'
-                 "Content-Type: image/jpeg\r\n\r\n").encode() + picture + b"\r\n"
+        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="images"; filename="{index}.{kind}"\r\n'
+                 f"Content-Type: image/{kind}\r\n\r\n").encode() + picture + b"\r\n"
     return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 

@@ -8,6 +8,7 @@ public func waitUntil(
     let deadline = ContinuousClock.now + limit
     while try await !condition() {
         guard ContinuousClock.now < deadline else { throw RawHTTPError("never: \(what)") }
+        // Nothing signals the condition, so it is asked again after a pause, bounded by `limit`.
         try await Task.sleep(for: pause)
     }
 }
