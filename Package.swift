@@ -80,9 +80,16 @@ let package = Package(
                     "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
                 ])
             ],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+            linkerSettings: [
+                .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+                // Our vips_semaphore_down_timeout (bridge.c) must be seen by libvips ahead of its own.
+                .unsafeFlags(
+                    ["-Xlinker", "--export-dynamic-symbol=vips_semaphore_down_timeout"], .when(platforms: [.linux])),
+            ]
         ),
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
+        // Every frame of a crashed thread in the log (Swift's own backtracer stops at C frames).
+        .target(name: "CCrashReport"),
         .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
         // The HTTP adapters: what they all use, one module per wire format, and the server that
@@ -160,7 +167,7 @@ let package = Package(
         .executableTarget(
             name: "openmarket",
             dependencies: [
-                "MarketApp", "MarketHTTPShared", "OpenMarketKit",
+                "MarketApp", "MarketHTTPShared", "OpenMarketKit", "CCrashReport",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
@@ -178,7 +185,7 @@ let package = Package(
                 server("NIOConcurrencyHelpers", "swift-nio"),
             ],
             path: "Tests/MarketTestSupport",
-            resources: [.copy("Resources/photo.heic")]
+            resources: [.copy("Resources/photo.heic"), .copy("Resources/vips-faults.c")]
         ),
         .testTarget(name: "MarketCoreTests", dependencies: ["MarketTestSupport"]),
         .testTarget(name: "MarketHTTPTests", dependencies: ["MarketTestSupport"]),

@@ -2,9 +2,9 @@
 
 #include <vips/vips.h>
 
+// Copied and cleared under libvips' lock: other threads write the same buffer.
 static char *take_error(void) {
-    char *message = g_strdup(vips_error_buffer());
-    vips_error_clear();
+    char *message = vips_error_buffer_copy();
     if (message[0] == '\0') {
         g_free(message);
         message = g_strdup("libvips failed without a message");
@@ -17,6 +17,19 @@ static void unref_all(VipsObject **objects, int count) {
         if (objects[i] != NULL) g_object_unref(objects[i]);
     }
 }
+
+#if defined(__linux__)
+// libvips from 8.14.1 (Debian 12's) until its thread set was rewritten in 8.15 stops a worker
+// thread after 15 s idle, and may hand it a task in the moment it stops: the task is then written
+// into memory the worker has just freed, which crashed the market (docs/contributing.md, "The
+// picture path under sanitizers"). Only that thread set waits with a timeout, so this definition,
+// exported from the executable ahead of libvips' own, keeps idle workers for the life of the
+// process and closes the race. Later versions never call it.
+int vips_semaphore_down_timeout(VipsSemaphore *semaphore, gint64 timeout) {
+    (void)timeout;
+    return vips_semaphore_down(semaphore);
+}
+#endif
 
 int omk_start(void) {
     if (VIPS_INIT("openmarket") != 0) return -1;

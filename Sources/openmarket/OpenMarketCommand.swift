@@ -1,4 +1,5 @@
 import ArgumentParser
+import CCrashReport
 
 @main
 struct OpenMarketCommand: AsyncParsableCommand {
@@ -14,6 +15,11 @@ struct OpenMarketCommand: AsyncParsableCommand {
             Serve.self, Vendors.self, Operators.self, Products.self, Faults.self, Inspect.self, Snapshot.self,
             Migrate.self,
         ])
+
+    static func main() async {
+        crash_report_install()
+        await main(nil)
+    }
 }
 
 extension CommandConfiguration {
