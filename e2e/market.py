@@ -41,7 +41,8 @@ class Market:
                 break
         else:
             raise RuntimeError("the market did not start:\n" + "".join(self.log))
-        threading.Thread(target=self._drain, daemon=True).start()
+        self.drainer = threading.Thread(target=self._drain, daemon=True)
+        self.drainer.start()
 
     def _drain(self):
         for line in self.process.stdout:
