@@ -1,12 +1,14 @@
 """The storefront in a real browser, as a person on a phone uses it: every flow of issue 3, each
 asserting what the person sees and leaving a screenshot in e2e/screenshots/."""
 
+import datetime
 import json
 import os
 import re
 import tempfile
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -468,13 +470,14 @@ class InspectorTest(StorefrontTest):
         page.screenshot("inspector-refusal")
         page.fill("#fail", "100")
         page.fill("#status", "503")
-        page.button("Save faults").click()
+        # By the keyboard: chromedriver clicks an emulated phone's long page a button's height below where it aims.
+        page.button("Save faults").send_keys(Keys.ENTER)
         page.wait(lambda: "Faults saved." in page.text())
         with self.assertRaises(urllib.error.HTTPError) as failed:
             market.create_product("Rehearsed", vendor=JUDY)
         self.assertEqual(failed.exception.code, 503)
         self.assertEqual(market.create_product("Untouched", vendor=PAPRI)["name"], "Untouched")
-        page.button("Switch off").click()
+        page.button("Switch off").send_keys(Keys.ENTER)
         page.wait(lambda: "Faults are off" in page.text())
         self.assertEqual(market.create_product("Working again", vendor=JUDY)["name"], "Working again")
 
@@ -500,7 +503,7 @@ class LiveInspectorTest(StorefrontTest):
 
         page.fill("#broken", "100")
         page.find("input[name=broken_null]").click()
-        page.button("장애 설정 저장").click()
+        page.button("장애 설정 저장").send_keys(Keys.ENTER)
         page.wait(lambda: "장애 설정을 저장했습니다" in page.text())
         self.assertTrue(page.find("input[name=broken_null]").is_selected(), "the choice is shown as saved")
         page.wait(lambda: page.find(".live").is_displayed())
@@ -585,6 +588,28 @@ class ReplayTest(StorefrontTest):
             market.api(f"/api/products/{product['id']}")
         self.assertEqual(gone.exception.code, 404, "deleted by the request sent again")
         self.assertNotIn(delete_secret, self.driver.page_source)
+
+
+    def test_a_picture_sent_again_is_described_and_shown_not_read_as_text(self):
+        page = self.page
+        product = market.create_product("Lamp pictured", vendor=JUDY)
+        judy_id = next(line.split()[0] for line in market.command("vendors", "list").splitlines()
+                       if JUDY[0] in line)
+        picture = urllib.parse.urlparse(product["images"][0]["url"]).path
+        market.get(f"/teams/{judy_id}{picture}")
+        self.sign_in(JUDY)
+        page.wait(lambda: page.open("/inspector") or picture in page.text())
+        row = next(row for row in page.find_all("ol.requests > li") if picture in row.text)
+        row.find_element("css selector", "summary").send_keys(Keys.ENTER)
+        row.find_element("css selector", "form.replay button").send_keys(Keys.ENTER)
+        replayed = row.find_element("css selector", ".replayed")
+        page.wait(lambda: replayed.is_displayed()
+                  and replayed.find_element("css selector", ".status-line").text.startswith("200")
+                  and replayed.find_element("css selector", "img").is_displayed())
+        said = replayed.find_element("css selector", "pre").text
+        self.assertRegex(said, r"^a JPEG image, [\d,]+ bytes, [\d,]+ × [\d,]+ pixels$")
+        self.assertGreater(self.driver.execute_script(
+            "return arguments[0].naturalWidth", replayed.find_element("css selector", "img")), 0)
 
 
 class OperatorTest(StorefrontTest):
@@ -773,8 +798,8 @@ class ClassOfFortyTest(StorefrontTest):
         first = f"/teams/{self.ids[self.teams[0]]}"
         # The first team's card, above the reader, grows a line as the team guesses secrets; a team's next
         # page shows on its own card.
-        for _ in range(6):
-            self.send(self.market, "PATCH", f"{first}/api/products/1", {"price": 1, "secret": "guess"},
+        for guess in range(6):
+            self.send(self.market, "PATCH", f"{first}/api/products/1", {"price": 1, "secret": f"guess-{guess}"},
                       {"identifier": self.teams[0]})
         self.send(self.market, "GET", f"/teams/{self.ids[quiet]}/api/products?page_no=2&items_per_page=4")
         page.wait(lambda: "잠시 막혔습니다" in page.find(".board .team").text, timeout=30)
@@ -783,6 +808,22 @@ class ClassOfFortyTest(StorefrontTest):
         self.assertEqual(reading.find_element("css selector", "h2").text.split(" ")[0], name, "the same card")
         self.assertEqual(AccessibilityTest.violations(self), [], "the board of forty")
         page.screenshot("class-board-40-ko-1366")
+
+    def test_each_step_is_the_readers_own_time_of_day_on_one_line(self):
+        """The board says when each step first worked as the time of day where the teacher is, not the market."""
+        self.driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Seoul"})
+        page = self.page
+        page.open("/operator/board")
+        times = page.find_all(".board .flows time")
+        self.assertGreater(len(times), 40)
+        seoul = datetime.timezone(datetime.timedelta(hours=9))
+        for time in times[:5]:
+            moment = datetime.datetime.fromisoformat(time.get_attribute("datetime").replace("Z", "+00:00"))
+            self.assertEqual(time.text, moment.astimezone(seoul).strftime("%H:%M:%S"))
+        wrapped = self.driver.execute_script("""
+            return [...document.querySelectorAll('.board .flows li')].filter((step) =>
+              step.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(step).lineHeight)).length""")
+        self.assertEqual(wrapped, 0, "every step on one line")
 
     def test_the_console_gives_every_team_address_whole_on_a_desktop_and_a_phone(self):
         for width, height in ((1366, 768), browser.PHONE):

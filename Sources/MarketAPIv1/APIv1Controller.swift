@@ -113,7 +113,9 @@ enum V1Requests {
         let currency = try fields.currency("currency").orMissing(.currency)
         let stock = try fields.wholeNumber("stock").orMissing(.stock)
         var discount: Int64 = 0
-        if let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice") {
+        let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice")
+        // A sale price of 0 is how apps that cannot leave the field out say there is no discount.
+        if let salePrice, salePrice != 0 {
             do {
                 discount = try MarketRules.discount(price: price, salePrice: salePrice)
             } catch {
@@ -121,7 +123,8 @@ enum V1Requests {
             }
         }
         return ProductDraft(
-            name: title, description: description, currency: currency, price: price, discount: discount, stock: stock)
+            name: title, description: description, currency: currency, price: price, discount: discount, stock: stock,
+            zeroSalePriceSent: salePrice == 0)
     }
 
     static func changes(from fields: JSONFields) throws(MarketError) -> ProductChanges {

@@ -3,7 +3,8 @@ import MarketHTTPShared
 import MarketModel
 
 /// An item in the 2021 API's JSON (API reference §2.2). `discounted_price` is what the buyer pays
-/// and is left out when there is no discount; `registration_date` is Unix seconds with a fraction.
+/// and is left out when there is no discount, unless the app sent it as 0 to say so; `registration_date` is Unix
+/// seconds with a fraction.
 struct V1ItemBody: Encodable {
     var summary: ProductSummary
     var product: Product?
@@ -21,7 +22,11 @@ struct V1ItemBody: Encodable {
         try json.encode(summary.price, forKey: .price)
         try json.encode(summary.currency.rawValue, forKey: .currency)
         try json.encode(summary.stock, forKey: .stock)
-        if summary.discount > 0 { try json.encode(summary.salePrice, forKey: .discountedPrice) }
+        if summary.zeroSalePriceSent {
+            try json.encode(0, forKey: .discountedPrice)
+        } else if summary.discount > 0 {
+            try json.encode(summary.salePrice, forKey: .discountedPrice)
+        }
         let thumbnails = summary.thumbnailKeys.map(urls.url(for:))
         try json.encode(thumbnails.isEmpty ? [urls.thumbnail(for: "")] : thumbnails, forKey: .thumbnails)
         try json.encode(summary.createdAt.timeIntervalSince1970, forKey: .registrationDate)

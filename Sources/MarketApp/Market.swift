@@ -96,7 +96,8 @@ public struct Market: Sendable {
     /// What `application` answers requests with: the router behind the team addresses.
     public func responder(plainAddressTeam: Vendor? = nil) throws -> some HTTPResponder<MarketRequestContext> {
         MarketServer.responder(
-            router: try router(), teamPorts: configuration.teamPorts, plainAddressTeam: plainAddressTeam)
+            router: try router(), service: service, teamPorts: configuration.teamPorts,
+            plainAddressTeam: plainAddressTeam)
     }
 
     /// Every route and middleware of the market's server, as `application` serves them.

@@ -29,6 +29,8 @@ public struct MarketError: Error, Sendable, Equatable, Codable, CustomStringConv
         case noPage(String), noImage(String)
         case bodyTooLarge(Int)
         case noBoundary(String)
+        /// A multipart body whose lines end in LF CR (`\n\r`) rather than CR LF: every part's head is lost.
+        case lineBreaksReversed
         case createTakesMultipart, itemsTakeMultipart
         /// A body for a vendor's faults that is no JSON object of settings.
         case notFaultsJSON
@@ -123,6 +125,8 @@ extension MarketError.Reason {
         case .noImage(let key): "no image is called \(key)"
         case .bodyTooLarge(let bytes): "the request body is larger than \(bytes) bytes"
         case .noBoundary(let boundary): "the multipart body never mentions its boundary \"\(boundary)\""
+        case .lineBreaksReversed:
+            "the multipart body's lines end in LF CR (\\n\\r); each line of a multipart body ends in CR LF (\\r\\n)"
         case .createTakesMultipart:
             "POST /api/products takes multipart/form-data with a params part and 1 to 5 images parts"
         case .itemsTakeMultipart: "items are sent as multipart/form-data"

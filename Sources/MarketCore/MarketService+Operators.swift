@@ -20,7 +20,7 @@ extension MarketService {
     {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let secret = secret.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await throttled(Self.operatorSubject(name), from: sender) {
+        return try await throttled(Self.operatorSubject(name), from: sender, secret: secret, use: .signIn) {
             let hash = try await store.operatorSecretHash(name: name)
             // An unknown name costs the same bcrypt work as a wrong secret.
             let matches = try await hasher.verify(secret, against: hash ?? SecretHasher.decoy)
@@ -103,4 +103,11 @@ extension MarketService {
 }
 
 /// Someone who runs the market, proven by their secret.
-public struct MarketOperator: Sendable, Equatable, Codable { public let name: String }
+public struct MarketOperator: Sendable, Equatable, Codable {
+    public let name: String
+
+    /// Whoever ran an `openmarket` command on the market's machine: the console's log names them by their login.
+    public static var shell: MarketOperator {
+        MarketOperator(name: "shell (\(ProcessInfo.processInfo.environment["USER"] ?? "\(getuid())"))")
+    }
+}

@@ -99,7 +99,9 @@ extension MarketService {
         if let productID, let owner = try await store.ownership(of: productID) {
             team = try await vendor(.identifier(owner.vendorIdentifier))
         }
-        let tokenProductID = try await throttled(productID.map(Self.productSubject), from: sender, team: team) {
+        let tokenProductID = try await throttled(
+            productID.map(Self.productSubject), from: sender, team: team, secret: productSecret
+        ) {
             guard let tokenProductID = try await store.productID(forDeleteToken: digest) else {
                 if let productID, try await store.ownership(of: productID)?.hidden != false {
                     throw MarketError.productNotFound(productID)
@@ -121,7 +123,7 @@ extension MarketService {
     /// Deletes every product of the vendor these credentials prove, to start a lesson afresh; their pictures go with
     /// the next sweep.
     public func deleteAllProducts(of credentials: VendorCredentials, from sender: RequestSender?) async throws -> Int {
-        let vendor = try await authenticate(credentials, from: sender)
+        let vendor = try await authenticate(credentials, from: sender, use: .signIn)
         return try await store.deleteProducts(vendorID: vendor.id)
     }
 
@@ -166,7 +168,7 @@ extension MarketService {
             subject = Self.vendorSubject(identifier)
         }
         let team = try await vendor(.identifier(owner.vendorIdentifier))
-        try await throttled(subject, from: proof.sender, team: team) {
+        try await throttled(subject, from: proof.sender, team: team, secret: proof.secret) {
             guard try await hasher.verify(proof.secret, against: hash) else { throw MarketError.wrongCredentials }
         }
     }

@@ -15,7 +15,7 @@ public struct VendorSession: Sendable {
 extension MarketService {
     /// Checks the credentials (sent by `sender`) and opens a session for their vendor.
     public func signIn(_ credentials: VendorCredentials, from sender: RequestSender?) async throws -> VendorSession {
-        let vendor = try await authenticate(credentials, from: sender)
+        let vendor = try await authenticate(credentials, from: sender, use: .signIn)
         let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
         let now = now()
         let session = VendorSession(

@@ -19,12 +19,13 @@ public struct SecretThrottle: Sendable, Equatable {
     /// Failures older than this are forgotten.
     static let memory: TimeInterval = 3600
     static let longestWait: TimeInterval = 15 * 60
-    /// What a key counts failures of: a sender, or a vendor, product or operator.
+    /// What a key counts failures of: a sender, or a vendor, product or operator; a person's sign-ins apart.
     static let clientPrefix = "client:", vendorPrefix = "vendor:", productPrefix = "product:"
-    static let operatorPrefix = "operator:"
+    static let operatorPrefix = "operator:", signInPrefix = "sign-in "
 
     /// Whose failures the key counts.
     static func cause(of key: String) -> ThrottleCause {
+        let key = key.hasPrefix(signInPrefix) ? key.dropFirst(signInPrefix.count) : key[...]
         if key.hasPrefix(clientPrefix) { return key.contains(" team:") ? .teamAtAddress : .address }
         if key.hasPrefix(productPrefix) { return .product }
         return key.hasPrefix(operatorPrefix) ? .operator : .vendor
@@ -32,7 +33,8 @@ public struct SecretThrottle: Sendable, Equatable {
 
     /// The wait after `failures` wrong secrets under `key`: none within its allowance.
     func wait(after failures: Int, under key: String) -> TimeInterval {
-        let over = failures - (key.hasPrefix(Self.clientPrefix) ? perAddress : Self.perSubject)
+        let isSender = Self.cause(of: key) == .address || Self.cause(of: key) == .teamAtAddress
+        let over = failures - (isSender ? perAddress : Self.perSubject)
         guard over >= 0 else { return 0 }
         return min(firstWait.seconds * pow(2, Double(min(over, 30))), Self.longestWait)
     }
@@ -48,13 +50,23 @@ public enum ThrottleCause: String, Sendable, Codable {
     case teamAtAddress
 }
 
+/// Who checks a secret, which decides whose count its mistakes go on: an app's wrong secrets make that app's requests
+/// wait, never a person signing in with the right secret (to read the inspector and see why); a person's wrong
+/// sign-ins make their sign-ins wait.
+public enum SecretUse: Sendable {
+    case appRequest, signIn
+}
+
 extension MarketService {
     /// Runs a secret check for `subject` (a vendor, product or operator, when known) unless it or its sender has had
     /// too many wrong secrets lately. Senders are counted too, so that one cannot guess through many identifiers: by
     /// address, and by team at that address when the request came through a team address or `team` (the vendor
-    /// the subject names) is a team of a class, so that a team waits for its own mistakes, not its class's.
+    /// the subject names) is a team of a class, so that a team waits for its own mistakes, not its class's. The same
+    /// wrong `secret` sent again under a key teaches a guesser nothing and is not counted again: an app that tests its
+    /// wrong-secret path on every run is never made to wait for it.
     func throttled<T>(
-        _ subject: String?, from sender: RequestSender?, team: Vendor? = nil, _ check: () async throws -> T
+        _ subject: String?, from sender: RequestSender?, team: Vendor? = nil, secret: String,
+        use: SecretUse = .appRequest, _ check: () async throws -> T
     ) async throws -> T {
         let now = now()
         let since = now.addingTimeInterval(-SecretThrottle.memory)
@@ -62,7 +74,9 @@ extension MarketService {
             let team = sender.team ?? team.flatMap { $0.isTeam ? $0.id : nil }
             return SecretThrottle.clientPrefix + sender.address + (team.map { " team:\($0)" } ?? "")
         }
-        let keys = [subject, senderKey].compactMap { $0 }
+        let prefix = use == .signIn ? SecretThrottle.signInPrefix : ""
+        let subjectKey = subject.map { prefix + $0 }
+        let keys = [subjectKey, senderKey.map { prefix + $0 }].compactMap { $0 }
         let counted = try await store.failedAttempts(under: keys, since: since)
         let waits = counted.compactMap { attempts -> (until: Date, attempts: FailedAttempts)? in
             let wait = secretThrottle.wait(after: attempts.count, under: attempts.key)
@@ -75,12 +89,15 @@ extension MarketService {
         }
         do {
             let result = try await check()
-            if let subject, counted.contains(where: { $0.key == subject }) {
-                try await store.clearFailedAttempts(under: subject)
+            if let subjectKey, counted.contains(where: { $0.key == subjectKey }) {
+                try await store.clearFailedAttempts(under: subjectKey)
             }
             return result
         } catch let error as MarketError where error == .wrongCredentials || error == .wrongProductSecret {
-            try await store.recordFailedAttempt(under: keys, at: now, since: since)
+            // By what it was tried on too: one secret tried on many identifiers from one address is many guesses.
+            let tried = SecretHasher.normalized(secret)
+            let new = keys.filter { wrongSecrets.remember(wrongSecrets.tag($0, subject ?? "", tried), at: now) }
+            if !new.isEmpty { try await store.recordFailedAttempt(under: new, at: now, since: since) }
             throw error
         }
     }

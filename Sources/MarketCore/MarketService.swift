@@ -18,6 +18,8 @@ public struct MarketService: Sendable {
     let imageWork = ImageWork()
     /// Vendors found by identifier: they are never removed, so one found once is remembered.
     let knownVendors = KnownVendors()
+    /// Wrong secrets counted lately, by throttle key: the same one sent again is not counted again.
+    let wrongSecrets = SecretMemory(lifetime: SecretThrottle.memory, capacity: 65_536)
 
     public init(
         store: any MarketStore, images: any ImageStore, imageProcessor: any ImageProcessor,
@@ -156,14 +158,21 @@ public struct MarketService: Sendable {
     /// An app used `vendor`'s team address: it is a team of the class from now on. Returns it as such.
     public func teamAddressUsed(by vendor: Vendor) async throws -> Vendor {
         guard !vendor.isTeam else { return vendor }
-        try await store.markTeam(vendorID: vendor.id)
         var team = vendor
-        team.isTeam = true
+        team.teamSeat = try await store.markTeam(vendorID: vendor.id)
         knownVendors.remember(team)
         return team
     }
 
     public func vendors() async throws -> [Vendor] { try await store.allVendors() }
+
+    /// The team in `seat` (whose own port is that seat's), remembered once found: a seat is never given again.
+    public func team(inSeat seat: Int) async throws -> Vendor? {
+        if let known = knownVendors.bySeat.withLock({ $0[seat] }) { return known }
+        guard let team = try await store.team(inSeat: seat) else { return nil }
+        knownVendors.bySeat.withLock { $0[seat] = team }
+        return team
+    }
 
     /// The vendor `key` names, or nil: an identifier no vendor has, or a sign-in that has ended.
     public func vendor(_ key: VendorKey) async throws -> Vendor? {
@@ -185,15 +194,18 @@ public struct MarketService: Sendable {
 
     /// The vendor these credentials prove, or `wrongCredentials`. An unknown identifier takes as long to refuse as a
     /// wrong secret, unless open registration makes it a vendor. After too many wrong secrets for one identifier or
-    /// from one `sender`, `throttled` until a wait is over. `known` is what `admitSeller` read, if anything.
+    /// from one `sender` in this `use`, `throttled` until a wait is over. `known` is what `admitSeller` read, if any.
     public func authenticate(
-        _ credentials: VendorCredentials, from sender: RequestSender?, known: StoredVendor? = nil
+        _ credentials: VendorCredentials, from sender: RequestSender?, use: SecretUse = .appRequest,
+        known: StoredVendor? = nil
     ) async throws -> Vendor {
         let identifier = VendorIdentifier.normalized(credentials.identifier)
         guard !identifier.isEmpty else { throw MarketError.missing(.identifier) }
         guard !credentials.secret.isEmpty else { throw MarketError.missing(.secret) }
         let named = if let known { known.vendor } else { try await vendor(.identifier(identifier)) }
-        return try await throttled(Self.vendorSubject(identifier), from: sender, team: named) {
+        return try await throttled(
+            Self.vendorSubject(identifier), from: sender, team: named, secret: credentials.secret, use: use
+        ) {
             let stored = if let known { known } else { try await store.vendorCredentials(identifier: identifier) }
             if stored == nil, openRegistration {
                 return try await addVendor(
@@ -248,6 +260,7 @@ public struct AdmittedSeller: Sendable, Equatable { let stored: StoredVendor }
 final class KnownVendors: Sendable {
     let vendors = Mutex<[String: Vendor]>([:])
     let byID = Mutex<[Int64: Vendor]>([:])
+    let bySeat = Mutex<[Int: Vendor]>([:])
 
     /// Replaces what is remembered of `vendor`, wherever it is.
     func remember(_ vendor: Vendor) {

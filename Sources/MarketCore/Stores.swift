@@ -6,8 +6,10 @@ public protocol VendorStore: Sendable {
     func insertVendor(_ vendor: NewVendor) async throws -> Vendor
     func vendorCredentials(identifier: String) async throws -> StoredVendor?
     func allVendors() async throws -> [Vendor]
-    /// Makes the vendor a team of the class (`Vendor.isTeam`), once.
-    func markTeam(vendorID: Int64) async throws
+    /// Makes the vendor a team of the class, once, seated after the teams before it; returns its seat.
+    func markTeam(vendorID: Int64) async throws -> Int
+    /// The team in `seat` (`Vendor.teamSeat`), or nil while no team has it.
+    func team(inSeat seat: Int) async throws -> Vendor?
 }
 
 /// Where products, their image rows and their delete secrets are kept; every method is one transaction.

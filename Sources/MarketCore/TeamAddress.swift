@@ -1,4 +1,5 @@
 import Foundation
+import MarketModel
 
 /// A team's own address: the market's address followed by `/teams/<vendor_id>`. An app that takes
 /// it as its base URL has every request it sends, reads and pictures included, kept in that
@@ -26,8 +27,9 @@ public enum TeamAddress {
     }
 }
 
-/// Ports of the teams' own, for apps that set a URL's path apart from its host and so drop a team
-/// address's path: vendor_id N is reached on `first + N - 1`, while that is `last` or below.
+/// Ports of the teams' own, for apps that set a URL's path apart from its host and so drop a team address's path:
+/// the team in seat N (`Vendor.teamSeat`, the order teams joined) is reached on `first + N - 1`, while that is `last`
+/// or below.
 public struct TeamPorts: Sendable, Equatable {
     public let ports: ClosedRange<Int>
 
@@ -42,17 +44,55 @@ public struct TeamPorts: Sendable, Equatable {
         ports = first...last
     }
 
-    public func port(of vendorID: Int64) -> Int? {
-        guard vendorID >= 1, vendorID <= Int64(ports.count) else { return nil }
-        return ports.lowerBound + Int(vendorID) - 1
-    }
+    private init(ports: ClosedRange<Int>) { self.ports = ports }
 
-    public func vendorID(atPort port: Int) -> Int64? { ports.contains(port) ? Int64(port - ports.lowerBound + 1) : nil }
+    public var text: String { ports.count == 1 ? "\(ports.lowerBound)" : "\(ports.lowerBound)-\(ports.upperBound)" }
 
-    /// The team's address on its own port of the host in `origin` (`http://host:port`).
-    public func url(of vendorID: Int64, on origin: String) -> String? {
-        guard let port = port(of: vendorID), let url = URL(string: origin), let host = url.host else { return nil }
+    /// How many teams the range holds, in English: "1 team", "40 teams".
+    public var teams: String { ports.count == 1 ? "1 team" : "\(ports.count) teams" }
+
+    public func port(ofSeat seat: Int) -> Int? { seat >= 1 && seat <= ports.count ? ports.lowerBound + seat - 1 : nil }
+
+    public func seat(atPort port: Int) -> Int? { ports.contains(port) ? port - ports.lowerBound + 1 : nil }
+
+    /// `team`'s own address on the host in `origin` (`http://host:port`), or why it has none; nil for a vendor
+    /// that is no team.
+    public func address(of team: Vendor, on origin: String) -> TeamPort? {
+        guard let seat = team.teamSeat else { return nil }
+        guard let port = port(ofSeat: seat) else {
+            let last = ports.lowerBound + seat - 1
+            return last <= 65_535
+                ? .rangeFull(self, widened: TeamPorts(ports: ports.lowerBound...last)) : .outOfPorts(self)
+        }
+        guard let url = URL(string: origin), let host = url.host else { return nil }
         let bracketed = host.contains(":") ? "[\(host)]" : host
-        return "\(url.scheme ?? "http")://\(bracketed):\(port)"
+        return .url("\(url.scheme ?? "http")://\(bracketed):\(port)")
+    }
+}
+
+/// A team's own port, as every place that shows a team's addresses shows it.
+public enum TeamPort: Sendable, Equatable {
+    case url(String)
+    /// Every port of the range is an earlier team's: started with `widened`, the market gives this team one too.
+    case rangeFull(TeamPorts, widened: TeamPorts)
+    /// Past the last port there is: no range starting there holds this team.
+    case outOfPorts(TeamPorts)
+
+    public var url: String? { if case .url(let url) = self { url } else { nil } }
+
+    /// The address, or "none: " and why, in English (the command's and the log's language).
+    public var english: String { url ?? "none: " + (whyNone ?? "") }
+
+    /// Why there is no port and how to give the team one, in English; nil when there is one.
+    public var whyNone: String? {
+        switch self {
+        case .url: nil
+        case .rangeFull(let ports, let widened):
+            "--team-ports \(ports.text) holds \(ports.teams), all seated before this one; "
+                + "start the market with --team-ports \(widened.text) to give it one"
+        case .outOfPorts(let ports):
+            "--team-ports \(ports.text) holds \(ports.teams), all seated before this one, and no port follows "
+                + "65535; start the market with a range that starts lower"
+        }
     }
 }

@@ -66,10 +66,12 @@ public enum MarketServer {
     /// `router` behind the team addresses: `/teams/<vendor_id>/…`, or a team's own port, is routed as `/…` for that
     /// vendor; with `plainAddressTeam` the market's own address is that vendor's too.
     public static func responder(
-        router: Router<MarketRequestContext>, teamPorts: TeamPorts? = nil, plainAddressTeam: Vendor? = nil
+        router: Router<MarketRequestContext>, service: MarketService, teamPorts: TeamPorts? = nil,
+        plainAddressTeam: Vendor? = nil
     ) -> some HTTPResponder<MarketRequestContext> {
         TeamAddressResponder(
-            router: router.buildResponder(), teamPorts: teamPorts, plainAddressTeam: plainAddressTeam?.id)
+            router: router.buildResponder(), service: service, teamPorts: teamPorts,
+            plainAddressTeam: plainAddressTeam?.id)
     }
 
     /// `responder` served on `host`:`port` (0 picks a free port); `onListening` learns the port.
@@ -98,6 +100,7 @@ public enum MarketServer {
 /// A request to a team's own port, or with `plainAddressTeam` to the market's own address, is that team's as it is.
 struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPResponder {
     let router: Router
+    let service: MarketService
     let teamPorts: TeamPorts?
     let plainAddressTeam: Int64?
 
@@ -109,7 +112,7 @@ struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPRe
             head.headerFields[.forwardedPrefix] = TeamAddress.path(of: vendorID)
             context.team = vendorID
         } else {
-            context.team = portTeam(of: request) ?? plainAddressTeam(of: request)
+            context.team = await portTeam(of: request) ?? plainAddressTeam(of: request)
             guard head.headerFields[.forwardedPrefix] != nil else {
                 return try await router.respond(to: request, context: context)
             }
@@ -118,12 +121,14 @@ struct TeamAddressResponder<Router: HTTPResponder<MarketRequestContext>>: HTTPRe
         return try await router.respond(to: Request(head: head, body: request.body), context: context)
     }
 
-    /// The team whose own port the request's host names (as a proxy in front forwarded it).
-    private func portTeam(of request: Request) -> Int64? {
+    /// The team whose own port the request's host names (as a proxy in front forwarded it). A store that cannot be
+    /// read leaves the request no team's: the route meets the same store and answers for it.
+    private func portTeam(of request: Request) async -> Int64? {
         guard let teamPorts, let host = request.headers[.forwardedHost] ?? request.head.authority,
-            let colon = host.lastIndex(of: ":"), let port = Int(host[host.index(after: colon)...])
+            let colon = host.lastIndex(of: ":"), let port = Int(host[host.index(after: colon)...]),
+            let seat = teamPorts.seat(atPort: port)
         else { return nil }
-        return teamPorts.vendorID(atPort: port)
+        return try? await service.team(inSeat: seat)?.id
     }
 
     private func plainAddressTeam(of request: Request) -> Int64? {

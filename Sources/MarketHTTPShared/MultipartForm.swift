@@ -49,6 +49,10 @@ package struct MultipartForm {
         var parts: [Part] = []
         while true {
             let lineEnd = Self.lineEnd(in: bytes, from: start + delimiter.count)
+            // A line that ends in LF alone and is followed by CR: LF CR where CR LF belongs.
+            if lineEnd.content == lineEnd.next - 1, lineEnd.next < bytes.count, bytes[lineEnd.next] == 0x0D {
+                throw MarketError(.invalid, .lineBreaksReversed)
+            }
             let rest = String(decoding: bytes[(start + delimiter.count)..<lineEnd.content], as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces)
             if rest.hasSuffix("--") || lineEnd.next >= bytes.count { break }

@@ -1,4 +1,5 @@
 import MarketCore
+import MarketModel
 
 /// Where a team's app reaches the market as that team, on the host a person or a request named: the market's
 /// address with `/teams/<vendor_id>` (`TeamAddress.url`), and the team's own port when the market listens on them.
@@ -15,5 +16,6 @@ package struct TeamAddresses: Sendable {
     /// `origin` as phones on the same network reach it, when the market listens for them.
     package func forPhones(_ origin: String) -> String { listensOnNetwork ? LocalNetwork.reachable(origin) : origin }
 
-    package func port(of vendorID: Int64, on origin: String) -> String? { ports?.url(of: vendorID, on: origin) }
+    /// `team`'s own port, or why it has none; nil without team ports or for a vendor that is no team.
+    package func port(of team: Vendor, on origin: String) -> TeamPort? { ports?.address(of: team, on: origin) }
 }

@@ -32,17 +32,17 @@ struct ClassBoard: ClassBoardSource {
                 "flows": Self.flows(for: [team]).map { flow -> PageContent in
                     [
                         "flow": strings("board.flow.\(flow.rawValue)"),
-                        "when": team.firstWorked[flow].map { PageRenderer.time.string(from: $0) },
+                        "when": team.firstWorked[flow].map(PageRenderer.moment),
                     ]
                 },
                 "refused": strings("board_refused", ["count": String(team.refused)]),
                 "commonestRefusal": team.commonestRefusal.map {
                     strings("board_commonest", ["reason": strings.explainKind($0.refusal), "count": String($0.count)])
                 },
-                "throttled": team.lastThrottled.map {
-                    strings(
-                        "board_throttled",
-                        ["when": PageRenderer.time.string(from: $0.at), "why": strings.explain($0.refusal)])
+                "throttled": team.lastThrottled.map { throttled -> PageContent in
+                    var moment = PageRenderer.moment(throttled.at)
+                    moment["why"] = strings.explain(throttled.refusal)
+                    return moment
                 },
                 "anyForgiven": !team.forgiven.isEmpty,
                 "forgiven": team.forgiven.map {
@@ -62,8 +62,13 @@ struct ClassBoard: ClassBoardSource {
         guard team.rehearsedFailures > 0 || team.registeredTwice > 0 else { return nil }
         let asked = ["failures": String(team.rehearsedFailures), "again": String(team.askedAgain)]
         var said = [strings("board_askedAgain", asked)]
-        if let soonest = team.secondsBeforeAskingAgain.min(), let latest = team.secondsBeforeAskingAgain.max() {
-            said.append(strings("board_after", ["soonest": seconds(soonest), "latest": seconds(latest)]))
+        if let soonest = team.secondsBeforeAskingAgain.min().map(seconds),
+            let latest = team.secondsBeforeAskingAgain.max().map(seconds)
+        {
+            said.append(
+                soonest == latest
+                    ? strings("board_afterOnce", ["seconds": soonest])
+                    : strings("board_after", ["soonest": soonest, "latest": latest]))
         }
         if team.registeredTwice > 0 {
             said.append(strings("board_registeredTwice", ["count": String(team.registeredTwice)]))
@@ -100,7 +105,8 @@ struct ClassBoard: ClassBoardSource {
         }
         let widespread = quirks.enumerated().sorted { ($0.element.teams, -$0.offset) > ($1.element.teams, -$1.offset) }
         for (_, quirk) in widespread {
-            tallies.append(tally(quirk.teams, strings("quirkKind.\(quirk.example.kind)")))
+            tallies.append(
+                tally(quirk.teams, strings("quirkKind.\(quirk.example.name)", ["key": quirk.example.field ?? ""])))
         }
         tallies.append(tally(teams.count { $0.askedAgain > 0 }, strings("board_askedAgainTally")))
         tallies.append(tally(teams.count { $0.registeredTwice > 0 }, strings("board_registeredTwiceTally")))
@@ -144,11 +150,10 @@ struct ClassBoard: ClassBoardSource {
                 strings("board_rehearsalsColumn"), strings("board_throttledColumn"),
             ]
         let rows = teams.map { team -> [String] in
-            let steps: [String] = flows.map { team.firstWorked[$0].map { PageRenderer.time.string(from: $0) } ?? "" }
+            // Moments as a spreadsheet reads them: ISO 8601 in UTC.
+            let steps: [String] = flows.map { team.firstWorked[$0]?.formatted(.iso8601) ?? "" }
             let forgiven = team.forgiven.map { "\(strings.explain($0.example)) ×\($0.count)" }
-            let throttled = team.lastThrottled.map {
-                PageRenderer.time.string(from: $0.at) + " " + strings.explain($0.refusal)
-            }
+            let throttled = team.lastThrottled.map { $0.at.formatted(.iso8601) + " " + strings.explain($0.refusal) }
             return [String(team.vendor.id), team.vendor.name, String(team.requests)] + steps + [
                 String(team.refused), team.commonestRefusal.map { strings.explainKind($0.refusal) } ?? "",
                 forgiven.joined(separator: "; "), Self.rehearsals(of: team, strings) ?? "", throttled ?? "",

@@ -1,4 +1,5 @@
 import HTTPTypes
+import MarketCore
 
 /// What the inspector tells a learner about a request, as values: the inspector's page says them in the
 /// visitor's language and the JSON twin in English (`Localization.english`), both from the inspector's phrases.
@@ -111,7 +112,9 @@ enum BrokenSaid: Codable, Sendable, Equatable {
 enum RequestShape: String, Codable, Sendable, Equatable {
     case create, edit, issueSecret, delete, list, other
 
+    /// Through a team address the path is the same request's behind `/teams/<vendor_id>`.
     init(method: HTTPRequest.Method, path: String) {
+        let path = TeamAddress.split(path[...])?.rest ?? path[...]
         let segments = path.split(separator: "?").first.map { $0.lowercased().split(separator: "/") } ?? []
         self =
             switch (method, segments.count > 2 ? Array(segments.prefix(2)) : segments) {

@@ -32,7 +32,9 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     @Sendable func team(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request, context)
         var addresses = ["address": TeamAddress.url(of: vendor.id, on: request.origin)]
-        addresses["port_address"] = teamAddresses.port(of: vendor.id, on: request.origin)
+        if let port = teamAddresses.port(of: vendor, on: request.origin) {
+            addresses[port.url == nil ? "port_missing" : "port_address"] = port.english
+        }
         return try Self.json(addresses)
     }
 
@@ -91,7 +93,7 @@ package struct InspectorController<Context: ConnectionRequestContext> {
     }
 
     private func vendor(of request: Request, _ context: Context) async throws -> Vendor {
-        try await service.authenticate(credentials(of: request), from: context.sender(of: request))
+        try await service.authenticate(credentials(of: request), from: context.sender(of: request), use: .signIn)
     }
 
     private func credentials(of request: Request) -> VendorCredentials {

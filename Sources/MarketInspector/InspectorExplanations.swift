@@ -47,9 +47,15 @@ extension Localization {
     /// The inspector's phrases in English with plain numbers: what the JSON twin, the class board's JSON
     /// and `openmarket inspect` say.
     static let english: Localization = {
-        let file = InspectorPages.resources?.appendingPathComponent("words/en.json")
-        let phrases = file.flatMap { try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: $0)) }
-        return Localization(language: .en, phrases: phrases ?? [:], plainNumbers: true)
+        var phrases: [String: String] = [:]
+        for folder in [Website.resources, InspectorPages.resources].compactMap({ $0 }) {
+            let file = folder.appendingPathComponent("words/en.json")
+            guard let words = try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: file)) else {
+                continue
+            }
+            phrases.merge(words) { _, new in new }
+        }
+        return Localization(language: .en, phrases: phrases, plainNumbers: true)
     }()
 
     /// Why the market refused a request, naming the field as the request spelled it.
@@ -71,7 +77,7 @@ extension Localization {
     func kindPhrase(_ refusal: InspectedRequest.Refusal) -> String? {
         switch refusal.error?.reason {
         case nil, .noProduct, .noProductCalled, .hiddenByOperator, .notOwner, .throttled, .noVendor, .noTeam,
-            .noPage, .noImage, .noBoundary:
+            .noPage, .noImage, .noBoundary, .lineBreaksReversed:
             self("refusalKind.\(refusal.kind)")
         default: nil
         }

@@ -73,10 +73,12 @@ package struct InspectorPages: Sendable {
                     strings("inspector_classRehearsal", ["faults": strings.describe($0)])
                 },
                 "explainAfter": strings("inspector_explainAfter", ["kept": String(RequestRecords.keptRequests)]),
+                "pictureWords": Self.pictureWords(strings),
                 "teamAddress": strings(
                     "inspector_teamAddress", ["address": TeamAddress.url(of: vendor.id, on: request.origin)]),
-                "teamPort": website.teamAddresses.port(of: vendor.id, on: request.origin).map {
-                    strings("inspector_teamPort", ["address": $0])
+                "teamPort": website.teamAddresses.port(of: vendor, on: request.origin).map { port in
+                    port.url.map { strings("inspector_teamPort", ["address": $0]) }
+                        ?? strings("inspector_teamPortMissing", ["why": strings.whyNoPort(port) ?? ""])
                 },
             ])
     }
@@ -153,7 +155,7 @@ struct InspectedRow {
         let replay = ReplayedRequest(request)
         let curlSteps = Self.curlSteps(request.curlNeeds, strings)
         return [
-            "id": String(id), "time": PageRenderer.time.string(from: at), "method": request.method,
+            "id": String(id), "moment": PageRenderer.moment(at), "method": request.method,
             "path": request.path, "status": request.status, "refused": request.refusal != nil,
             "rehearsed":
                 request.refusal == nil
@@ -184,6 +186,23 @@ struct InspectedRow {
                 ]
             },
         ]
+    }
+}
+
+extension InspectorPages {
+    /// How the page's script says what a request sent again from the page answered when it was a picture, as the
+    /// recorded answer says it: its phrases, and the names of the kinds of picture by their media type's subtype.
+    static func pictureWords(_ strings: Localization) -> String {
+        struct Words: Encodable {
+            var picture: String
+            var bytes: String
+            var types: [String: String]
+        }
+        var types: [String: String] = [:]
+        for sniffed in [Sniffed.jpeg, .png, .gif, .webp, .heic] { types[sniffed.rawValue] = strings.explain(sniffed) }
+        types["heif"] = types["heic"]
+        let words = Words(picture: strings("answer.picture"), bytes: strings("answer.bytes"), types: types)
+        return String(decoding: (try? JSONEncoder.stable().encode(words)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
 

@@ -183,8 +183,20 @@ extension InspectedRequest {
 }
 
 extension Quirk {
-    /// What kind of quirk this is, whatever its details.
-    var kind: String {
+    /// What kind of quirk this is and, for one of a field's, which field: a price sent as text and a stock sent as
+    /// text are tallied apart, each with its own example.
+    var kind: String { field.map { "\(name) \($0)" } ?? name }
+
+    /// The field a quirk of one field's took its liberty with.
+    var field: String? {
+        switch self {
+        case .camelCaseKey(let key, _), .numberAsText(let key, _), .wholeNumber(let key, _, _): key
+        default: nil
+        }
+    }
+
+    /// The kind's name, whatever the field and the details.
+    var name: String {
         switch self {
         case .crlfBeforeBoundary: "crlfBeforeBoundary"
         case .bytesBeforeBoundary: "bytesBeforeBoundary"

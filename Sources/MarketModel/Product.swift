@@ -14,13 +14,14 @@ public struct Product: Sendable, Equatable, Identifiable {
 
     public init(
         id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
-        price: Int64, discount: Int64, stock: Int64, images: [ProductImage], coverImageID: Int64?,
-        createdAt: Date, updatedAt: Date
+        price: Int64, discount: Int64, stock: Int64, zeroSalePriceSent: Bool = false, images: [ProductImage],
+        coverImageID: Int64?, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.vendor = vendor
         facts = ProductDraft(
-            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
+            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock,
+            zeroSalePriceSent: zeroSalePriceSent)
         self.images = images
         self.coverImageID = coverImageID
         self.createdAt = createdAt
@@ -69,10 +70,12 @@ public struct ProductSummary: Sendable, Equatable, Identifiable {
 
     public init(
         id: Int64, vendor: VendorSummary, name: String, description: String, currency: Currency,
-        price: Int64, discount: Int64, stock: Int64, thumbnailKey: String, thumbnailKeys: [String], createdAt: Date
+        price: Int64, discount: Int64, stock: Int64, zeroSalePriceSent: Bool = false, thumbnailKey: String,
+        thumbnailKeys: [String], createdAt: Date
     ) {
         let facts = ProductDraft(
-            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock)
+            name: name, description: description, currency: currency, price: price, discount: discount, stock: stock,
+            zeroSalePriceSent: zeroSalePriceSent)
         self.init(
             id: id, vendor: vendor, facts: facts, thumbnailKey: thumbnailKey, thumbnailKeys: thumbnailKeys,
             createdAt: createdAt)

@@ -8,12 +8,16 @@ public struct ProductDraft: Sendable, Equatable {
     /// How much is taken off `price`; 0 when there is no discount.
     public var discount: Int64
     public var stock: Int64
+    /// The 2021 app that last set the discount sent a sale price of 0 (`discounted_price: 0`), by which it means none:
+    /// some cannot leave the field out. There is no discount, and the 2021 API gives the 0 back as the app sent it.
+    public var zeroSalePriceSent: Bool
 
     /// What a buyer pays.
     public var salePrice: Int64 { price - discount }
 
     public init(
-        name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0, stock: Int64 = 0
+        name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0, stock: Int64 = 0,
+        zeroSalePriceSent: Bool = false
     ) {
         self.name = name
         self.description = description
@@ -21,6 +25,7 @@ public struct ProductDraft: Sendable, Equatable {
         self.price = price
         self.discount = discount
         self.stock = stock
+        self.zeroSalePriceSent = zeroSalePriceSent
     }
 
     /// The draft with every rule checked: trimmed name, amounts in range, discount within the price.
@@ -78,10 +83,11 @@ public struct ProductChanges: Sendable, Equatable {
     public func applied(to product: Product) throws(ValidationError) -> Product {
         var changed = product
         let price = price ?? product.price
+        let (discount, zeroSalePriceSent) = try discount(for: product, at: price)
         let draft = try ProductDraft(
             name: name ?? product.name, description: description ?? product.description,
-            currency: currency ?? product.currency, price: price,
-            discount: try discount(for: product, at: price), stock: stock ?? product.stock
+            currency: currency ?? product.currency, price: price, discount: discount, stock: stock ?? product.stock,
+            zeroSalePriceSent: zeroSalePriceSent
                 // A description kept as it was is not checked again, so a product stored without one stays editable.
         ).validated(checkingDescription: description != nil)
         changed.facts = draft
@@ -94,13 +100,17 @@ public struct ProductChanges: Sendable, Equatable {
         return changed
     }
 
-    private func discount(for product: Product, at price: Int64) throws(ValidationError) -> Int64 {
+    /// The discount after the change, and whether a 2021 app's sale price of 0 (meaning none) set it.
+    private func discount(for product: Product, at price: Int64) throws(ValidationError) -> (Int64, Bool) {
         switch discount {
-        case .amount(let amount): return amount
-        case .salePrice(let salePrice): return try MarketRules.discount(price: price, salePrice: salePrice)
+        case .amount(let amount): return (amount, false)
+        case .salePrice(0): return (0, true)
+        case .salePrice(let salePrice): return (try MarketRules.discount(price: price, salePrice: salePrice), false)
         case nil:
-            guard priceChangeKeeps == .salePrice, product.discount > 0 else { return product.discount }
-            return try MarketRules.discount(price: price, salePrice: product.salePrice)
+            guard priceChangeKeeps == .salePrice, product.discount > 0 else {
+                return (product.discount, product.zeroSalePriceSent)
+            }
+            return (try MarketRules.discount(price: price, salePrice: product.salePrice), false)
         }
     }
 }

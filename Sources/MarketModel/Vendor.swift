@@ -6,17 +6,20 @@ public struct Vendor: Sendable, Equatable, Identifiable {
     public var identifier: String
     public var name: String
     public var createdAt: Date
-    /// A team of a class: registered by its teacher (or by open registration), or whose team address an app has
-    /// used. The class board shows teams, and a team is throttled for its own wrong secrets, not its class's.
-    public var isTeam: Bool
+    /// Where a team of a class stands in the order teams joined, from 1, or nil for a vendor that is no team. Teams are
+    /// registered by their teacher (or by open registration), or an app used their team address. The class board
+    /// shows teams; a team is throttled for its own wrong secrets, not its class's; its seat gives its own port.
+    public var teamSeat: Int?
 
-    public init(id: Int64, identifier: String, name: String, createdAt: Date, isTeam: Bool = false) {
+    public init(id: Int64, identifier: String, name: String, createdAt: Date, teamSeat: Int? = nil) {
         self.id = id
         self.identifier = identifier
         self.name = name
         self.createdAt = createdAt
-        self.isTeam = isTeam
+        self.teamSeat = teamSeat
     }
+
+    public var isTeam: Bool { teamSeat != nil }
 
     public var summary: VendorSummary { VendorSummary(id: id, name: name, createdAt: createdAt) }
 }

@@ -110,12 +110,18 @@ package struct PageRenderer: Sendable {
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
-    /// Times as the inspector and the console list them: in the market's zone, named by its offset
-    /// (`2026-11-28 12:40:05 UTC+09:00`), since a learner's or a teacher's own zone may differ.
-    package static let time: DateFormatter = {
+    /// A moment as the inspector, the board and the console show it, as `<time datetime="{{at}}">{{time}}</time>`:
+    /// the time of day, which the pages' script says in the reader's own zone (a learner's and a teacher's may
+    /// differ from the market's); without the script, in UTC and said so.
+    package static func moment(_ date: Date) -> PageContent {
+        ["at": date.formatted(.iso8601), "time": timeOfDay.string(from: date) + " UTC"]
+    }
+
+    private static let timeOfDay: DateFormatter = {
         let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'xxx"
+        formatter.dateFormat = "HH:mm:ss"
         formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter
     }()
 

@@ -34,6 +34,7 @@ extension Localization {
         case .noImage(let key): self("noImage", ["key": key])
         case .bodyTooLarge(let bytes): self("bodyTooLarge", ["bytes": Self.grouped(Int64(bytes))])
         case .noBoundary(let boundary): self("multipartNoBoundary", ["boundary": boundary])
+        case .lineBreaksReversed: self("multipartLineBreaksReversed")
         case .createTakesMultipart: self("createTakesMultipart")
         case .itemsTakeMultipart: self("itemsTakeMultipart")
         case .databaseUnreachable: self("databaseUnreachable")

@@ -14,12 +14,15 @@ package struct Website: Sendable {
     package let faults: FaultInjector
     package let teamAddresses: TeamAddresses
 
+    /// The folder of the templates, phrases and assets every page shares.
+    package static var resources: URL? { Bundle.module.resourceURL?.appendingPathComponent("pages") }
+
     /// `resources` are the other page modules' folders of templates, phrases and assets.
     package init(
         service: MarketService, faults: FaultInjector, teamAddresses: TeamAddresses, sessionKey: SessionKey,
         resources: [URL]
     ) throws {
-        guard let own = Bundle.module.resourceURL?.appendingPathComponent("pages") else {
+        guard let own = Self.resources else {
             throw PageRenderer.TemplateError(description: "the pages' resources are missing")
         }
         self.service = service

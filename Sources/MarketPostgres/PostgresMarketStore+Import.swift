@@ -17,9 +17,9 @@ extension PostgresMarketStore: MarketImporting {
                 let vendor = stored.vendor
                 try await session.execute(
                     """
-                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at, team)
+                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at, team, team_seat)
                     VALUES (\(vendor.id), \(vendor.identifier), \(vendor.name), \(stored.secretHash), \(vendor.createdAt),
-                        \(vendor.isTeam))
+                        \(vendor.isTeam), \(vendor.teamSeat))
                     """)
             }
         }
@@ -47,17 +47,17 @@ extension PostgresMarketStore: MarketImporting {
             try await session.execute(
                 """
                 INSERT INTO product (id, vendor_id, name, description, currency, price, discount, stock,
-                    cover_image_id, search_text, password_hash, created_at, updated_at, hidden)
-                SELECT id, vendor_id, name, description, currency, price, discount, stock, NULLIF(cover_image_id, 0),
-                    search_text, NULLIF(password_hash, ''), created_at, updated_at, hidden
+                    zero_sale_price_sent, cover_image_id, search_text, password_hash, created_at, updated_at, hidden)
+                SELECT id, vendor_id, name, description, currency, price, discount, stock, zero_sale_price_sent,
+                    NULLIF(cover_image_id, 0), search_text, NULLIF(password_hash, ''), created_at, updated_at, hidden
                 FROM unnest(\(rows.map(\.id)), \(rows.map(\.vendor.id)), \(rows.map(\.name)), \(rows.map(\.description)),
                     \(rows.map(\.currency.rawValue)), \(rows.map(\.price)), \(rows.map(\.discount)), \(rows.map(\.stock)),
-                    \(rows.map { $0.coverImageID ?? 0 }),
+                    \(rows.map(\.zeroSalePriceSent)), \(rows.map { $0.coverImageID ?? 0 }),
                     \(rows.map { NewProduct.searchText(name: $0.name, description: $0.description) }),
                     \(products.map { $0.passwordHash ?? "" }), \(rows.map(\.createdAt)), \(rows.map(\.updatedAt)),
                     \(products.map(\.hidden)))
-                    AS t(id, vendor_id, name, description, currency, price, discount, stock, cover_image_id, search_text,
-                        password_hash, created_at, updated_at, hidden)
+                    AS t(id, vendor_id, name, description, currency, price, discount, stock, zero_sale_price_sent,
+                        cover_image_id, search_text, password_hash, created_at, updated_at, hidden)
                 """)
             if !images.isEmpty {
                 try await session.execute(

@@ -35,16 +35,15 @@ extension PostgresMarketStore {
     public func vendorOverview() async throws -> [VendorOverview] {
         try await all(
             """
-            SELECT v.id, v.identifier, v.name, v.created_at, v.team,
+            SELECT \(unescaped: Self.vendorColumns),
                 (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND NOT p.hidden),
                 (SELECT count(*) FROM product p WHERE p.vendor_id = v.id AND p.hidden),
                 (SELECT max(at) FROM request_record r WHERE r.vendor_id = v.id)
             FROM vendor v ORDER BY v.id
-            """, as: (Int64, String, String, Date, Bool, Int, Int, Date?).self
+            """, as: (Int64, String, String, Date, Int?, Int, Int, Date?).self
         ).map {
             VendorOverview(
-                vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3, isTeam: $4), productCount: $5,
-                hiddenCount: $6, lastRequestAt: $7)
+                vendor: Self.vendor(($0, $1, $2, $3, $4)), productCount: $5, hiddenCount: $6, lastRequestAt: $7)
         }
     }
 

@@ -19,11 +19,11 @@ extension PostgresMarketStore {
     public func vendor(forSession tokenHash: String, at now: Date) async throws -> Vendor? {
         try await all(
             """
-            SELECT v.id, v.identifier, v.name, v.created_at, v.team
+            SELECT \(unescaped: Self.vendorColumns)
             FROM vendor_session s JOIN vendor v ON v.id = s.vendor_id
             WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
-            """, as: (Int64, String, String, Date, Bool).self
-        ).first.map { Vendor(id: $0, identifier: $1, name: $2, createdAt: $3, isTeam: $4) }
+            """, as: Self.VendorRow.self
+        ).first.map(Self.vendor)
     }
 
     public func deleteSession(tokenHash: String) async throws {

@@ -70,12 +70,14 @@ public final class PostgresMarketStore: MarketStore {
 
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
         do {
-            let id = try await database.transaction { session in
+            let (id, seat) = try await database.transaction { session in
+                let seat = vendor.isTeam ? try await Self.nextTeamSeat(in: session) : nil
                 let id = try await session.single(
                     """
-                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at, team)
+                    INSERT INTO vendor (id, identifier, name, secret_hash, created_at, team, team_seat)
                     VALUES (coalesce(\(vendor.id), nextval(pg_get_serial_sequence('vendor', 'id'))),
-                        \(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt), \(vendor.isTeam))
+                        \(vendor.identifier), \(vendor.name), \(vendor.secretHash), \(vendor.createdAt), \(seat != nil),
+                        \(seat))
                     RETURNING id
                     """, as: Int64.self)
                 if vendor.id != nil {
@@ -86,11 +88,10 @@ public final class PostgresMarketStore: MarketStore {
                             greatest((SELECT max(id) FROM vendor), nextval(pg_get_serial_sequence('vendor', 'id')) - 1))
                         """)
                 }
-                return id
+                return (id, seat)
             }
             return Vendor(
-                id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt,
-                isTeam: vendor.isTeam)
+                id: id, identifier: vendor.identifier, name: vendor.name, createdAt: vendor.createdAt, teamSeat: seat)
         } catch let error as PSQLError
             where error.serverInfo?[.sqlState] == "23505" && error.serverInfo?[.constraintName] == "vendor_pkey"
         {
@@ -106,21 +107,53 @@ public final class PostgresMarketStore: MarketStore {
 
     public func allVendors() async throws -> [Vendor] { try await storedVendors().map(\.vendor) }
 
-    public func markTeam(vendorID: Int64) async throws {
-        try await execute("UPDATE vendor SET team = true WHERE id = \(vendorID) AND NOT team")
+    public func markTeam(vendorID: Int64) async throws -> Int {
+        try await database.transaction { session in
+            if let seat = try await session.first(
+                "SELECT team_seat FROM vendor WHERE id = \(vendorID) AND team_seat IS NOT NULL", as: Int.self)
+            {
+                return seat
+            }
+            let seat = try await Self.nextTeamSeat(in: session)
+            try await session.execute("UPDATE vendor SET team = true, team_seat = \(seat) WHERE id = \(vendorID)")
+            return seat
+        }
+    }
+
+    public func team(inSeat seat: Int) async throws -> Vendor? {
+        try await all(
+            "SELECT \(unescaped: Self.vendorColumns) FROM vendor v WHERE v.team_seat = \(seat)", as: Self.VendorRow.self
+        ).first.map(Self.vendor)
+    }
+
+    /// The seat after the last team's, with every other server's seating held off until this transaction ends.
+    private static func nextTeamSeat(in session: DatabaseSession) async throws -> Int {
+        try await session.execute("SELECT pg_advisory_xact_lock(\(teamSeatingLock))")
+        return try await session.single("SELECT coalesce(max(team_seat), 0) + 1 FROM vendor", as: Int.self)
+    }
+
+    /// Any number of its own: only team seating takes it.
+    private static let teamSeatingLock: Int64 = 0x7465_616d_7365_6174
+
+    /// A vendor's columns, as `vendor(_:)` reads them.
+    static let vendorColumns = "v.id, v.identifier, v.name, v.created_at, v.team_seat"
+    typealias VendorRow = (Int64, String, String, Date, Int?)
+
+    static func vendor(_ row: VendorRow) -> Vendor {
+        Vendor(id: row.0, identifier: row.1, name: row.2, createdAt: row.3, teamSeat: row.4)
     }
 
     /// Every vendor in id order, or only the one with `identifier`.
     func storedVendors(identifier: String? = nil) async throws -> [StoredVendor] {
-        let select = "SELECT id, identifier, name, created_at, secret_hash, team FROM vendor"
+        let select = "SELECT \(Self.vendorColumns), v.secret_hash FROM vendor v"
         let query: PostgresQuery =
             if let identifier {
-                "\(unescaped: select) WHERE identifier = \(identifier)"
+                "\(unescaped: select) WHERE v.identifier = \(identifier)"
             } else {
-                "\(unescaped: select) ORDER BY id"
+                "\(unescaped: select) ORDER BY v.id"
             }
-        return try await all(query, as: (Int64, String, String, Date, String, Bool).self).map {
-            StoredVendor(vendor: Vendor(id: $0, identifier: $1, name: $2, createdAt: $3, isTeam: $5), secretHash: $4)
+        return try await all(query, as: (Int64, String, String, Date, Int?, String).self).map {
+            StoredVendor(vendor: Self.vendor(($0, $1, $2, $3, $4)), secretHash: $5)
         }
     }
 
@@ -132,11 +165,11 @@ public final class PostgresMarketStore: MarketStore {
             let searchText = NewProduct.searchText(name: draft.name, description: draft.description)
             let id = try await session.single(
                 """
-                INSERT INTO product (vendor_id, name, description, currency, price, discount, stock, search_text,
-                    password_hash, created_at, updated_at)
+                INSERT INTO product (vendor_id, name, description, currency, price, discount, stock,
+                    zero_sale_price_sent, search_text, password_hash, created_at, updated_at)
                 VALUES (\(new.vendorID), \(draft.name), \(draft.description), \(draft.currency.rawValue),
-                    \(draft.price), \(draft.discount), \(draft.stock), \(searchText), \(new.passwordHash),
-                    \(new.createdAt), \(new.createdAt))
+                    \(draft.price), \(draft.discount), \(draft.stock), \(draft.zeroSalePriceSent), \(searchText),
+                    \(new.passwordHash), \(new.createdAt), \(new.createdAt))
                 RETURNING id
                 """, as: Int64.self)
             try await Self.insertImages(new.images, of: id, at: new.createdAt, in: session)
@@ -345,6 +378,7 @@ public final class PostgresMarketStore: MarketStore {
                 UPDATE product SET name = \(changed.name), description = \(changed.description),
                     currency = \(changed.currency.rawValue), price = \(changed.price),
                     discount = \(changed.discount), stock = \(changed.stock),
+                    zero_sale_price_sent = \(changed.zeroSalePriceSent),
                     cover_image_id = \(changed.coverImageID), search_text = \(searchText),
                     updated_at = \(changed.updatedAt)
                 WHERE id = \(id)
@@ -390,7 +424,7 @@ public final class PostgresMarketStore: MarketStore {
 
     static let productColumns = """
         p.id, p.vendor_id, v.name, v.created_at, p.name, p.description, p.currency, p.price, p.discount, p.stock,
-        p.cover_image_id, p.created_at, p.updated_at
+        p.cover_image_id, p.created_at, p.updated_at, p.zero_sale_price_sent
         """
     /// A list's columns (`ProductRow.summary()`) of products `p`, with `summaryJoins`.
     static let summaryColumns = """

@@ -30,22 +30,24 @@ struct ProductRow {
         Product(
             id: try value(0), vendor: try vendor(), name: try value(4), description: try value(5),
             currency: try currency(), price: try value(7), discount: try value(8), stock: try value(9),
-            images: images, coverImageID: try value(10), createdAt: try value(11), updatedAt: try value(12))
+            zeroSalePriceSent: try value(13), images: images, coverImageID: try value(10), createdAt: try value(11),
+            updatedAt: try value(12))
     }
 
     /// The image after the product's columns, if the row has one.
     func image() throws -> ProductImage? {
-        guard let id = try value(13, Int64?.self) else { return nil }
+        guard let id = try value(14, Int64?.self) else { return nil }
         return ProductImage(
-            id: id, originalKey: try value(14), thumbnailKey: try value(15), width: try value(16),
-            height: try value(17), createdAt: try value(18))
+            id: id, originalKey: try value(15), thumbnailKey: try value(16), width: try value(17),
+            height: try value(18), createdAt: try value(19))
     }
 
     func summary() throws -> ProductSummary {
         ProductSummary(
             id: try value(0), vendor: try vendor(), name: try value(4), description: try value(5),
             currency: try currency(), price: try value(7), discount: try value(8), stock: try value(9),
-            thumbnailKey: try value(13, String?.self) ?? "", thumbnailKeys: try value(14), createdAt: try value(11))
+            zeroSalePriceSent: try value(13), thumbnailKey: try value(14, String?.self) ?? "",
+            thumbnailKeys: try value(15), createdAt: try value(11))
     }
 }
 

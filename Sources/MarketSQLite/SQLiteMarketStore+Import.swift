@@ -20,6 +20,7 @@ extension SQLiteMarketStore: MarketImporting {
                     sql: Self.vendorInsert,
                     arguments: [
                         vendor.id, vendor.identifier, vendor.name, stored.secretHash, vendor.createdAt, vendor.isTeam,
+                        vendor.teamSeat,
                     ])
             }
         }

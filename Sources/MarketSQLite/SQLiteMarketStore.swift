@@ -115,14 +115,16 @@ public final class SQLiteMarketStore: MarketStore {
     public func insertVendor(_ vendor: NewVendor) async throws -> Vendor {
         do {
             return try await write { db in
+                let seat = vendor.isTeam ? try Self.nextTeamSeat(in: db) : nil
                 try db.execute(
                     sql: Self.vendorInsert,
                     arguments: [
-                        vendor.id, vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt, vendor.isTeam,
+                        vendor.id, vendor.identifier, vendor.name, vendor.secretHash, vendor.createdAt, seat != nil,
+                        seat,
                     ])
                 return Vendor(
                     id: db.lastInsertedRowID, identifier: vendor.identifier, name: vendor.name,
-                    createdAt: vendor.createdAt, isTeam: vendor.isTeam)
+                    createdAt: vendor.createdAt, teamSeat: seat)
             }
         } catch DatabaseError.SQLITE_CONSTRAINT_PRIMARYKEY {
             throw MarketError(.conflict, field: .sent("vendor-id"), .vendorIDTaken(vendor.id ?? 0))
@@ -133,7 +135,12 @@ public final class SQLiteMarketStore: MarketStore {
 
     /// A nil id lets SQLite choose the next one; an import gives every id.
     static let vendorInsert =
-        "INSERT INTO vendor (id, identifier, name, secretHash, createdAt, team) VALUES (?, ?, ?, ?, ?, ?)"
+        "INSERT INTO vendor (id, identifier, name, secretHash, createdAt, team, teamSeat) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+    /// The seat after the last team's; one writer at a time, so no two teams get it.
+    private static func nextTeamSeat(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT coalesce(max(teamSeat), 0) + 1 FROM vendor") ?? 1
+    }
 
     public func vendorCredentials(identifier: String) async throws -> StoredVendor? {
         try await row("SELECT * FROM vendor WHERE identifier = ?", [identifier]) { Self.storedVendor(from: $0) }
@@ -143,10 +150,19 @@ public final class SQLiteMarketStore: MarketStore {
         try await rows("SELECT * FROM vendor ORDER BY id") { Self.vendor(from: $0) }
     }
 
-    public func markTeam(vendorID: Int64) async throws {
-        try await write {
-            try $0.execute(sql: "UPDATE vendor SET team = 1 WHERE id = ? AND team = 0", arguments: [vendorID])
+    public func markTeam(vendorID: Int64) async throws -> Int {
+        try await write { db in
+            if let seat = try Int.fetchOne(db, sql: "SELECT teamSeat FROM vendor WHERE id = ?", arguments: [vendorID]) {
+                return seat
+            }
+            let seat = try Self.nextTeamSeat(in: db)
+            try db.execute(sql: "UPDATE vendor SET team = 1, teamSeat = ? WHERE id = ?", arguments: [seat, vendorID])
+            return seat
         }
+    }
+
+    public func team(inSeat seat: Int) async throws -> Vendor? {
+        try await row("SELECT * FROM vendor WHERE teamSeat = ?", [seat]) { Self.vendor(from: $0) }
     }
 
     // MARK: Products
@@ -171,13 +187,14 @@ public final class SQLiteMarketStore: MarketStore {
         try db.execute(
             sql: """
                 INSERT INTO product (id, vendorId, name, description, currency, price, discount, stock,
-                    searchText, passwordHash, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    zeroSalePriceSent, searchText, passwordHash, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 id, vendorID, facts.name, facts.description, facts.currency.rawValue, facts.price, facts.discount,
-                facts.stock, NewProduct.searchText(name: facts.name, description: facts.description), passwordHash,
-                createdAt, updatedAt,
+                facts.stock, facts.zeroSalePriceSent,
+                NewProduct.searchText(name: facts.name, description: facts.description),
+                passwordHash, createdAt, updatedAt,
             ])
         return db.lastInsertedRowID
     }
@@ -339,12 +356,12 @@ public final class SQLiteMarketStore: MarketStore {
             try db.execute(
                 sql: """
                     UPDATE product SET name = ?, description = ?, currency = ?, price = ?, discount = ?,
-                        stock = ?, coverImageId = ?, searchText = ?, updatedAt = ?
+                        stock = ?, zeroSalePriceSent = ?, coverImageId = ?, searchText = ?, updatedAt = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     changed.name, changed.description, changed.currency.rawValue, changed.price,
-                    changed.discount, changed.stock, changed.coverImageID,
+                    changed.discount, changed.stock, changed.zeroSalePriceSent, changed.coverImageID,
                     NewProduct.searchText(name: changed.name, description: changed.description),
                     changed.updatedAt, id,
                 ])
@@ -425,17 +442,18 @@ public final class SQLiteMarketStore: MarketStore {
         var product: Product?
         while let row = try rows.next() {
             if product == nil {
-                if visibleOnly, row[13] == true { return nil }
+                if visibleOnly, row[14] == true { return nil }
                 product = Product(
                     id: row[0], vendor: VendorSummary(id: row[1], name: row[2], createdAt: row[3]), name: row[4],
                     description: row[5], currency: try currency(row[6], of: row[0]), price: row[7], discount: row[8],
-                    stock: row[9], images: [], coverImageID: row[12], createdAt: row[10], updatedAt: row[11])
+                    stock: row[9], zeroSalePriceSent: row[11], images: [], coverImageID: row[13], createdAt: row[10],
+                    updatedAt: row[12])
             }
-            guard let imageID: Int64 = row[14] else { continue }
+            guard let imageID: Int64 = row[15] else { continue }
             product?.images.append(
                 ProductImage(
-                    id: imageID, originalKey: row[15], thumbnailKey: row[16], width: row[17], height: row[18],
-                    createdAt: row[19]))
+                    id: imageID, originalKey: row[16], thumbnailKey: row[17], width: row[18], height: row[19],
+                    createdAt: row[20]))
         }
         return product
     }
@@ -444,7 +462,7 @@ public final class SQLiteMarketStore: MarketStore {
     /// lookups by name lowercase every column's name for every row.
     private static let productColumns = """
         p.id, p.vendorId, v.name, v.createdAt, p.name, p.description, p.currency, p.price, p.discount, p.stock, \
-        p.createdAt
+        p.createdAt, p.zeroSalePriceSent
         """
 
     /// A row of `productColumns`, the cover's thumbnail and all thumbnails separated by spaces.
@@ -452,8 +470,8 @@ public final class SQLiteMarketStore: MarketStore {
         ProductSummary(
             id: row[0], vendor: VendorSummary(id: row[1], name: row[2], createdAt: row[3]), name: row[4],
             description: row[5], currency: try currency(row[6], of: row[0]), price: row[7], discount: row[8],
-            stock: row[9], thumbnailKey: row[11] ?? "",
-            thumbnailKeys: thumbnailKeys(row[12]), createdAt: row[10])
+            stock: row[9], zeroSalePriceSent: row[11], thumbnailKey: row[12] ?? "",
+            thumbnailKeys: thumbnailKeys(row[13]), createdAt: row[10])
     }
 
     /// Keys are plain ASCII: split as bytes, not as characters.
@@ -465,7 +483,7 @@ public final class SQLiteMarketStore: MarketStore {
     static func vendor(from row: Row) -> Vendor {
         Vendor(
             id: row["id"], identifier: row["identifier"], name: row["name"], createdAt: row["createdAt"],
-            isTeam: row["team"])
+            teamSeat: row["teamSeat"])
     }
 
     static func storedVendor(from row: Row) -> StoredVendor {

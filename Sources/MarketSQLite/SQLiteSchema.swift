@@ -281,6 +281,24 @@ enum SQLiteSchema {
         register(
             "class faults",
             "CREATE TABLE classFaults (id INTEGER PRIMARY KEY CHECK (id = 1), faults BLOB NOT NULL)")
+        // Teams seated in the order they joined (by id, for the teams already there): a team's own port is its seat's.
+        register(
+            "team seats",
+            """
+            ALTER TABLE vendor ADD COLUMN teamSeat INTEGER;
+            UPDATE vendor
+            SET teamSeat = (SELECT count(*) FROM vendor AS earlier WHERE earlier.team = 1 AND earlier.id <= vendor.id)
+            WHERE team = 1;
+            CREATE UNIQUE INDEX vendorByTeamSeat ON vendor(teamSeat);
+            """)
+        // A 2021 item's sale price of 0 was its app's way of saying there is no discount.
+        register(
+            "no discount said as a sale price of 0",
+            """
+            ALTER TABLE product ADD COLUMN zeroSalePriceSent INTEGER NOT NULL DEFAULT 0;
+            UPDATE product SET discount = 0, zeroSalePriceSent = 1
+            WHERE passwordHash IS NOT NULL AND price > 0 AND discount = price;
+            """)
         return migrator
     }
 }

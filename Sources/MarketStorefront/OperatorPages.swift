@@ -212,9 +212,10 @@ extension Storefront {
         let vendors: [PageContent] = try await service.vendorOverview(for: actor).map { row in
             let hasAddress = MarketService.hasTeamAddress(row.vendor)
             let address = hasAddress ? TeamAddress.url(of: row.vendor.id, on: reachable) : nil
+            let port = hasAddress ? website.teamAddresses.port(of: row.vendor, on: reachable) : nil
             return [
-                "id": row.vendor.id, "name": row.vendor.name, "address": address,
-                "portAddress": hasAddress ? website.teamAddresses.port(of: row.vendor.id, on: reachable) : nil,
+                "id": row.vendor.id, "name": row.vendor.name, "address": address, "portAddress": port?.url,
+                "portMissing": port.flatMap(strings.whyNoPort).map { strings("operator_noPort", ["why": $0]) },
                 "qr": address.flatMap {
                     QRCode($0)?.svg(label: strings("operator_teamAddressQR", ["name": row.vendor.name]))
                 },
@@ -224,12 +225,11 @@ extension Storefront {
                     : strings(
                         "operator_productsWithHidden",
                         ["count": String(row.productCount), "hidden": String(row.hiddenCount)]),
-                "lastRequest":
-                    row.lastRequestAt.map { PageRenderer.time.string(from: $0) } ?? strings("operator_never"),
+                "lastRequest": row.lastRequestAt.map(PageRenderer.moment), "never": strings("operator_never"),
             ]
         }
         let log: [PageContent] = try await service.operatorLog(for: actor).map {
-            ["what": strings.logEntry(by: $0.operatorName, $0.act), "when": PageRenderer.time.string(from: $0.at)]
+            ["what": strings.logEntry(by: $0.operatorName, $0.act), "when": PageRenderer.moment($0.at)]
         }
         let host = URL(string: reachable)?.host ?? "localhost"
         let loopbackOnly = host == "localhost" || host.hasPrefix("127.") || host == "::1"

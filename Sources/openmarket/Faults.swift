@@ -39,8 +39,11 @@ struct Faults: AsyncParsableCommand {
             return try await market.faults.faults(of: try await market.vendor(identifiedBy: identifier).id)
         }
 
+        /// Every team's faults are the class's rehearsal, which the console's log shows as set from a shell.
         func set(_ faults: FaultSettings?, in market: Market) async throws {
-            guard let identifier else { return try await market.faults.setClassFaults(faults) }
+            guard let identifier else {
+                return try await market.service.rehearseForEveryTeam(faults, with: market.faults, by: .shell)
+            }
             try await market.faults.setFaults(faults, vendorID: try await market.vendor(identifiedBy: identifier).id)
         }
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -12,16 +11,23 @@ enum Interruption {
     struct Interrupted: Error {}
 
     private static let requested = Atomic<Bool>(false)
-    /// Kept for as long as the command runs: the source stops listening once released.
-    nonisolated(unsafe) private static var source: (any DispatchSourceSignal)?
 
-    /// Listens for Ctrl-C from now on.
+    /// Listens for Ctrl-C from now on: the handler is in place when this returns, so that no Ctrl-C from the first
+    /// line the command shows is lost. It only sets a flag (or ends the command, the second time).
     static func listen() {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT)
-        source.setEventHandler { if requested.exchange(true, ordering: .relaxed) { exit(130) } }
-        source.resume()
-        Self.source = source
+        _ = requested.load(ordering: .relaxed)  // made before a signal may read it
+        var action = sigaction()
+        #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = interrupted
+        #else
+            action.__sigaction_u.__sa_handler = interrupted
+        #endif
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+    }
+
+    private static let interrupted: @convention(c) (Int32) -> Void = { _ in
+        if requested.exchange(true, ordering: .relaxed) { _exit(130) }
     }
 
     /// Throws `Interrupted` once Ctrl-C was pressed; called between steps of the work.

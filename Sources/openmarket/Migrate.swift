@@ -35,6 +35,13 @@ struct Migrate: AsyncParsableCommand {
         let products = counted(copied.products, "product")
         print(
             "done: \(vendors), \(products) and \(counted(copied.pictures, "picture")) now live in the database;"
-                + " start it with openmarket serve --database …")
+                + " start it with openmarket serve --database \(Self.withoutPassword(to))")
+    }
+
+    /// The address as the command was given it, its password (which the terminal has seen once already) left out.
+    static func withoutPassword(_ address: String) -> String {
+        guard var components = URLComponents(string: address), components.password != nil else { return address }
+        components.password = nil
+        return (components.string ?? address) + " (and the password you gave here)"
     }
 }

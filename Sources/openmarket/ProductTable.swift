@@ -7,11 +7,7 @@ enum ProductTable {
         guard !page.products.isEmpty else { return "no products on page \(page.number) (\(page.totalCount) in all)" }
         let rows =
             [["ID", "NAME", "PRICE", "STOCK"]] + page.products.map { [String($0.id), $0.name, price($0), stock($0)] }
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let lines = rows.map { row in
-            zip(row.dropLast(), widths).map { $0.padding(toLength: $1 + 2, withPad: " ", startingAt: 0) }.joined()
-                + row[row.count - 1]
-        }
+        let lines = TextTable.lines(rows)
         let footer = "page \(page.number) of \(max(page.lastPage, 1)), \(page.totalCount) products"
         return (lines + [footer]).joined(separator: "\n")
     }

@@ -130,7 +130,7 @@ struct Serve: AsyncParsableCommand {
             }
             let folder: URL? = if case .folder(let folder) = configuration.storage { folder } else { nil }
             let applications = try market.applications(host: host, port: port, plainAddressTeam: plainAddressTeam) {
-                [plainAddressTeam, lan = lan, teamPorts = configuration.teamPorts, configuration] port in
+                [plainAddressTeam, lan = lan, teamPorts = configuration.teamPorts, configuration, service] port in
                 logger.info("Open Market is open at http://\(host):\(port)  (Ctrl-C closes it)")
                 if let folder {
                     let address = ServingAddress(
@@ -140,10 +140,10 @@ struct Serve: AsyncParsableCommand {
                         logger.warning("could not note the market's address in \(folder.path): \(error)")
                     }
                 }
-                if let ports = teamPorts?.ports {
+                if let teamPorts {
                     logger.info(
-                        "each team's own port is open: vendor_id 1 on \(ports.lowerBound) up to \(ports.count) on \(ports.upperBound)"
-                    )
+                        "the teams' own ports are open, one a team in the order they joined: \(teamPorts.text)")
+                    await Self.warnOfTeamsWithoutPorts(teamPorts, in: service, logger: logger)
                 }
                 if let team = plainAddressTeam {
                     logger.info(
@@ -163,6 +163,16 @@ struct Serve: AsyncParsableCommand {
             try await services.run()
         }
         logger.info("Open Market is closed")
+    }
+}
+
+extension Serve {
+    /// Says at once when the class has outgrown `--team-ports`, and the range that would seat every team.
+    static func warnOfTeamsWithoutPorts(_ teamPorts: TeamPorts, in service: MarketService, logger: Logger) async {
+        let teams =
+            (try? await service.vendors().filter(\.isTeam).sorted { ($0.teamSeat ?? 0) < ($1.teamSeat ?? 0) }) ?? []
+        let ports = teams.compactMap { teamPorts.address(of: $0, on: "http://localhost") }
+        if let missing = Vendors.withoutPorts(ports) { logger.warning("\(missing)") }
     }
 }
 

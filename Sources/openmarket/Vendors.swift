@@ -63,6 +63,22 @@ struct Vendors: AsyncParsableCommand {
         "openmarket vendors list --market-address http://192.168.0.10:8080",
         subcommands: [Add.self, List.self, Secret.self])
 
+    /// What a class that has outgrown `--team-ports` is told: how many teams have no port, and the range that seats
+    /// them all (the last team's needs the widest); nil when every team has one.
+    static func withoutPorts(_ ports: [TeamPort]) -> String? {
+        let missing = ports.filter { $0.url == nil }
+        let count = counted(missing.count, "team")
+        switch missing.last {
+        case .rangeFull(let ports, let widened):
+            return "\(count) with no port yet, as --team-ports \(ports.text) holds \(ports.teams): "
+                + "start the market with --team-ports \(widened.text) to give every team one"
+        case .outOfPorts(let ports):
+            return "\(count) with no port yet, as --team-ports \(ports.text) holds \(ports.teams) and no port follows "
+                + "65535: start the market with a range that starts lower"
+        case .url, nil: return nil
+        }
+    }
+
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a vendor and print its identifier and secret.",
@@ -99,8 +115,8 @@ struct Vendors: AsyncParsableCommand {
             print("secret:     \(registered.secret)")
             let market = try address.resolved(for: storage)
             print("address:    \(TeamAddress.url(of: registered.vendor.id, on: market.origin))")
-            if let port = market.ports?.url(of: registered.vendor.id, on: market.origin) {
-                print("own port:   \(port)")
+            if let port = market.ports?.address(of: registered.vendor, on: market.origin) {
+                print("own port:   \(port.english)")
             }
             if let assumption = market.assumption { FileHandle.standardError.write(Data((assumption + "\n").utf8)) }
         }
@@ -140,21 +156,18 @@ struct Vendors: AsyncParsableCommand {
         func run() async throws {
             let vendors = try await storage.withMarket { try await $0.service.vendors() }
             let market = try address.resolved(for: storage)
-            let addresses = vendors.map { vendor in
-                MarketService.hasTeamAddress(vendor)
-                    ? ([TeamAddress.url(of: vendor.id, on: market.origin)]
-                        + (market.ports?.url(of: vendor.id, on: market.origin).map { [$0] } ?? [])).joined(
-                            separator: " ")
-                    : ""
+            let ports = vendors.map { market.ports?.address(of: $0, on: market.origin) }
+            let rows = zip(vendors, ports).map { vendor, port in
+                let address =
+                    MarketService.hasTeamAddress(vendor) ? TeamAddress.url(of: vendor.id, on: market.origin) : ""
+                return [
+                    String(vendor.id), vendor.identifier, address, port.map { $0.url ?? "none" } ?? "", vendor.name,
+                ]
             }
-            let width = (addresses.map(\.count).max() ?? 0) + 2
-            func padded(_ text: String, _ width: Int) -> String {
-                text.padding(toLength: width, withPad: " ", startingAt: 0)
+            for line in TextTable.lines([["id", "identifier", "team address", "own port", "name"]] + rows) {
+                print(line)
             }
-            print(padded("id", 6) + padded("identifier", 38) + padded("team address", width) + "name")
-            for (vendor, team) in zip(vendors, addresses) {
-                print(padded(String(vendor.id), 6) + padded(vendor.identifier, 38) + padded(team, width) + vendor.name)
-            }
+            if let missing = Vendors.withoutPorts(ports.compactMap { $0 }) { print(missing) }
             if let assumption = market.assumption { FileHandle.standardError.write(Data((assumption + "\n").utf8)) }
         }
     }

@@ -21,7 +21,8 @@ struct InterceptingStore: MarketStore {
         try await base.vendorCredentials(identifier: identifier)
     }
     func allVendors() async throws -> [Vendor] { try await base.allVendors() }
-    func markTeam(vendorID: Int64) async throws { try await base.markTeam(vendorID: vendorID) }
+    func markTeam(vendorID: Int64) async throws -> Int { try await base.markTeam(vendorID: vendorID) }
+    func team(inSeat seat: Int) async throws -> Vendor? { try await base.team(inSeat: seat) }
     func product(id: Int64, includingHidden: Bool) async throws -> Product? {
         try await base.product(id: id, includingHidden: includingHidden)
     }

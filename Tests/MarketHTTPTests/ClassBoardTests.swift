@@ -6,6 +6,32 @@ import Testing
 /// The teacher's class board: what each team's app has done, as a page, JSON and CSV, and the
 /// class's tallies for a projector.
 @Suite struct ClassBoardTests {
+    /// A stock sent as text and a price sent as text are two liberties, each tallied under its own field with its
+    /// own example, on the team's row and the projector alike.
+    @Test func eachForgivenQuirkIsTalliedUnderItsOwnField() async throws {
+        try await TestMarket.inProcess { market in
+            let nala = try await TeamAddressTests.teamPath(market, TestMarket.nala)
+            for (price, stock) in [("15000", #""3""#), (#""15000""#, "3")] {
+                let create = try InspectorTests.quirkyCreate(price: price, stock: stock)
+                let answer = try await market.send(
+                    "POST", "\(nala)/api/products",
+                    headers: ["identifier: \(TestMarket.nala.identifier)", "Content-Type: \(create.contentType)"],
+                    body: create.body)
+                #expect(answer.status == 201, "\(answer.text)")
+            }
+            _ = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 2)
+            var teacher = try await OperatorConsoleTests.signedInTeacher(market)
+            let teams = try #require(try await teacher.get("/operator/board.json").json["teams"] as? [[String: Any]])
+            let row = try #require(teams.first { $0["name"] as? String == "nala" })
+            let forgiven = try #require(row["forgiven"] as? [[String: Any]]).compactMap { $0["quirk"] as? String }
+            #expect(forgiven.contains(#"stock sent as text "3" and read as a number"#), "\(forgiven)")
+            #expect(forgiven.contains(#"price sent as text "15000" and read as a number"#), "\(forgiven)")
+            let projector = try await teacher.get("/operator/board?view=projector").text
+            #expect(projector.contains("<strong>1 of 1 teams:</strong> stock sent as text"), "\(projector)")
+            #expect(projector.contains("<strong>1 of 1 teams:</strong> price sent as text"))
+        }
+    }
+
     @Test func theBoardShowsWhatEachTeamsAppDidAndTheProjectorNamesNoTeam() async throws {
         try await TestMarket.inProcess { market in
             for name in ["One", "Two", "Three"] { try await market.addProduct(name) }
@@ -59,9 +85,11 @@ import Testing
             #expect((judyRow["first_worked"] as? [String: String])?.keys.sorted() == ["v1_register"])
 
             let page = try await teacher.get("/operator/board").text
-            #expect(page.contains("list, page 1 <span class=\"who\">20"), "a flow that worked, with when")
+            #expect(
+                page.contains(#"list, page 1 <time class="who" datetime="20"#), "a flow that worked, with when")
             #expect(page.contains("Most often: price must be 0 or more (1)."))
             #expect(page.contains("Met 1 rehearsed failures or broken answers and asked again after 1 of them."))
+            #expect(page.contains(/It asked again after \d+\.\d s\./), "one time said once, not as a range")
             let projector = try await teacher.get("/operator/board?view=projector").text
             #expect(projector.contains("<strong>1 of 4 teams:</strong> a next page"))
             #expect(

@@ -37,6 +37,9 @@ import Testing
             #expect(page.text.contains("price must be 0 or more"))
             #expect(page.text.contains("a part named params holding JSON"))
             #expect(page.text.contains("$OPENMARKET_SECRET"))
+            #expect(
+                page.text.contains("through your team address or your team&#39;s own port"),
+                "the rehearsals apply to a team address's requests too, and the form says so")
             #expect(!page.text.contains(TestMarket.papri.secret), "the secret is masked")
             #expect(!page.text.contains("Judy&#39;s") && !page.text.contains("Judy's"), "not another vendor's request")
         }

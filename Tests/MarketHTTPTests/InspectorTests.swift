@@ -34,11 +34,11 @@ import Testing
     /// Nala Market's body, quirks and all: a CRLF before the first boundary, no space after
     /// `Content-Disposition:`, a camelCase key, a price sent as text, a PNG declared as JPEG.
     static func quirkyCreate(
-        price: String, as vendor: DemoCatalogue.DemoVendor = TestMarket.nala
+        price: String, stock: String = "1", as vendor: DemoCatalogue.DemoVendor = TestMarket.nala
     ) throws -> (body: Data, contentType: String) {
         let b = "nala-\(UUID().uuidString)"
         let params =
-            #"{"name":"Quirky","description":"Sent as a learner sends it.","price":\#(price),"currency":"KRW","discountedPrice":100,"stock":1,"secret":"\#(vendor.secret)"}"#
+            #"{"name":"Quirky","description":"Sent as a learner sends it.","price":\#(price),"currency":"KRW","discountedPrice":100,"stock":\#(stock),"secret":"\#(vendor.secret)"}"#
         let body = wire(
             "\r\n--\(b)\r\nContent-Disposition:form-data; name=\"params\"\r\n\r\n\(params)\r\n",
             "--\(b)\r\nContent-Disposition:form-data; name=\"images\"; filename=\"cat.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n",

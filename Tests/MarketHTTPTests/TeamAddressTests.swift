@@ -106,12 +106,39 @@ import Testing
         }
     }
 
+    /// A refused request gets the same lesson whichever address it came to: the example of a request the market takes.
+    @Test func aRefusedRequestThroughATeamAddressIsExplainedAsAtThePlainAddress() async throws {
+        try await TestMarket.inProcess { market in
+            let team = try await Self.teamPath(market, TestMarket.nala)
+            let boundary = "only-pictures"
+            let body = wire(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.jpg\"\r\n",
+                "Content-Type: image/jpeg\r\n\r\n", WirePiece(try TestImages.jpeg()), "\r\n--\(boundary)--\r\n")
+            let register = try await market.send(
+                "POST", "\(team)/api/products",
+                headers: [
+                    "identifier: \(TestMarket.nala.identifier)",
+                    "Content-Type: multipart/form-data; boundary=\(boundary)",
+                ], body: body)
+            #expect(register.status == 400)
+            #expect(try await market.send("GET", "\(team)/api/products?page_no=0").status == 400)
+            let requests = try await InspectorTests.requests(market, of: TestMarket.nala, atLeast: 2)
+            let shapes = requests.compactMap {
+                (($0["request"] as? [String: Any])?["refusal"] as? [String: Any])?["correct_shape"] as? String
+            }
+            #expect(shapes.count == 2)
+            #expect(shapes.contains { $0.contains("a part named params holding JSON") }, "\(shapes)")
+            #expect(shapes.contains { $0.contains("GET /api/products?page_no=1") }, "\(shapes)")
+        }
+    }
+
     /// Behind a proxy that listens on the team ports (deploy/nginx), the port the proxy forwarded
     /// in `X-Forwarded-Host` names the team.
     @Test func aTeamsOwnPortIsKnownFromTheHostAProxyForwarded() async throws {
         try await TestMarket.inProcess(configure: { $0.teamPorts = TeamPorts("8101-8140") }) { market in
-            let nala = try #require(try await market.service.vendor(.identifier(TestMarket.nala.identifier)))
-            let port = 8100 + Int(nala.id)
+            let found = try #require(try await market.service.vendor(.identifier(TestMarket.nala.identifier)))
+            let nala = try await market.service.teamAddressUsed(by: found)
+            let port = 8100 + (nala.teamSeat ?? 0)
             let list = try await market.send(
                 "GET", "/api/products?page_no=1&items_per_page=1", headers: ["X-Forwarded-Host: class.local:\(port)"])
             #expect(list.status == 200)

@@ -23,10 +23,10 @@ import Testing
         let clock = TestClock()
         try await TestMarket.withServer(clock: clock) { market in
             let product = try await market.addProduct("Guarded")
-            for _ in 0..<5 {
-                #expect(try await Self.patch(market, product.id, secret: "wrong-guess").status == 401)
+            for guess in 1...5 {
+                #expect(try await Self.patch(market, product.id, secret: "wrong-guess-\(guess)").status == 401)
             }
-            let throttled = try await Self.patch(market, product.id, secret: "wrong-guess")
+            let throttled = try await Self.patch(market, product.id, secret: "wrong-guess-6")
             #expect(throttled.status == 429)
             #expect(throttled.header("Retry-After") == "15")
             #expect(try throttled.json["reason"] as? String == "too many wrong secrets; try again in 15 seconds")
@@ -59,17 +59,72 @@ import Testing
                     "DELETE", "/item/\(id)", headers: ["Content-Type: application/json"],
                     body: Data(#"{"password":"\#(password)"}"#.utf8))
             }
-            for _ in 0..<5 { #expect(try await delete("guess").status == 404) }
+            for guess in 1...5 { #expect(try await delete("guess-\(guess)").status == 404) }
             let throttled = try await delete("RyanMarket")
             #expect(throttled.status == 429)
             #expect(throttled.header("Retry-After") == "15")
             #expect(try await market.send("GET", "/item/\(id)").status == 200)
             clock.advance(by: 15)
-            #expect(try await delete("guess").status == 404)
+            #expect(try await delete("guess-6").status == 404)
             let longer = try await delete("RyanMarket")
             #expect(longer.header("Retry-After") == "30", "each further wrong password doubles the wait")
             clock.advance(by: 30)
             #expect(try await delete("RyanMarket").status == 200)
+        }
+    }
+
+    /// Several real apps test their wrong-secret path on every run: the same wrong secret sent again teaches a guesser
+    /// nothing and is not counted again, so such an app is never made to wait; different wrong secrets are counted.
+    @Test func theSameWrongSecretSentAgainIsNotCountedAgain() async throws {
+        try await TestMarket.withServer(clock: TestClock()) { market in
+            let product = try await market.addProduct("Tested every run")
+            for _ in 1...15 {
+                #expect(try await Self.patch(market, product.id, secret: "the-app's-wrong-one").status == 401)
+            }
+            #expect(try await Self.patch(market, product.id, secret: Self.papri.secret).status == 202)
+            for guess in 1...5 {
+                #expect(try await Self.patch(market, product.id, secret: "guess-\(guess)").status == 401)
+            }
+            #expect(try await Self.patch(market, product.id, secret: Self.papri.secret).status == 429)
+        }
+    }
+
+    /// An app's wrong secrets make the app's writes wait, never the learner who signs in with the right secret to read
+    /// the inspector and see why; a person guessing sign-ins waits on their own count.
+    @Test func anAppsWrongSecretsNeverKeepItsTeamOutOfTheInspector() async throws {
+        try await TestMarket.withServer(clock: TestClock()) { market in
+            let product = try await market.addProduct("Edited by a careless app")
+            for guess in 1...5 {
+                #expect(try await Self.patch(market, product.id, secret: "app-guess-\(guess)").status == 401)
+            }
+            #expect(try await Self.patch(market, product.id, secret: Self.papri.secret).status == 429)
+
+            var learner = StorefrontVisitor(market)
+            _ = try await learner.get("/sign-in")
+            let signedIn = try await learner.post(
+                "/sign-in", ["identifier": Self.papri.identifier, "secret": Self.papri.secret],
+                headers: ["X-Forwarded-For: 203.0.113.1"])
+            #expect(signedIn.status == 303, "\(signedIn.text)")
+            let inspector = try await learner.get("/inspector")
+            #expect(inspector.status == 200)
+            #expect(inspector.text.contains("429"), "the inspector shows the app's requests that were made to wait")
+            let script = try await market.send(
+                "GET", "/inspector/requests",
+                headers: InspectorTests.credentials(Self.papri) + ["X-Forwarded-For: 203.0.113.1"])
+            #expect(script.status == 200)
+
+            var guesser = StorefrontVisitor(market)
+            _ = try await guesser.get("/sign-in")
+            for guess in 1...5 {
+                let refused = try await guesser.post(
+                    "/sign-in", ["identifier": Self.papri.identifier, "secret": "person-guess-\(guess)"],
+                    headers: ["X-Forwarded-For: 192.0.2.8"])
+                #expect(refused.status == 401)
+            }
+            let waits = try await guesser.post(
+                "/sign-in", ["identifier": Self.papri.identifier, "secret": Self.papri.secret],
+                headers: ["X-Forwarded-For: 192.0.2.8"])
+            #expect(waits.status == 429)
         }
     }
 
@@ -122,8 +177,10 @@ import Testing
                 var prefix = ""
                 var product: Int64 = 0
             }
-            // papri through its own port (vendor_id 1), nala through its team address, and four teams the teacher
-            // registered at the plain address.
+            // papri through its own port (the first team to join), nala through its team address, and four teams the
+            // teacher registered at the plain address.
+            let papriVendor = try #require(try await market.service.vendor(.identifier(Self.papri.identifier)))
+            #expect(try await market.service.teamAddressUsed(by: papriVendor).teamSeat == 1)
             var teams = [
                 Team(identifier: Self.papri.identifier, secret: Self.papri.secret, peer: MarketPeer(port: teamPort)),
                 Team(
@@ -150,7 +207,7 @@ import Testing
                     body: Data(#"{"stock":7,"secret":"\#(secret)"}"#.utf8))
             }
             for team in teams {
-                for _ in 0..<2 { #expect(try await patch(team, secret: "mistyped").status == 401) }
+                for typo in 1...2 { #expect(try await patch(team, secret: "mistyped-\(typo)").status == 401) }
             }
             for team in teams {
                 #expect(try await patch(team, secret: team.secret).status == 202, "twelve wrong secrets, two a team")
@@ -180,11 +237,11 @@ import Testing
             for (identifier, product) in [
                 (TestMarket.judy.identifier, judyProduct), (seller.vendor.identifier, teams[1].product),
             ] {
-                for _ in 0..<3 {
+                for guess in 1...3 {
                     let refused = try await plain.send(
                         "PATCH", "/api/products/\(product)",
                         headers: ["identifier: \(identifier)", nat, "Content-Type: application/json"],
-                        body: Data(#"{"stock":1,"secret":"guess"}"#.utf8))
+                        body: Data(#"{"stock":1,"secret":"guess-\#(guess)"}"#.utf8))
                     #expect([401, 403].contains(refused.status))
                 }
             }
@@ -206,6 +263,12 @@ import Testing
             var teacher = try await OperatorConsoleTests.signedInTeacher(market)
             let board = try await teacher.get("/operator/board").text
             #expect(board.contains("Made to wait after wrong secrets, last at"))
+            let boardJSON = try await teacher.get("/operator/board.json").json
+            let rows = try #require(boardJSON["teams"] as? [[String: Any]])
+            let papriRow = try #require(rows.first { $0["name"] as? String == "papri" })
+            let why = (papriRow["last_throttled"] as? [String: Any])?["why"] as? String
+            #expect(
+                why?.contains("wrong secrets from this team at this address") == true, "said in words: \(why ?? "")")
             #expect(
                 try await teacher.get("/operator/board?view=projector").text.contains(
                     "<strong>1 of 6 teams:</strong> made to wait"))

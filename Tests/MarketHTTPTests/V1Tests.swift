@@ -31,6 +31,53 @@ import Testing
         return try await market.send("POST", "/item/", headers: ["Content-Type: \(form.contentType)"], body: form.body)
     }
 
+    /// Apps that cannot leave `discounted_price` out send 0 for "no discount": the 2021 API gives the 0 back as it was
+    /// sent, while the 2022 API and the storefront show the product at its price, sold for nothing nowhere. A later
+    /// sale price set from the 2021 API is a discount again.
+    @Test func aSalePriceOfZeroIsNoDiscountAndThe2021APIGivesItBack() async throws {
+        try await TestMarket.inProcess { market in
+            var fields = Self.appleWatch
+            fields["discounted_price"] = "0"
+            let created = try await Self.post(market, fields, images: [try TestImages.jpeg()])
+            #expect(created.status == 200, "\(created.text)")
+            let id = try #require(try created.json["id"] as? Int)
+            #expect(try created.json["discounted_price"] as? Int == 0)
+            #expect(try await market.send("GET", "/item/\(id)").json["discounted_price"] as? Int == 0)
+            let listed = try #require(try await market.send("GET", "/items/1").json["items"] as? [[String: Any]])
+            #expect(listed.first { $0["id"] as? Int == id }?["discounted_price"] as? Int == 0)
+
+            let v2 = try await market.send("GET", "/api/products/\(id)").json
+            #expect(v2["price"] as? Double == 450 && v2["bargain_price"] as? Double == 450)
+            #expect(v2["discounted_price"] as? Double == 0)
+            let page = try await market.send("GET", "/products/\(id)").text
+            #expect(page.contains("US$450") && !page.contains("US$0"), "no sale for nothing on the storefront")
+
+            let edited = Self.ryanForm(["discounted_price": "400", "password": "RyanMarket"], images: [])
+            let patched = try await market.send(
+                "PATCH", "/item/\(id)", headers: ["Content-Type: \(edited.contentType)"], body: edited.body)
+            #expect(patched.status == 200, "\(patched.text)")
+            #expect(try await market.send("GET", "/item/\(id)").json["discounted_price"] as? Int == 400)
+            #expect(try await market.send("GET", "/api/products/\(id)").json["bargain_price"] as? Double == 400)
+        }
+    }
+
+    /// A real 2021 app ended its multipart lines in LF CR: the market says what is wrong with the body, not that a
+    /// field it could not see is missing.
+    @Test func aBodyWhoseLinesEndInLFCRIsRefusedForItsLineBreaks() async throws {
+        try await TestMarket.inProcess { market in
+            let form = Self.ryanForm(Self.appleWatch, images: [try TestImages.jpeg()])
+            var reversed = [UInt8](form.body)
+            for index in reversed.indices.dropLast() where reversed[index] == 0x0D && reversed[index + 1] == 0x0A {
+                (reversed[index], reversed[index + 1]) = (0x0A, 0x0D)
+            }
+            let refused = try await market.send(
+                "POST", "/item/", headers: ["Content-Type: \(form.contentType)"], body: Data(reversed))
+            #expect(refused.status == 400)
+            let reason = try #require(try refused.json["reason"] as? String)
+            #expect(reason.contains("lines end in LF CR") && !reason.contains("title"), "\(reason)")
+        }
+    }
+
     @Test func ryanRegistersAnItemAndReadsItBack() async throws {
         try await TestMarket.withServer { market in
             let created = try await Self.post(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MarketDemo
 
 /// The built `openmarket` executable, found beside the test bundle.
 public enum OpenMarketBinary {
@@ -24,6 +25,16 @@ public enum OpenMarketBinary {
         try errors.fileHandleForWriting.close()
         let (out, err) = await Thread.reading(output, errors)
         return Result(status: await process.exitStatus(), output: out, errors: err)
+    }
+
+    /// A market serving `dataDir`, where `vendor` was registered first with its identifier and secret.
+    public static func serve(with vendor: DemoCatalogue.DemoVendor, in dataDir: String) async throws -> RunningServer {
+        let added = try await run([
+            "vendors", "add", "--data-dir", dataDir, "--name", vendor.name, "--identifier", vendor.identifier,
+            "--secret", vendor.secret,
+        ])
+        guard added.status == 0 else { throw RawHTTPError("vendors add failed: \(added.errors)") }
+        return try start(["serve", "--port", "0", "--data-dir", dataDir])
     }
 
     /// Starts a long-running command such as `serve`; its log is what it writes, to both outputs unless `errors`

@@ -42,7 +42,7 @@ import Testing
         let listed = try await OpenMarketBinary.run([
             "vendors", "list", "--data-dir", dataDir, "--market-address", "http://192.168.0.10:8080/",
         ])
-        #expect(listed.output.contains("http://192.168.0.10:8080/teams/82  judy"), "\(listed.output)")
+        #expect(listed.output.contains(/http:\/\/192\.168\.0\.10:8080\/teams\/82 +judy/), "\(listed.output)")
         let twice = try await OpenMarketBinary.run([
             "vendors", "add", "--data-dir", dataDir, "--name", "other", "--vendor-id", "82",
         ])
@@ -72,7 +72,14 @@ import Testing
         #expect(added.output.contains("own port:   http://127.0.0.1:\(teamPort)\n"))
         #expect(added.errors.isEmpty, "\(added.errors)")
         let listed = try await OpenMarketBinary.run(["vendors", "list", "--data-dir", dataDir])
-        #expect(listed.output.contains("http://127.0.0.1:\(port)/teams/1 http://127.0.0.1:\(teamPort)"))
+        let lines = listed.output.split(separator: "\n")
+        let row = try #require(lines.first { $0.hasSuffix("team 1") })
+        #expect(
+            row.split(separator: " ", omittingEmptySubsequences: true).suffix(4)
+                == ["http://127.0.0.1:\(port)/teams/1", "http://127.0.0.1:\(teamPort)", "team", "1"], "\(row)")
+        // Every column starts where its heading does, the port's row and the heading's alike.
+        let name = try #require(lines.first?.range(of: "name")?.lowerBound.utf16Offset(in: lines[0]))
+        #expect(row.count - "team 1".count == name, "\(listed.output)")
         #expect(try await server.terminate() == 0)
 
         let alone = try await OpenMarketBinary.run(["vendors", "add", "--data-dir", dataDir, "--name", "team 2"])
@@ -80,6 +87,53 @@ import Testing
         #expect(alone.output.contains("address:    http://"))
         #expect(alone.errors.contains("No market is serving \(dataDir)"), "\(alone.errors)")
         #expect(alone.errors.contains("--market-address http://HOST:PORT"))
+    }
+
+    /// The teachers' page's own class: `--team-ports` for the class, and "team 82" registered with the number its app
+    /// knows from the old server. Teams get ports in the order they join, whatever their vendor_id; an app that drops
+    /// its base URL's path reaches its team on its port; and a team past the range is told at once how to widen it.
+    @Test func teamsGetPortsInTheOrderTheyJoinWhateverTheirVendorID() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let teamPort = try FreePort.pick()
+        let server = try OpenMarketBinary.start([
+            "serve", "--port", "0", "--data-dir", dataDir, "--team-ports", String(teamPort),
+        ])
+        let port = try await server.listeningPort()
+        let judy = TestMarket.judy
+        let first = try await OpenMarketBinary.run([
+            "vendors", "add", "--data-dir", dataDir, "--name", "team 82", "--vendor-id", "82",
+            "--identifier", judy.identifier, "--secret", judy.secret,
+        ])
+        #expect(first.output.contains("vendor_id:  82\n"), "\(first.output)\(first.errors)")
+        #expect(first.output.contains("own port:   http://127.0.0.1:\(teamPort)\n"))
+        let next = try await OpenMarketBinary.run(["vendors", "add", "--data-dir", dataDir, "--name", "team 83"])
+        #expect(next.output.contains("vendor_id:  83\n"))
+        #expect(
+            next.output.contains(
+                "own port:   none: --team-ports \(teamPort) holds 1 team, all seated before this one; "
+                    + "start the market with --team-ports \(teamPort)-\(teamPort + 1) to give it one"),
+            "\(next.output)")
+
+        // Nala Market's way: the path dropped, the team's port kept.
+        let created = try await MarketPeer(port: teamPort).create(
+            "Through its port", by: judy,
+            images: [
+                try TestImages.jpeg()
+            ])
+        #expect(created.status == 201, "\(created.text)")
+        #expect(try created.json["vendor_id"] as? Int == 82)
+        let market = MarketPeer(port: port)
+        let credentials = ["identifier: \(judy.identifier)", "secret: \(judy.secret)"]
+        try await waitUntil("the register through the port is in team 82's inspector") {
+            let kept = try await market.send("GET", "/inspector/requests", headers: credentials)
+            return (try kept.json["requests"] as? [[String: Any]])?.isEmpty == false
+        }
+        let listed = try await OpenMarketBinary.run(["vendors", "list", "--data-dir", dataDir])
+        #expect(
+            listed.output.contains(
+                "1 team with no port yet, as --team-ports \(teamPort) holds 1 team: start the market with --team-ports "
+                    + "\(teamPort)-\(teamPort + 1) to give every team one"), "\(listed.output)")
+        #expect(try await server.terminate() == 0)
     }
 
     /// The teacher rehearses for every team from the shell: a running market follows within a second, and
@@ -106,6 +160,15 @@ import Testing
         try await waitUntil("the rehearsal is off") {
             try await market.send("GET", "/teams/1/api/products?page_no=1").status == 200
         }
+        // The console's log shows both, as set from a shell.
+        let added = try await OpenMarketBinary.run(["operators", "add", "--data-dir", dataDir, "--name", "teacher"])
+        let secret = try #require(added.output.firstMatch(of: /secret:\s+(\S+)/)?.1)
+        var teacher = StorefrontVisitor(port: market.port, language: "en")
+        _ = try await teacher.get("/operator")
+        _ = try await teacher.post("/operator/sign-in", ["name": "teacher", "secret": String(secret)])
+        let console = try await teacher.get("/operator").text
+        #expect(console.contains("shell ("), "\(console)")
+        #expect(console.contains("set a rehearsal for every team"))
         #expect(try await server.terminate() == 0)
     }
 
@@ -224,11 +287,7 @@ import Testing
     @Test func aSignInOutlivesARestartAndNeitherTheLogNorAPageShowsTheSecret() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let papri = TestMarket.papri
-        _ = try await OpenMarketBinary.run([
-            "vendors", "add", "--data-dir", dataDir, "--name", "papri", "--identifier", papri.identifier,
-            "--secret", papri.secret,
-        ])
-        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let server = try await OpenMarketBinary.serve(with: papri, in: dataDir)
         var visitor = StorefrontVisitor(port: try await server.listeningPort())
         #expect(try await visitor.signIn().status == 303)
         let form = try await visitor.get("/products/new")

@@ -14,11 +14,7 @@ import Testing
     @Test func metricsCountRequestsByRouteTemplateAndTimeImagesAndTheDatabase() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-ops-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        _ = try await OpenMarketBinary.run([
-            "vendors", "add", "--data-dir", dataDir, "--name", "papri", "--identifier", TestMarket.papri.identifier,
-            "--secret", TestMarket.papri.secret,
-        ])
-        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let server = try await OpenMarketBinary.serve(with: TestMarket.papri, in: dataDir)
         let peer = MarketPeer(port: try await server.listeningPort())
         let created = try await peer.create("Counted", by: TestMarket.papri, images: [try TestImages.jpeg(dots: 3)])
         let id = try #require(try created.json["id"] as? Int)
@@ -48,6 +44,39 @@ import Testing
         #expect((Self.sample("openmarket_open_connections", in: metrics) ?? 0) >= 1)
         #expect(Self.sample("openmarket_request_body_bytes_in_flight", in: metrics) == 0)
         #expect(!metrics.contains(TestMarket.papri.secret))
+        #expect(try await server.terminate() == 0)
+    }
+
+    /// An app sends the same right secret with every edit: bcrypt checks it once, memory recognises it after that,
+    /// and `/metrics` counts which did. A wrong secret costs a full check every time.
+    @Test func aRightSecretIsCheckedAgainstBcryptOnceAndAWrongOneEveryTime() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-ops-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let papri = TestMarket.papri
+        let server = try await OpenMarketBinary.serve(with: papri, in: dataDir)
+        let peer = MarketPeer(port: try await server.listeningPort())
+        func checks() async throws -> (bcrypt: Double, memory: Double) {
+            let metrics = try await peer.send("GET", "/metrics").text
+            return (
+                Self.sample(#"openmarket_secret_checks{by="bcrypt"}"#, in: metrics) ?? 0,
+                Self.sample(#"openmarket_secret_checks{by="memory"}"#, in: metrics) ?? 0
+            )
+        }
+        let created = try await peer.create("Edited often", by: papri, images: [try TestImages.jpeg()])
+        let id = try #require(try created.json["id"] as? Int)
+        let before = try await checks()
+        for stock in 1...3 {
+            #expect(
+                try await peer.patch(id, #"{"stock":\#(stock),"secret":"\#(papri.secret)"}"#, by: papri).status == 202)
+        }
+        let right = try await checks()
+        #expect(right.bcrypt - before.bcrypt == 0, "the secret that registered the product was checked already")
+        #expect(right.memory - before.memory == 3)
+        for guess in 1...3 {
+            #expect(try await peer.patch(id, #"{"stock":1,"secret":"guess-\#(guess)"}"#, by: papri).status == 401)
+        }
+        let wrong = try await checks()
+        #expect(wrong.bcrypt - right.bcrypt == 3 && wrong.memory == right.memory)
         #expect(try await server.terminate() == 0)
     }
 }

@@ -160,6 +160,9 @@ import Testing
         let migrated = try await OpenMarketBinary.run(["migrate", "--data-dir", folder, "--to", database])
         #expect(migrated.status == 0, "\(migrated.errors)")
         #expect(migrated.output.contains(/^done: 3 vendors, 5 products and \d+ pictures now live in the database;/))
+        #expect(
+            migrated.output.hasSuffix("; start it with openmarket serve --database \(database)\n"),
+            "the address it migrated to, as given: \(migrated.output)")
         #expect(migrated.errors.contains("products: 5 of 5 (100 %)"), "a pipe gets plain lines of how far it is")
 
         let listed = try await OpenMarketBinary.run(["vendors", "list", "--database", database])

@@ -103,6 +103,21 @@ import Testing
         #expect(stopped.output.isEmpty)
     }
 
+    /// Ctrl-C counts from the first thing the command says: the handler is in place before any line is shown.
+    @Test func ctrlCAsTheFirstLineIsShownStopsASaveToo() async throws {
+        let folder = try await Self.market(pictures: 3000)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("lesson.market").path
+        let stopped = try await Self.onTerminal(
+            ["snapshot", "save", "--data-dir", folder.path, file], once: "the database"
+        ) {
+            $0.signal(SIGINT)
+        }
+        #expect(stopped.status == 130, "\(stopped.errors)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
+    }
+
     /// Stopped halfway, a migration empties the database again: the same command then copies the market whole.
     @Test func ctrlCStopsAMigrationThatTheSameCommandThenDoesAfresh() async throws {
         let folder = try await Self.market(pictures: 3000)

@@ -348,8 +348,8 @@ import Testing
             let (a, b) = (group.peers[0], group.peers[1])
             let created = try await a.create("Guarded", by: Self.papri, images: [try TestImages.jpeg(dots: 2)])
             let id = try #require(try created.json["id"] as? Int)
-            for _ in 0..<5 {
-                #expect(try await a.patch(id, #"{"stock":1,"secret":"guess-guess"}"#, by: Self.papri).status == 401)
+            for guess in 1...5 {
+                #expect(try await a.patch(id, #"{"stock":1,"secret":"guess-\#(guess)"}"#, by: Self.papri).status == 401)
             }
             let throttled = try await b.patch(id, #"{"stock":1,"secret":"\#(Self.papri.secret)"}"#, by: Self.papri)
             #expect(throttled.status == 429)

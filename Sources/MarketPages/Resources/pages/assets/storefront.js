@@ -795,6 +795,20 @@ function setUpSuggestions(form) {
 
 // The inspector's first page shows each new request as it arrives, from the market's server-sent
 // events; EventSource reconnects by itself and carries on after the last request it saw.
+// Moments come as the time of day in UTC (`<time datetime>`): the reader reads them in their own zone.
+const timeOfDay = new Intl.DateTimeFormat(language, {
+  hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
+});
+const wholeMoment = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "long" });
+function localTimes(root) {
+  for (const time of root.querySelectorAll("time[datetime]")) {
+    const moment = new Date(time.dateTime);
+    if (Number.isNaN(moment.getTime())) continue;
+    time.textContent = timeOfDay.format(moment);
+    time.title = wholeMoment.format(moment);
+  }
+}
+
 function setUpLiveInspector(status) {
   const list = document.querySelector("ol.requests");
   if (!list || !window.EventSource) return;
@@ -809,6 +823,7 @@ function setUpLiveInspector(status) {
     const row = parseHTML(event.data).body.firstElementChild;
     if (!row) return;
     row.classList.add("arrived");
+    localTimes(row);
     list.prepend(row);
     row.querySelectorAll("form[data-replay]").forEach(setUpReplay);
     document.querySelector(".inspector .empty")?.remove();
@@ -852,17 +867,53 @@ function setUpReplay(form) {
         // A request without a body (every GET and DELETE) has none in the record either.
         body: request.body == null ? undefined : unmask(request.body, (value) => JSON.stringify(value).slice(1, -1)),
       });
-      const text = await answer.text();
+      const type = answer.headers.get("Content-Type") ?? "";
+      const body = type.startsWith("image/") ? await answer.blob() : await answer.text();
       shown.querySelector(".status-line").textContent = say("replayStatus", {
         status: answer.status, milliseconds: Math.round(performance.now() - started),
       });
-      shown.querySelector("pre").textContent = text.slice(0, 16384);
+      if (typeof body === "string") {
+        showReplayedText(shown, body);
+      } else {
+        await showReplayedPicture(shown, body, type);
+      }
     } catch (error) {
       shown.querySelector(".status-line").textContent = say("replayFailed", { reason: error.message });
-      shown.querySelector("pre").textContent = "";
+      showReplayedText(shown, "");
     }
     if (form.elements.secret) form.elements.secret.value = "";
   });
+}
+
+function showReplayedText(shown, text) {
+  const picture = shown.querySelector("img");
+  if (picture.src) URL.revokeObjectURL(picture.src);
+  picture.hidden = true;
+  shown.querySelector("pre").textContent = text.slice(0, 16384);
+}
+
+// A picture answered again is described and shown small, as the recorded answer is, never read as text.
+async function showReplayedPicture(shown, blob, type) {
+  const words = JSON.parse(document.querySelector("[data-picture-words]")?.dataset.pictureWords ?? "{}");
+  const picture = shown.querySelector("img");
+  if (picture.src) URL.revokeObjectURL(picture.src);
+  picture.src = URL.createObjectURL(blob);
+  const values = {
+    type: words.types?.[type.slice("image/".length).split(";")[0].trim()] ?? type,
+    bytes: grouped(blob.size),
+  };
+  let phrase = words.bytes ?? "{type}, {bytes}";
+  try {
+    await picture.decode();
+    Object.assign(values, { width: grouped(picture.naturalWidth), height: grouped(picture.naturalHeight) });
+    phrase = words.picture ?? phrase;
+  } catch {
+    // A picture this browser cannot draw (HEIC) is still described by its type and size.
+  }
+  const said = phrase.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+  shown.querySelector("pre").textContent = said;
+  picture.alt = said;
+  picture.hidden = false;
 }
 
 // MARK: Class board
@@ -876,6 +927,7 @@ function setUpLiveBoard(board) {
       const answer = await fetch(location.href, { cache: "no-store", headers: { Accept: "text/html" } });
       const fresh = answer.ok ? parseHTML(await answer.text()).querySelector("[data-live-board]") : null;
       if (fresh) {
+        localTimes(fresh);
         keepingPlace(board, () => follow(board, fresh));
         const time = new Date().toLocaleTimeString(language, { hour12: false });
         updated.textContent = updated.dataset.updatedWords.replace("{time}", time);
@@ -929,6 +981,7 @@ function keepingPlace(board, change) {
   if (anchor?.isConnected) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
 }
 
+localTimes(document);
 setUpCatalogue();
 setUpThumbnails();
 setUpShelf();
