@@ -207,7 +207,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [#"{"password":"RyanMarket"}"#, #"{"id": %@, "password": "RyanMarket"}"#])
+    /// An `id` of `null` is as if it were left out, as the API document says.
+    @Test(arguments: [
+        #"{"password":"RyanMarket"}"#, #"{"id": %@, "password": "RyanMarket"}"#,
+        #"{"id": null, "password": "RyanMarket"}"#,
+    ])
     func deleteTakesAJSONPassword(body: String) async throws {
         try await TestMarket.inProcess { market in
             let id = try #require(
