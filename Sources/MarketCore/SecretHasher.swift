@@ -5,16 +5,17 @@ import Metrics
 import Synchronization
 
 /// Hashes vendor secrets with bcrypt (slow and salted) and checks them. bcrypt's own check compares in constant time.
-/// An app sends the same right secret with every edit and delete: one that matched a stored hash in the last minutes
-/// is recognised in memory rather than by bcrypt again. A wrong secret always costs a full check.
+/// An app sends the same right secret with every edit and delete: one that matched a stored hash, and has been sent
+/// again in the ten minutes since it was last, is recognised in memory rather than by bcrypt again. A wrong secret
+/// always costs a full check.
 public struct SecretHasher: Sendable {
     public static let defaultCost: UInt8 = 10
     /// bcrypt reads only this many bytes of a secret.
     public static let maximumSecretBytes = 72
 
     public var cost: UInt8
-    /// Secrets that matched a stored hash in the last minutes, as keyed hashes of the pair: one is of no use once the
-    /// stored hash changes with the secret.
+    /// Secrets that matched a stored hash, as keyed hashes of the pair, kept ten minutes from their last use: one is of
+    /// no use once the stored hash changes with the secret.
     private let recentMatches = SecretMemory(lifetime: 600, capacity: 4096)
 
     public init(cost: UInt8 = SecretHasher.defaultCost) { self.cost = cost }
@@ -27,7 +28,7 @@ public struct SecretHasher: Sendable {
     public func verify(_ secret: String, against hash: String) async throws -> Bool {
         let secret = Self.normalized(secret)
         let match = recentMatches.tag(hash, secret)
-        if recentMatches.knows(match, at: Date()) {
+        if recentMatches.recalls(match, at: Date()) {
             Self.checksInMemory.increment()
             return true
         }
@@ -70,7 +71,15 @@ final class SecretMemory: Sendable {
                 for: Data(parts.joined(separator: "\u{0}").utf8), using: SymmetricKey(data: key)))
     }
 
-    func knows(_ tag: Tag, at now: Date) -> Bool { tags.withLock { $0[tag].map { $0 > now } ?? false } }
+    /// Whether `tag` is remembered at `now`. One that is stays for another `lifetime` from `now`: a secret an app sends
+    /// all lesson long is never checked by bcrypt again, for every team at the same moment, when its first lifetime ends.
+    func recalls(_ tag: Tag, at now: Date) -> Bool {
+        tags.withLock { tags in
+            guard let until = tags[tag], until > now else { return false }
+            tags[tag] = now.addingTimeInterval(lifetime)
+            return true
+        }
+    }
 
     /// Remembers `tag` until `lifetime` from `now`; whether it was new. When full of tags still remembered, a new one
     /// is not kept (and so counts as new again the next time).
