@@ -88,8 +88,9 @@ let package = Package(
             ]
         ),
         .target(name: "MarketImaging", dependencies: ["MarketCore", "CVipsBridge"]),
-        // Every frame of a crashed thread in the log (Swift's own backtracer stops at C frames).
-        .target(name: "CCrashReport"),
+        // What the process sets before anything else runs: a crash report with every frame of the
+        // crashed thread (Swift's own backtracer stops at C frames) and the allocator's settings.
+        .target(name: "CProcess"),
         .target(name: "OpenMarketKit", dependencies: ["MarketModel"]),
         .target(name: "MarketDemo", dependencies: ["MarketCore", "MarketImaging"]),
         // The HTTP adapters: what they all use, one module per wire format, and the server that
@@ -167,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "openmarket",
             dependencies: [
-                "MarketApp", "MarketHTTPShared", "OpenMarketKit", "CCrashReport",
+                "MarketApp", "MarketHTTPShared", "OpenMarketKit", "CProcess",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ]

@@ -33,6 +33,18 @@ def _camera_picture(folder, width, height):
     return f"{folder}/photo.v"
 
 
+def camera_jpegs(width, height, count):
+    """`count` JPEGs of a camera's size, each of its own grain (so the market keeps each apart), at quality 90."""
+    folder = tempfile.mkdtemp(prefix="openmarket-photos-")
+    jpegs = []
+    for number in range(count):
+        _vips("copy", _camera_picture(folder, width, height), f"{folder}/{number}.jpg[Q=90]")
+        with open(f"{folder}/{number}.jpg", "rb") as file:
+            jpegs.append(file.read())
+    subprocess.run(["rm", "-rf", folder], check=False)
+    return jpegs
+
+
 def phone_photos():
     """{name: bytes} for each of PHOTOS."""
     folder = tempfile.mkdtemp(prefix="openmarket-photos-")

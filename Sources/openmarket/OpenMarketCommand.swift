@@ -1,5 +1,5 @@
 import ArgumentParser
-import CCrashReport
+import CProcess
 
 @main
 struct OpenMarketCommand: AsyncParsableCommand {
@@ -18,6 +18,7 @@ struct OpenMarketCommand: AsyncParsableCommand {
 
     static func main() async {
         crash_report_install()
+        allocator_return_large_blocks()
         await main(nil)
     }
 }

@@ -9,8 +9,8 @@ struct TeamPortsOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             """
-            Ports of the teams' own: vendor_id N is reached on the first plus N - 1, for apps that set \
-            their URL's path apart from its host (OPENMARKET_TEAM_PORTS).
+            Ports of the teams' own, one a team in the order they join, for apps that set their URL's \
+            path apart from its host (OPENMARKET_TEAM_PORTS).
             """, valueName: "FIRST-LAST"))
     var teamPorts: String?
 

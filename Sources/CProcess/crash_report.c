@@ -1,4 +1,4 @@
-#include "CCrashReport.h"
+#include "crash_report.h"
 
 #if defined(__linux__)
 #define _GNU_SOURCE
