@@ -379,6 +379,7 @@ def start_nginx(work, listen, ports):
     conf = conf.replace("/var/cache/nginx/openmarket", os.path.join(folder, "cache"))
     with open(os.path.join(folder, "openmarket.conf"), "w") as out:
         out.write(conf)
+    shutil.copytree(os.path.join(ROOT, "deploy", "nginx", "snippets"), os.path.join(folder, "snippets"))
     with open(os.path.join(folder, "nginx.conf"), "w") as out:
         out.write(f"""daemon off;
 worker_processes auto;

@@ -87,8 +87,12 @@ public struct Market: Sendable {
         let responder = try responder(plainAddressTeam: plainAddressTeam)
         let first = MarketServer.application(
             responder: responder, host: host, port: port, limits: limits, logger: logger, onListening: onListening)
-        let teams = configuration.teamPorts?.ports.map {
-            MarketServer.application(responder: responder, host: host, port: $0, limits: limits, logger: logger)
+        let teams = configuration.teamPorts.flatMap { teamPorts in
+            configuration.listensOnTeamPorts
+                ? teamPorts.ports.map {
+                    MarketServer.application(
+                        responder: responder, host: host, port: $0, limits: limits, logger: logger)
+                } : nil
         }
         return [first] + (teams ?? [])
     }

@@ -20,6 +20,9 @@ public struct MarketConfiguration: Sendable {
     public var flavor: V2Flavor = .marketTraining
     /// The ports teams' apps reach the market on as their team, if any.
     public var teamPorts: TeamPorts?
+    /// The market listens on `teamPorts` itself; when a proxy in front does (nginx with TLS), it only reads
+    /// which of them each request's host names.
+    public var listensOnTeamPorts = true
     /// The server listens beyond this machine, so that phones on its network reach it.
     public var listensOnNetwork = false
     /// What the market logs: every request at `.info`.

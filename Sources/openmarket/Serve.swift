@@ -55,6 +55,14 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(
         help: """
+            The team ports are a proxy's in front (nginx with TLS listens on them and passes each request's \
+            Host on): take requests that name one as that team's, without listening on them \
+            (OPENMARKET_TEAM_PORTS_ON_PROXY).
+            """)
+    var teamPortsOnProxy: Bool = Environment.flag("OPENMARKET_TEAM_PORTS_ON_PROXY")
+
+    @Flag(
+        help: """
             Let an unknown identifier that comes with a secret become a vendor on first use, for classrooms \
             (OPENMARKET_OPEN_REGISTRATION). Anyone can then sell: never on a public market.
             """)
@@ -101,9 +109,13 @@ struct Serve: AsyncParsableCommand {
         configuration.openRegistration = openRegistration
         configuration.flavor = v2Flavor
         configuration.teamPorts = try teamPorts.ports()
+        configuration.listensOnTeamPorts = !teamPortsOnProxy
+        if teamPortsOnProxy && configuration.teamPorts == nil {
+            throw ValidationError("--team-ports-on-proxy needs --team-ports, the ports the proxy listens on")
+        }
         let host = lan && host == "127.0.0.1" ? "0.0.0.0" : host
         configuration.listensOnNetwork = !["127.0.0.1", "localhost", "::1"].contains(host)
-        if let ports = configuration.teamPorts?.ports, ports.contains(port) {
+        if let ports = configuration.teamPorts?.ports, ports.contains(port), !teamPortsOnProxy {
             throw ValidationError("--port \(port) is one of --team-ports; give the market a port of its own")
         }
         configuration.logLevel = logLevel
@@ -141,8 +153,9 @@ struct Serve: AsyncParsableCommand {
                     }
                 }
                 if let teamPorts {
+                    let whose = configuration.listensOnTeamPorts ? "open" : "the proxy's in front"
                     logger.info(
-                        "the teams' own ports are open, one a team in the order they joined: \(teamPorts.text)")
+                        "the teams' own ports are \(whose), one a team in the order they joined: \(teamPorts.text)")
                     await Self.warnOfTeamsWithoutPorts(teamPorts, in: service, logger: logger)
                 }
                 if let team = plainAddressTeam {

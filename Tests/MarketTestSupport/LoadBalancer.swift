@@ -34,6 +34,10 @@ public final class LoadBalancer: @unchecked Sendable {
             .replacing("listen 80;", with: "listen 127.0.0.1:\(port);")
             .replacing("/var/cache/nginx/openmarket", with: "\(folder.path)/cache")
         try site.write(to: folder.appendingPathComponent("openmarket.conf"), atomically: true, encoding: .utf8)
+        // nginx reads the site's `include snippets/…` beside its own nginx.conf.
+        try FileManager.default.copyItem(
+            at: repository.appendingPathComponent("deploy/nginx/snippets"),
+            to: folder.appendingPathComponent("snippets"))
         let path = folder.path
         try """
         daemon off;
