@@ -13,7 +13,7 @@ struct OpenMarketCommand: AsyncParsableCommand {
         "openmarket help faults set",
         subcommands: [
             Serve.self, Vendors.self, Operators.self, Products.self, Faults.self, Inspect.self, Snapshot.self,
-            Migrate.self,
+            Migrate.self, Health.self,
         ])
 
     static func main() async {

@@ -44,7 +44,15 @@ import Testing
         #expect((Self.sample("openmarket_open_connections", in: metrics) ?? 0) >= 1)
         #expect(Self.sample("openmarket_request_body_bytes_in_flight", in: metrics) == 0)
         #expect(!metrics.contains(TestMarket.papri.secret))
+
+        // A container's health check: the program asks the market serving the folder.
+        let healthy = try await OpenMarketBinary.run(["health", "--data-dir", dataDir])
+        #expect(healthy.status == 0, "\(healthy.errors)")
+        #expect(healthy.output.contains(": 200 {") && healthy.output.contains(#""ready":true"#), "\(healthy.output)")
         #expect(try await server.terminate() == 0)
+        let gone = try await OpenMarketBinary.run(["health", "--server", "http://127.0.0.1:\(peer.port)"])
+        #expect(gone.status == 1)
+        #expect(gone.errors.contains("no market answers at http://127.0.0.1:\(peer.port)"), "\(gone.errors)")
     }
 
     /// An app sends the same right secret with every edit: bcrypt checks it once, memory recognises it after that,
