@@ -9,7 +9,7 @@ func server(_ product: String, _ package: String) -> Target.Dependency {
 
 let package = Package(
     name: "openmarket",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "openmarket", targets: ["openmarket"]),
         .library(name: "MarketModel", targets: ["MarketModel"]),
@@ -69,19 +69,25 @@ let package = Package(
             ],
             resources: [.copy("Migrations")]
         ),
-        // libvips (Debian's libvips-dev) through a small C bridge. Its headers need only GLib's
-        // include folders, named here rather than asked of pkg-config: pkg-config would run, and
-        // warn about vips.pc's -pthread, in the build of every app that adds OpenMarketKit.
+        // libvips through a small C bridge: Swift cannot call its variadic functions. On macOS,
+        // pkg-config finds Homebrew's. On Linux its headers need only GLib's include folders,
+        // named here: pkg-config would hand SwiftPM glib's -pthread, which it refuses with a
+        // warning in every build (Debian's libvips-dev).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.brew(["vips", "pkgconf"])]),
         .target(
             name: "CVipsBridge",
+            dependencies: [.target(name: "CVips", condition: .when(platforms: [.macOS]))],
             cSettings: [
-                .unsafeFlags([
-                    "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
-                    "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
-                ])
+                .unsafeFlags(
+                    [
+                        "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                        "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+                    ], .when(platforms: [.linux]))
             ],
             linkerSettings: [
-                .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+                .linkedLibrary("vips", .when(platforms: [.linux])),
+                .linkedLibrary("gobject-2.0", .when(platforms: [.linux])),
+                .linkedLibrary("glib-2.0", .when(platforms: [.linux])),
                 // Our vips_semaphore_down_timeout (bridge.c) must be seen by libvips ahead of its own.
                 .unsafeFlags(
                     ["-Xlinker", "--export-dynamic-symbol=vips_semaphore_down_timeout"], .when(platforms: [.linux])),
