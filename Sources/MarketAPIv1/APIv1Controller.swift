@@ -112,19 +112,17 @@ enum V1Requests {
         let price = try fields.wholeNumber("price").orMissing(.price)
         let currency = try fields.currency("currency").orMissing(.currency)
         let stock = try fields.wholeNumber("stock").orMissing(.stock)
-        var discount: Int64 = 0
-        let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice")
-        // A sale price of 0 is how apps that cannot leave the field out say there is no discount.
-        if let salePrice, salePrice != 0 {
+        var discount: (discount: Int64, zeroSalePriceSent: Bool) = (0, false)
+        if let salePrice = try fields.wholeNumber("discounted_price", "discountedPrice") {
             do {
-                discount = try MarketRules.discount(price: price, salePrice: salePrice)
+                discount = try ProductChanges.Discount.salePrice(salePrice).resolved(at: price)
             } catch {
                 throw MarketError.invalid(error)
             }
         }
         return ProductDraft(
-            name: title, description: description, currency: currency, price: price, discount: discount, stock: stock,
-            zeroSalePriceSent: salePrice == 0)
+            name: title, description: description, currency: currency, price: price, discount: discount.discount,
+            stock: stock, zeroSalePriceSent: discount.zeroSalePriceSent)
     }
 
     static func changes(from fields: JSONFields) throws(MarketError) -> ProductChanges {

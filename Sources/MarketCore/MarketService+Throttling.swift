@@ -33,7 +33,7 @@ public struct SecretThrottle: Sendable, Equatable {
 
     /// The wait after `failures` wrong secrets under `key`: none within its allowance.
     func wait(after failures: Int, under key: String) -> TimeInterval {
-        let isSender = Self.cause(of: key) == .address || Self.cause(of: key) == .teamAtAddress
+        let isSender = [.address, .teamAtAddress].contains(Self.cause(of: key))
         let over = failures - (isSender ? perAddress : Self.perSubject)
         guard over >= 0 else { return 0 }
         return min(firstWait.seconds * pow(2, Double(min(over, 30))), Self.longestWait)

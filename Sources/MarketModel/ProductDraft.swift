@@ -50,6 +50,16 @@ public struct ProductChanges: Sendable, Equatable {
         case amount(Int64)
         /// What the buyer pays (the 2021 API's `discounted_price`).
         case salePrice(Int64)
+
+        /// The discount at `price`, and whether it was a 2021 app's sale price of 0, by which it means none: some
+        /// cannot leave the field out.
+        public func resolved(at price: Int64) throws(ValidationError) -> (discount: Int64, zeroSalePriceSent: Bool) {
+            switch self {
+            case .amount(let amount): (amount, false)
+            case .salePrice(0): (0, true)
+            case .salePrice(let salePrice): (try MarketRules.discount(price: price, salePrice: salePrice), false)
+            }
+        }
     }
 
     /// What a price change alone keeps: the discount amount (2022 API) or what the buyer pays (2021 API).
@@ -102,15 +112,10 @@ public struct ProductChanges: Sendable, Equatable {
 
     /// The discount after the change, and whether a 2021 app's sale price of 0 (meaning none) set it.
     private func discount(for product: Product, at price: Int64) throws(ValidationError) -> (Int64, Bool) {
-        switch discount {
-        case .amount(let amount): return (amount, false)
-        case .salePrice(0): return (0, true)
-        case .salePrice(let salePrice): return (try MarketRules.discount(price: price, salePrice: salePrice), false)
-        case nil:
-            guard priceChangeKeeps == .salePrice, product.discount > 0 else {
-                return (product.discount, product.zeroSalePriceSent)
-            }
-            return (try MarketRules.discount(price: price, salePrice: product.salePrice), false)
+        if let discount { return try discount.resolved(at: price) }
+        guard priceChangeKeeps == .salePrice, product.discount > 0 else {
+            return (product.discount, product.zeroSalePriceSent)
         }
+        return (try MarketRules.discount(price: price, salePrice: product.salePrice), false)
     }
 }

@@ -30,7 +30,8 @@ int vips_semaphore_down_timeout(VipsSemaphore *semaphore, int64_t timeout) {
 
 int vips_semaphore_up(VipsSemaphore *semaphore) {
     int (*real)(VipsSemaphore *) = dlsym(RTLD_NEXT, "vips_semaphore_up");
-    // Only the thread set wakes a worker through a semaphore of this name.
+    // The fault itself, not a wait: the task reaches its worker late enough for the worker to have
+    // stopped. Only the thread set wakes a worker through a semaphore of this name.
     if (semaphore->name != NULL && strcmp(semaphore->name, "idle") == 0) usleep(100 * 1000);
     return real(semaphore);
 }
