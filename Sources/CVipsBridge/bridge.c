@@ -53,6 +53,10 @@ static int encode(VipsImage *image, omk_format format, int bitdepth, omk_encoded
     case OMK_FORMAT_WEBP:
         result = vips_webpsave_buffer(image, &data, &length, "strip", TRUE, "Q", 85, NULL);
         break;
+    case OMK_FORMAT_HEIF:
+        result = vips_heifsave_buffer(image, &data, &length, "strip", TRUE, "Q", 50, "compression",
+                                      VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+        break;
     default:
         result = vips_jpegsave_buffer(image, &data, &length, "strip", TRUE, "Q", 85, "optimize_coding", TRUE,
                                       "interlace", TRUE, NULL);

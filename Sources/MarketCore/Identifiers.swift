@@ -80,7 +80,9 @@ public enum ImageKey {
     public static func variant(_ key: String) -> (hash: String, width: Int?, format: ImageFormat)? {
         // Read by hand: pages name several copies per photo, and a regex is compiled on every use.
         let parts = key.split(separator: ".")
-        guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[1])) else { return nil }
+        guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[1])), format != .heic else {
+            return nil
+        }
         if isHash(parts[0]) { return format == .webp ? (String(parts[0]), nil, format) : nil }
         let name = parts[0].split(separator: "-")
         guard name.count == 2, isHash(name[0]), name[1].first == "w" else { return nil }

@@ -11,6 +11,22 @@ public protocol ImageProcessor: Sendable {
     /// A stored image at `width` pixels (never wider than it is) in `format`, for pages asking the size they show.
     func resize(_ image: Data, toWidth width: Int, as format: ImageFormat, in steps: ImageSteps) async throws
         -> EncodedImage
+    /// A picture made from nothing: a diagonal gradient with a row of dots.
+    func draw(_ picture: DrawnPicture, in steps: ImageSteps) async throws -> EncodedImage
+}
+
+/// What `ImageProcessor.draw` makes. Colours are RGB triples from 0 to 255.
+public struct DrawnPicture: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var from: [Double]
+    public var to: [Double]
+    public var dots: Int
+    public var format: ImageFormat
+
+    public init(width: Int, height: Int, from: [Double], to: [Double], dots: Int = 0, format: ImageFormat = .jpeg) {
+        (self.width, self.height, self.from, self.to, self.dots, self.format) = (width, height, from, to, dots, format)
+    }
 }
 
 /// Keeps image blobs under keys the market chooses (content hashes, so a key's bytes never change).
@@ -60,6 +76,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png
     /// Only for the smaller copies pages ask for: what the APIs serve stays JPEG or PNG.
     case webp
+    /// Only for a rehearsed hard case's picture: uploads in HEIC are kept as JPEG.
+    case heic
 
     /// "jpg" for a JPEG, else the format's name; "jpeg" names no format.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }

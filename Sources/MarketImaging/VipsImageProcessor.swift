@@ -37,6 +37,16 @@ public struct VipsImageProcessor: ImageProcessor {
             }
         }
     }
+
+    public func draw(_ picture: DrawnPicture, in steps: ImageSteps) async throws -> EncodedImage {
+        try Vips.ensureStarted()
+        let data = try await steps.run {
+            try ImageSynthesizer.picture(
+                width: picture.width, height: picture.height, from: picture.from, to: picture.to, dots: picture.dots,
+                format: picture.format)
+        }
+        return EncodedImage(data: data, format: picture.format, width: picture.width, height: picture.height)
+    }
 }
 
 /// An upload decoded, upright, in sRGB and shrunk to the original's size, in libvips' memory until its last encoding.
@@ -81,6 +91,7 @@ extension ImageFormat {
         case .jpeg: OMK_FORMAT_JPEG
         case .png: OMK_FORMAT_PNG
         case .webp: OMK_FORMAT_WEBP
+        case .heic: OMK_FORMAT_HEIF
         }
     }
 }

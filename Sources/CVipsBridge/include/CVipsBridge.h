@@ -11,6 +11,7 @@ typedef enum {
     OMK_FORMAT_JPEG = 0,
     OMK_FORMAT_PNG = 1,
     OMK_FORMAT_WEBP = 2,
+    OMK_FORMAT_HEIF = 3,
 } omk_format;
 
 typedef enum {
