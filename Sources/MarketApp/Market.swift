@@ -69,7 +69,7 @@ public struct Market: Sendable {
             configuration: configuration, service: service,
             records: RequestRecords(
                 store: store, backlogBytes: configuration.inspectorBacklogBytes, now: configuration.clock),
-            faults: FaultInjector(store: store),
+            faults: FaultInjector(store: store, now: configuration.clock),
             store: store, images: images, sessionKey: sessionKey,
             limits: ServerLimits(
                 connections: ConnectionLimit(maximum: configuration.maximumConnections),

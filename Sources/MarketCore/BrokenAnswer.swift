@@ -22,14 +22,23 @@ public enum BrokenAnswer: String, CaseIterable, Codable, Sendable {
 
     /// The kinds these names say, each once, in the order named.
     public static func named(_ names: [String]) throws(MarketError) -> [BrokenAnswer] {
-        var kinds: [BrokenAnswer] = []
+        try named(names) { MarketError(.invalid, field: .brokenKinds, rule: .brokenKindAmong($0, sent: $1)) }
+    }
+}
+
+extension CaseIterable where Self: RawRepresentable, RawValue == String {
+    /// The cases these names say (trimmed, in any case), each once, in the order named; a name no case has is
+    /// refused with every case's name and the name sent.
+    static func named(
+        _ names: [String], refusal: (_ names: [String], _ sent: String) -> MarketError
+    ) throws(MarketError) -> [Self] {
+        var found: [Self] = []
         for name in names {
-            guard let kind = BrokenAnswer(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw MarketError(
-                    .invalid, field: .brokenKinds, rule: .brokenKindAmong(allCases.map(\.rawValue), sent: name))
+            guard let value = Self(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw refusal(allCases.map(\.rawValue), name)
             }
-            if !kinds.contains(kind) { kinds.append(kind) }
+            if !found.contains(where: { $0.rawValue == value.rawValue }) { found.append(value) }
         }
-        return kinds
+        return found
     }
 }

@@ -21,6 +21,8 @@ public final class FaultInjector: Sendable {
     let store: any MarketStore
     /// Time as it passes (never set back), for how long what was read is trusted.
     let elapsed: @Sendable () -> ContinuousClock.Instant
+    /// The wall clock, for when hard cases were set.
+    let now: @Sendable () -> Date
     private let state = Mutex(State())
 
     private struct State {
@@ -29,9 +31,13 @@ public final class FaultInjector: Sendable {
         var served: [Rehearser: [Int64: UInt64]] = [:]
     }
 
-    public init(store: any MarketStore, elapsed: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    public init(
+        store: any MarketStore, elapsed: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.store = store
         self.elapsed = elapsed
+        self.now = now
     }
 
     public func faults(of vendorID: Int64) async throws -> FaultSettings? { try await read(.vendor(vendorID)) }
@@ -60,6 +66,24 @@ public final class FaultInjector: Sendable {
             bodyTrickle: max(everyTeam.bodyTrickle, own.bodyTrickle), forEveryTeam: true)
     }
 
+    /// The hard cases a vendor's reads answer with (their own and, for a team, the class's), as `nextFault` last
+    /// read them; nil when there are none. The vendor's own seed makes them repeat, else the class's.
+    public func hardCases(for vendorID: Int64, asTeam: Bool = false) -> CatalogueRehearsal? {
+        state.withLock { state in
+            let own = state.settings[.vendor(vendorID)]?.faults
+            let everyTeam = asTeam ? state.settings[.everyTeam]?.faults : nil
+            let chosen = Set((own?.hardCases ?? []) + (everyTeam?.hardCases ?? []))
+            guard !chosen.isEmpty else { return nil }
+            let rehearsing = [own, everyTeam].compactMap { $0 }.filter { !$0.hardCases.isEmpty }
+            return CatalogueRehearsal(
+                cases: HardCase.allCases.filter(chosen.contains), seed: rehearsing.first?.seed ?? 0,
+                vendorID: vendorID,
+                since: rehearsing.compactMap(\.hardCasesSince).min().map(Date.init(timeIntervalSince1970:))
+                    ?? .distantPast,
+                forEveryTeam: everyTeam.map { !$0.hardCases.isEmpty } ?? false)
+        }
+    }
+
     private func read(_ rehearser: Rehearser) async throws -> FaultSettings? {
         let stored =
             switch rehearser {
@@ -69,8 +93,16 @@ public final class FaultInjector: Sendable {
         return stored.flatMap { try? JSONDecoder().decode(FaultSettings.self, from: $0) }
     }
 
+    /// Hard cases keep the moment they were first set while they stay on, so that the products a team registers
+    /// under them keep showing whatever else changes.
     private func set(_ faults: FaultSettings?, for rehearser: Rehearser) async throws {
-        let faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
+        var faults = try faults.map { try $0.validated() }.flatMap { $0.isOff ? nil : $0 }
+        if let chosen = faults, !chosen.hardCases.isEmpty {
+            let earlier = try await read(rehearser).flatMap { $0.hardCases.isEmpty ? nil : $0.hardCasesSince }
+            faults?.hardCasesSince = earlier ?? now().timeIntervalSince1970
+        } else {
+            faults?.hardCasesSince = nil
+        }
         let encoded = try faults.map { try JSONEncoder().encode($0) }
         switch rehearser {
         case .vendor(let id): try await store.setFaults(encoded, vendorID: id)

@@ -15,11 +15,17 @@ public struct FaultSettings: Codable, Sendable, Equatable {
     public var brokenPercent: Int
     /// The kinds of broken answers to choose from; empty means every kind.
     public var broken: [BrokenAnswer]
+    /// Catalogues the team's reads answer with in place of the market's.
+    public var hardCases: [HardCase]
+    /// When the hard cases were set, in seconds since 1970: the team's products registered since show among them.
+    /// The market sets it.
+    public var hardCasesSince: Double?
     public var seed: UInt64?
 
     public init(
         latencyMs: Int = 0, jitterMs: Int = 0, failPercent: Int = 0, status: Int = 503, dropPercent: Int = 0,
-        slowBodyMs: Int = 0, brokenPercent: Int = 0, broken: [BrokenAnswer] = [], seed: UInt64? = nil
+        slowBodyMs: Int = 0, brokenPercent: Int = 0, broken: [BrokenAnswer] = [], hardCases: [HardCase] = [],
+        seed: UInt64? = nil
     ) {
         self.latencyMs = latencyMs
         self.jitterMs = jitterMs
@@ -29,12 +35,14 @@ public struct FaultSettings: Codable, Sendable, Equatable {
         self.slowBodyMs = slowBodyMs
         self.brokenPercent = brokenPercent
         self.broken = broken
+        self.hardCases = hardCases
         self.seed = seed
     }
 
     enum CodingKeys: String, CodingKey {
         case latencyMs = "latency_ms", jitterMs = "jitter_ms", failPercent = "fail_percent", status
-        case dropPercent = "drop_percent", slowBodyMs = "slow_body_ms", brokenPercent = "broken_percent", broken, seed
+        case dropPercent = "drop_percent", slowBodyMs = "slow_body_ms", brokenPercent = "broken_percent", broken
+        case hardCases = "hard_cases", hardCasesSince = "hard_cases_since", seed
     }
 
     /// Every setting may be left out of the JSON; what is left out is off.
@@ -48,7 +56,9 @@ public struct FaultSettings: Codable, Sendable, Equatable {
             status: number(.status, orElse: 503), dropPercent: number(.dropPercent), slowBodyMs: number(.slowBodyMs),
             brokenPercent: number(.brokenPercent),
             broken: BrokenAnswer.named(values.decodeIfPresent([String].self, forKey: .broken) ?? []),
+            hardCases: HardCase.named(values.decodeIfPresent([String].self, forKey: .hardCases) ?? []),
             seed: values.decodeIfPresent(UInt64.self, forKey: .seed))
+        hardCasesSince = try values.decodeIfPresent(Double.self, forKey: .hardCasesSince)
     }
 
     public func validated() throws(MarketError) -> FaultSettings {
@@ -84,6 +94,7 @@ public struct FaultSettings: Codable, Sendable, Equatable {
 
     public var isOff: Bool {
         latencyMs == 0 && failPercent == 0 && dropPercent == 0 && slowBodyMs == 0 && brokenPercent == 0
+            && hardCases.isEmpty
     }
 }
 

@@ -42,9 +42,11 @@ public struct MarketService: Sendable {
     public func catalogueVersion() async throws -> Int64 { try await store.catalogueVersion() }
 
     /// A page of the products on show, matching `search` where given, arranged as a shopper chose.
-    /// Relevance without a search is newest first; a cursor counts only in an order by age.
+    /// Relevance without a search is newest first; a cursor counts only in an order by age. A team `rehearsing` hard
+    /// cases gets a page of their catalogue instead, newest or oldest first as `page` asks.
     public func products(
-        _ page: PageRequest, search: String? = nil, arranged: ProductArrangement = .asListed
+        _ page: PageRequest, search: String? = nil, arranged: ProductArrangement = .asListed,
+        rehearsing rehearsal: CatalogueRehearsal? = nil
     ) async throws -> Page<ProductSummary> {
         // A search text is matched lowercased and without surrounding spaces; an empty one is no search.
         let term = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
@@ -56,6 +58,7 @@ public struct MarketService: Sendable {
         if MarketRules.firstControlCharacter(in: term, allowing: MarketRules.lineBreaksAndTabs) != nil {
             return Page(request: page, totalCount: 0, items: [])
         }
+        if let rehearsal { return try await products(page, search: term, rehearsing: rehearsal) }
         return try await store.products(page, matching: term.isEmpty ? nil : term, arranged: arrangement)
     }
 
@@ -72,8 +75,11 @@ public struct MarketService: Sendable {
 
     /// The product `id` as `reader` may see it: a product on show, or `productNotFound`; to its
     /// signed-in vendor, `hiddenByOperator` when an operator hid it; to whoever would change it,
-    /// only when their proof holds; to an operator, hidden or not.
-    public func product(id: Int64, for reader: ProductReader = .anyone) async throws -> Product {
+    /// only when their proof holds; to an operator, hidden or not. A team `rehearsing` hard cases reads their catalogue.
+    public func product(
+        id: Int64, for reader: ProductReader = .anyone, rehearsing rehearsal: CatalogueRehearsal? = nil
+    ) async throws -> Product {
+        if let rehearsal { return try await product(id: id, rehearsing: rehearsal) }
         var includingHidden = false
         switch reader {
         case .anyone: break
@@ -94,7 +100,12 @@ public struct MarketService: Sendable {
 
     /// A stored image, or nil when no image has that key. A smaller copy is made the first time a page asks for it
     /// and kept, rather than on upload, so that a create does no work for sizes nobody asks for.
-    public func image(key: String) async throws -> ImageContent? {
+    /// A hard case's picture is noted as shaping the answer of the team `rehearsing` it.
+    public func image(key: String, rehearsing rehearsal: CatalogueRehearsal? = nil) async throws -> ImageContent? {
+        if let picture = RehearsalPicture(key: key) {
+            if let hardCase = picture.hardCase { rehearsal?.note([hardCase]) }
+            return try await rehearsalPicture(picture, key: key)
+        }
         guard ImageKey.isValid(key) else { return nil }
         if let stored = try await images.content(forKey: key) { return stored }
         guard let (hash, width, format) = ImageKey.variant(key) else { return nil }

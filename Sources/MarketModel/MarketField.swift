@@ -12,7 +12,7 @@ public enum MarketField: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The secret that a 2022 delete asks for, issued for one product.
     case productSecret
     /// The settings of a rehearsed failure.
-    case latency, jitter, failPercent, failStatus, dropPercent, slowBody, brokenPercent, brokenKinds
+    case latency, jitter, failPercent, failStatus, dropPercent, slowBody, brokenPercent, brokenKinds, hardCases
     /// A part of the request named as the client sent it, when the request itself could not be
     /// read (a `params` part that is no JSON, a key holding text where a number belongs).
     case sent(String)
@@ -47,6 +47,7 @@ public enum MarketField: Hashable, Sendable, Codable, CustomStringConvertible {
         case .slowBody: ("slow body", "slow_body_ms")
         case .brokenPercent: ("share of broken answers", "broken_percent")
         case .brokenKinds: ("kinds of broken answers", "broken")
+        case .hardCases: ("hard cases", "hard_cases")
         case .sent(let name): (name, name)
         }
     }

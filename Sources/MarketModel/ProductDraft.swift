@@ -11,9 +11,12 @@ public struct ProductDraft: Sendable, Equatable {
     /// The 2021 app that last set the discount sent a sale price of 0 (`discounted_price: 0`), by which it means none:
     /// some cannot leave the field out. There is no discount, and the 2021 API gives the 0 back as the app sent it.
     public var zeroSalePriceSent: Bool
+    /// A sale price stated apart from the price and the discount, as some servers' data has it; only a rehearsed
+    /// hard case states one.
+    public var statedSalePrice: Int64?
 
     /// What a buyer pays.
-    public var salePrice: Int64 { price - discount }
+    public var salePrice: Int64 { statedSalePrice ?? price - discount }
 
     public init(
         name: String, description: String, currency: Currency, price: Int64, discount: Int64 = 0, stock: Int64 = 0,

@@ -1,0 +1,90 @@
+import Foundation
+import MarketModel
+
+/// A picture of a rehearsed hard case. Its key is fixed (the hash of its name), so that every server of a market
+/// knows it without having made it; the picture is drawn and kept the first time anyone asks for it, and again
+/// whenever the sweep of unused pictures has taken it.
+enum RehearsalPicture: Hashable, Sendable {
+    /// Pictures of ordinary products, told apart by their colours.
+    case ordinary(Int)
+    case slow, huge, png, heic
+    /// Never kept: its key answers 404.
+    case missing
+
+    static let ordinaryCount = 6
+    static let slowDelay: Duration = .seconds(3)
+
+    private static let all: [RehearsalPicture] =
+        (0..<ordinaryCount).map(RehearsalPicture.ordinary) + [.slow, .huge, .png, .heic, .missing]
+    private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+
+    init?(key: String) {
+        guard let picture = Self.byKey[key] else { return nil }
+        self = picture
+    }
+
+    var key: String { Digest.sha256Hex(Data("openmarket hard case picture \(name)".utf8)) + "." + format.fileExtension }
+
+    /// The case whose products show this picture; nil for the ordinary ones.
+    var hardCase: HardCase? {
+        switch self {
+        case .ordinary: nil
+        case .slow: .slowPicture
+        case .huge: .hugePicture
+        case .png: .pngPicture
+        case .heic: .heicPicture
+        case .missing: .missingPicture
+        }
+    }
+
+    private var name: String {
+        switch self {
+        case .ordinary(let number): "ordinary \(number)"
+        case .slow: "slow"
+        case .huge: "huge"
+        case .png: "png"
+        case .heic: "heic"
+        case .missing: "missing"
+        }
+    }
+
+    var format: ImageFormat {
+        switch self {
+        case .png: .png
+        case .heic: .heic
+        default: .jpeg
+        }
+    }
+
+    var size: (width: Int, height: Int) {
+        switch self {
+        case .huge: (6000, 4000)
+        default: (800, 600)
+        }
+    }
+
+    /// How it is drawn; nil for the missing one.
+    var drawn: DrawnPicture? {
+        guard self != .missing else { return nil }
+        let colours: [[Double]] = [
+            [244, 162, 97], [42, 157, 143], [231, 111, 81], [38, 70, 83], [233, 196, 106], [130, 110, 200],
+        ]
+        let number =
+            switch self {
+            case .ordinary(let number): number
+            case .slow: 1
+            case .huge: 2
+            case .png: 3
+            case .heic: 4
+            case .missing: 5
+            }
+        return DrawnPicture(
+            width: size.width, height: size.height, from: colours[number % colours.count],
+            to: colours[(number + 3) % colours.count], dots: number % 4 + 1, format: format)
+    }
+
+    func image(id: Int64, at date: Date) -> ProductImage {
+        ProductImage(
+            id: id, originalKey: key, thumbnailKey: key, width: size.width, height: size.height, createdAt: date)
+    }
+}
