@@ -27,12 +27,14 @@ package struct APIv1Controller<Context: ConnectionRequestContext> {
         let number = context.parameters.get("page") ?? ""
         guard let number = Int(number) else { throw MarketError(.notFound, .noPage(number)) }
         let page = try await service.products(
-            PageRequest(number: number, itemsPerPage: Self.itemsPerPage, order: .oldestFirst))
+            PageRequest(number: number, itemsPerPage: Self.itemsPerPage, order: .oldestFirst),
+            rehearsing: context.rehearsal)
         return try JSONResponse.make(V1PageBody(page: page, urls: request.imageURLs))
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        try respond(with: try await service.product(id: try context.productID()), to: request)
+        try respond(
+            with: try await service.product(id: try context.productID(), rehearsing: context.rehearsal), to: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

@@ -42,12 +42,13 @@ package struct APIv2Controller<Context: ConnectionRequestContext> {
         let query = request.queryFields
         let page = try await service.products(
             try V2Requests.page(from: query), search: query["search_value"],
-            arranged: try V2Requests.arrangement(from: query))
+            arranged: try V2Requests.arrangement(from: query), rehearsing: context.rehearsal)
         return JSONResponse.make(V2PageBody(page: page, flavor: flavor(of: request.head), urls: request.imageURLs))
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        respond(with: try await service.product(id: try context.productID()), to: request)
+        respond(
+            with: try await service.product(id: try context.productID(), rehearsing: context.rehearsal), to: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

@@ -6,7 +6,7 @@ import MarketHTTPShared
 
 /// Serves stored images. Their names are content hashes, so a URL's bytes never change: clients
 /// and proxies may keep them for a year, and the ETag is the name itself.
-struct ImageController<Context: RequestContext> {
+struct ImageController<Context: ConnectionRequestContext> {
     let service: MarketService
 
     func addRoutes(to router: Router<Context>) { router.get("images/{key}", use: show) }
@@ -14,7 +14,9 @@ struct ImageController<Context: RequestContext> {
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let key = context.parameters.get("key") ?? ""
         let stored =
-            key == Placeholder.key ? Placeholder.data.map(ImageContent.bytes) : try await service.image(key: key)
+            key == Placeholder.key
+            ? Placeholder.data.map(ImageContent.bytes)
+            : try await service.image(key: key, rehearsing: context.rehearsal)
         guard let stored, let format = ImageKey.format(of: key) else { throw MarketError(.notFound, .noImage(key)) }
         let tag = "\"" + ImageKey.name(of: key) + "\""
         let headers: HTTPFields = [

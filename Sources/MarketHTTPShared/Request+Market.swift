@@ -127,6 +127,7 @@ public struct MarketRequestContext: ConnectionRequestContext {
     package let connection: any Channel
     /// The vendor_id of the team address the request came through, if any.
     package var team: Int64?
+    package var rehearsal: CatalogueRehearsal?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -138,6 +139,8 @@ public struct MarketRequestContext: ConnectionRequestContext {
 package protocol ConnectionRequestContext: RequestContext {
     var connection: any Channel { get }
     var team: Int64? { get }
+    /// The hard cases the request's team rehearses, which its reads answer with.
+    var rehearsal: CatalogueRehearsal? { get set }
 }
 
 extension ConnectionRequestContext {

@@ -40,7 +40,11 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         guard vendor != nil || AppPaths.isAPI(route) else { return try await next(request, context) }
         let started = ContinuousClock.now
         var fault: InjectedFault?
-        if let vendor { fault = try? await faults.nextFault(for: vendor.id, asTeam: vendor.isTeam) }
+        var context = context
+        if let vendor {
+            fault = try? await faults.nextFault(for: vendor.id, asTeam: vendor.isTeam)
+            context.rehearsal = faults.hardCases(for: vendor.id, asTeam: vendor.isTeam)
+        }
         // The operator's ring holds 300 requests that named no vendor: each keeps what the inspector shows of a text.
         let captured = BodyCapture(keeping: vendor == nil ? RequestDiagnosis.shownTextBytes : BodyCapture.keptBytes)
         let notes = RequestNotes()
@@ -75,7 +79,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
             record.broken = said
             record.failedOnPurpose = !(200..<300).contains(response.status.code)
         }
-        let answered = record.answered(response.status.code, notes: notes)
+        let answered = record.answered(response.status.code, notes: notes, rehearsal: context.rehearsal)
         // The operator sees only why an anonymous request was refused, not every list it read.
         let answer = BodyCapture(keeping: vendor == nil && response.status.code < 400 ? 0 : BodyCapture.keptAnswerBytes)
         let trickle = fault?.bodyTrickle ?? .zero

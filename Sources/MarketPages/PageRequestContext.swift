@@ -8,6 +8,8 @@ package struct PageRequestContext: ChildRequestContext, ConnectionRequestContext
     package var coreContext: CoreRequestContextStorage
     package let connection: any Channel
     package let team: Int64?
+    /// Always nil: the pages show people the market as it is.
+    package var rehearsal: CatalogueRehearsal?
     private var filledBrowser: BrowserSession?
 
     /// Filled once by `BrowserSessionMiddleware`, which runs before every page route.
