@@ -49,6 +49,7 @@ struct ClassBoard: ClassBoardSource {
                     strings("board_times", ["what": strings.explain($0.example), "count": String($0.count)])
                 },
                 "rehearsals": Self.rehearsals(of: team, strings),
+                "hardCases": Self.hardCases(of: team, strings),
             ]
         }
         return [
@@ -74,6 +75,20 @@ struct ClassBoard: ClassBoardSource {
             said.append(strings("board_registeredTwice", ["count": String(team.registeredTwice)]))
         }
         return said.joined(separator: " ")
+    }
+
+    /// The hard cases the app met and what it did under them, in a sentence; nil when it met none.
+    static func hardCases(of team: TeamProgress, _ strings: Localization) -> String? {
+        guard !team.hardCasesMet.isEmpty else { return nil }
+        let names = team.hardCasesMet.map { strings("hardCase.\($0.rawValue)") }.joined(separator: ", ")
+        return [
+            strings("board_hardCasesMet", ["cases": names]),
+            strings("board_pagesAskedAgain", ["count": String(team.pagesAskedAgain)]),
+            team.hardCasesMet.contains(.missingPicture)
+                ? strings("board_missingPictureAgain", ["count": String(team.missingPictureAskedAgain)]) : nil,
+            team.hardCasesMet.contains(.shifting)
+                ? strings("board_repeatedItems", ["count": String(team.repeatedItems)]) : nil,
+        ].compactMap { $0 }.joined(separator: " ")
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -111,6 +126,7 @@ struct ClassBoard: ClassBoardSource {
         tallies.append(tally(teams.count { $0.askedAgain > 0 }, strings("board_askedAgainTally")))
         tallies.append(tally(teams.count { $0.registeredTwice > 0 }, strings("board_registeredTwiceTally")))
         tallies.append(tally(teams.count { $0.lastThrottled != nil }, strings("board_throttledTally")))
+        tallies.append(tally(teams.count { !$0.hardCasesMet.isEmpty }, strings("board_hardCasesTally")))
         return tallies
     }
 
@@ -135,7 +151,9 @@ struct ClassBoard: ClassBoardSource {
                         registeredTwice: team.registeredTwice, uses2021API: team.usesV1,
                         lastThrottled: team.lastThrottled.map {
                             .init(at: $0.at, why: Localization.english.explain($0.refusal))
-                        })
+                        },
+                        hardCasesMet: team.hardCasesMet, pagesAskedAgain: team.pagesAskedAgain,
+                        missingPictureAskedAgain: team.missingPictureAskedAgain, repeatedItems: team.repeatedItems)
                 }))
     }
 
@@ -147,7 +165,7 @@ struct ClassBoard: ClassBoardSource {
             + flows.map { strings("board.flow.\($0.rawValue)") }
             + [
                 strings("board_refusedColumn"), strings("board_commonestColumn"), strings("board_forgivenColumn"),
-                strings("board_rehearsalsColumn"), strings("board_throttledColumn"),
+                strings("board_rehearsalsColumn"), strings("board_throttledColumn"), strings("board_hardCasesColumn"),
             ]
         let rows = teams.map { team -> [String] in
             // Moments as a spreadsheet reads them: ISO 8601 in UTC.
@@ -157,6 +175,7 @@ struct ClassBoard: ClassBoardSource {
             return [String(team.vendor.id), team.vendor.name, String(team.requests)] + steps + [
                 String(team.refused), team.commonestRefusal.map { strings.explainKind($0.refusal) } ?? "",
                 forgiven.joined(separator: "; "), Self.rehearsals(of: team, strings) ?? "", throttled ?? "",
+                Self.hardCases(of: team, strings) ?? "",
             ]
         }
         // Every heading as a heading, whatever the phrase: "List, page 1", not "list, page 1" beside "Name".
@@ -210,6 +229,10 @@ private struct TeamBody: Encodable {
     var registeredTwice: Int
     var uses2021API: Bool
     var lastThrottled: Throttled?
+    var hardCasesMet: [HardCase]
+    var pagesAskedAgain: Int
+    var missingPictureAskedAgain: Int
+    var repeatedItems: Int
 
     /// These need names of their own: snake case would write `sent_page_no0` and `uses2021_api`.
     enum CodingKeys: String, CodingKey {
@@ -217,6 +240,6 @@ private struct TeamBody: Encodable {
         case sentPageNo0 = "sent_page_no_0"
         case rehearsedFailures, askedAgain, secondsBeforeAskingAgain, registeredTwice
         case uses2021API = "uses_2021_api"
-        case lastThrottled
+        case lastThrottled, hardCasesMet, pagesAskedAgain, missingPictureAskedAgain, repeatedItems
     }
 }

@@ -51,6 +51,9 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
     /// A rehearsed failure the vendor staged and this request met.
     var fault: RehearsedEffects?
     var broken: BrokenSaid?
+    /// The hard cases the team rehearses that shaped the answer, and how many items it gave again (`shifting`).
+    var hardCases: [HardCase]?
+    var repeatedItems: Int?
     /// The teacher's rehearsal for every team shaped it (nil: only the vendor's own, or none).
     var forEveryTeam: Bool?
     /// A command that sends the same request again; the secret comes from `$OPENMARKET_SECRET`.
@@ -76,7 +79,7 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
                 Twin.Refusal(rule: $0.said, field: $0.field, correctShape: english.explain($0.shape))
             },
             fault: fault.map { english.explain($0) }, broken: broken.map { english.explain($0) },
-            forEveryTeam: forEveryTeam, curl: curl)
+            hardCases: hardCases, repeatedItems: repeatedItems, forEveryTeam: forEveryTeam, curl: curl)
     }
 
     package struct Twin: Codable, Sendable, Equatable {
@@ -109,6 +112,8 @@ package struct InspectedRequest: Codable, Sendable, Equatable {
         package var refusal: Refusal?
         package var fault: String?
         package var broken: String?
+        package var hardCases: [HardCase]?
+        package var repeatedItems: Int?
         package var forEveryTeam: Bool?
         package var curl: String
     }

@@ -178,6 +178,10 @@ struct InspectedRow {
             "hasMistakes": !request.mistakes.isEmpty, "mistakes": request.mistakes.map(strings.explain),
             "json": request.json, "fault": request.fault.map(strings.explain),
             "broken": request.broken.map(strings.explain), "forEveryTeam": request.forEveryTeam == true,
+            "hardCases": request.hardCases.map {
+                $0.map { strings("hardCase.\($0.rawValue)") }.joined(separator: ", ")
+            },
+            "repeatedItems": request.repeatedItems.map { strings("inspector_repeatedItems", ["count": String($0)]) },
             "recognised": request.recognised.map { strings("inspector_recognised_\($0.rawValue)") },
             "refusal": request.refusal.map { refusal -> PageContent in
                 [

@@ -17,7 +17,7 @@ struct Recording: Sendable {
     let started: ContinuousClock.Instant
     let fault: RehearsedEffects?
     /// The teacher's rehearsal for every team shaped it.
-    let forEveryTeam: Bool
+    var forEveryTeam: Bool
     var broken: BrokenSaid?
     /// The answer was the vendor's rehearsed failure, not the market's: nothing was refused.
     var failedOnPurpose: Bool
@@ -30,10 +30,17 @@ struct Recording: Sendable {
     /// Why the market refused it, as the API said it.
     var refusal: (error: MarketError, field: String?)?
 
-    /// This request, answered with `status` now, and what the route noted of it.
-    func answered(_ status: Int, notes: RequestNotes? = nil) -> Recording {
+    /// The hard cases that shaped the answer, and how many items it gave again.
+    var hardCases: [HardCase] = []
+    var repeatedItems = 0
+
+    /// This request, answered with `status` now, and what the route and the rehearsed catalogue noted of it.
+    func answered(_ status: Int, notes: RequestNotes? = nil, rehearsal: CatalogueRehearsal? = nil) -> Recording {
         var answered = self
         answered.status = status
+        answered.hardCases = rehearsal?.shaped ?? []
+        answered.forEveryTeam = forEveryTeam || !answered.hardCases.isEmpty && rehearsal?.forEveryTeam == true
+        answered.repeatedItems = rehearsal?.repeatedItems ?? 0
         answered.recognised = notes?.recognised
         answered.refusal = notes?.refusal
         answered.milliseconds = Double((ContinuousClock.now - started) / .microseconds(1)) / 1000
@@ -89,7 +96,8 @@ struct Recording: Sendable {
             headers: diagnosis.headers, bodyBytes: request.count, parts: diagnosis.inspectedParts,
             json: diagnosis.maskedJSON, quirks: diagnosis.quirks, mistakes: diagnosis.mistakes,
             recognised: recognised, answer: text, answerBytes: answerBytes, refusal: refused, fault: fault,
-            broken: broken, forEveryTeam: forEveryTeam ? true : nil,
+            broken: broken, hardCases: hardCases.isEmpty ? nil : hardCases,
+            repeatedItems: repeatedItems == 0 ? nil : repeatedItems, forEveryTeam: forEveryTeam ? true : nil,
             curl: curl.line, curlNeeds: curl.needs)
     }
 

@@ -76,6 +76,12 @@ struct TeamProgress: Sendable {
     var registeredTwice = 0
     /// The last request the market made wait after too many wrong secrets, and when.
     var lastThrottled: (at: Date, refusal: InspectedRequest.Refusal)?
+    /// The hard cases its app met; under them, the next pages it asked for again, how often it asked again for the
+    /// picture that answers 404, and how many items it was given a second time by a shifting list.
+    var hardCasesMet: [HardCase] = []
+    var pagesAskedAgain = 0
+    var missingPictureAskedAgain = 0
+    var repeatedItems = 0
 
     /// `requests` oldest first, as `BoardMemory` keeps them; `firstSteps` as the store noted them, outlasting them.
     init(vendor: Vendor, requests: [RequestFacts], firstSteps: [String: Date]) {
@@ -84,7 +90,16 @@ struct TeamProgress: Sendable {
         self.requests = requests.count
         var refusals: [(kind: String, refused: Refused)] = []
         var quirks: [(kind: String, example: Quirk, count: Int)] = []
+        var casesMet: Set<HardCase> = []
+        var nextPagesAsked: Set<String> = []
+        var missingPictureAsked = 0
         for (index, request) in requests.enumerated() {
+            casesMet.formUnion(request.hardCases)
+            repeatedItems += request.repeatedItems
+            if request.isNextPage, !request.hardCases.isEmpty, !nextPagesAsked.insert(request.asked).inserted {
+                pagesAskedAgain += 1
+            }
+            if request.isMissingPicture { missingPictureAsked += 1 }
             if let flow = request.flow, firstWorked[flow].map({ $0 > request.at }) ?? true {
                 firstWorked[flow] = request.at
             }
@@ -123,6 +138,8 @@ struct TeamProgress: Sendable {
             }
         }
         usesV1 = usesV1 || Flow.v1.contains { firstWorked[$0] != nil }
+        hardCasesMet = HardCase.allCases.filter(casesMet.contains)
+        missingPictureAskedAgain = max(0, missingPictureAsked - 1)
         // Kinds in the order first met, so that of those met as often the first stays first on every reload.
         commonestRefusal =
             refusals.map(\.refused).enumerated().max {
@@ -148,6 +165,12 @@ struct RequestFacts: Sendable {
     var metRehearsedFailure: Bool
     /// A register's JSON, to find one sent twice.
     var registerJSON: String?
+    var hardCases: [HardCase]
+    var repeatedItems: Int
+    /// A list's page after the first, in either dialect.
+    var isNextPage: Bool
+    /// The picture a rehearsed `missing_picture` shows, answered 404.
+    var isMissingPicture: Bool
 
     init?(_ stored: StoredRequestRecord) {
         guard let row = InspectedRow(stored) else { return nil }
@@ -159,6 +182,12 @@ struct RequestFacts: Sendable {
         pageZero = (query["page_no"] ?? query["page-no"]) == "0"
         (refusal, quirks, metRehearsedFailure) = (request.refusal, request.quirks, request.metRehearsedFailure)
         registerJSON = flow == .register || flow == .v1Register ? request.json : nil
+        hardCases = request.hardCases ?? []
+        repeatedItems = request.repeatedItems ?? 0
+        isNextPage = flow == .nextPage || flow == .v1NextPage
+        isMissingPicture =
+            request.status == 404 && hardCases.contains(.missingPicture)
+            && InspectorChoice.route(of: request) == "GET /images/{name}"
     }
 }
 

@@ -12,6 +12,7 @@ package struct FaultsForm {
             "fail": faults.failPercent, "status": faults.status, "drop": faults.dropPercent,
             "slow_body": faults.slowBodyMs, "broken": faults.brokenPercent,
             "seed": faults.seed.map(String.init) ?? "", "kinds": Self.kinds(strings) { faults.broken.contains($0) },
+            "hardCases": Self.hardCases(strings) { faults.hardCases.contains($0) },
         ]
     }
 
@@ -30,6 +31,16 @@ package struct FaultsForm {
         }
     }
 
+    /// A box to tick for each hard case, with what it tries.
+    static func hardCases(_ strings: Localization, ticked: (HardCase) -> Bool) -> [[String: Any]] {
+        HardCase.allCases.map { hardCase in
+            [
+                "name": "case_" + hardCase.rawValue, "label": strings("hardCase.\(hardCase.rawValue)"),
+                "tries": strings("hardCase.\(hardCase.rawValue).tries"), "ticked": ticked(hardCase),
+            ]
+        }
+    }
+
     /// The form as it was typed, with why it was refused beside the field to blame.
     package static func typed(_ form: FormSubmission, refused error: MarketError, strings: Localization) -> PageContent
     {
@@ -42,6 +53,7 @@ package struct FaultsForm {
             context["latencyError"] = strings.refusal(error)
         }
         context["kinds"] = kinds(strings) { !form["broken_" + $0.rawValue].isEmpty }
+        context["hardCases"] = hardCases(strings) { !form["case_" + $0.rawValue].isEmpty }
         return context
     }
 
@@ -61,7 +73,8 @@ package struct FaultsForm {
             failPercent: number("fail", .failPercent), status: number("status", .failStatus, default: 503),
             dropPercent: number("drop", .dropPercent), slowBodyMs: number("slow_body", .slowBody),
             brokenPercent: number("broken", .brokenPercent),
-            broken: BrokenAnswer.allCases.filter { !form["broken_" + $0.rawValue].isEmpty }, seed: UInt64(seedText)
+            broken: BrokenAnswer.allCases.filter { !form["broken_" + $0.rawValue].isEmpty },
+            hardCases: HardCase.allCases.filter { !form["case_" + $0.rawValue].isEmpty }, seed: UInt64(seedText)
         ).validated()
     }
 }
@@ -84,6 +97,11 @@ extension Localization {
                 : self(
                     "faults.brokenShare",
                     ["percent": String(faults.brokenPercent), "kinds": kinds.isEmpty ? self("faults.anyWay") : kinds]),
+            faults.hardCases.isEmpty
+                ? nil
+                : self(
+                    "faults.hardCases",
+                    ["cases": faults.hardCases.map { self("hardCase.\($0.rawValue)") }.joined(separator: ", ")]),
             faults.seed.map { self("faults.seed", ["seed": String($0)]) },
         ].compactMap { $0 }.joined(separator: ", ")
     }

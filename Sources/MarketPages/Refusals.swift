@@ -115,6 +115,7 @@ extension Localization {
         .secret: "field.secret", .productSecret: "field.secret", .latency: "field.latency", .jitter: "field.jitter",
         .failPercent: "field.failPercent", .failStatus: "field.failStatus", .dropPercent: "field.dropPercent",
         .slowBody: "field.slowBody", .brokenPercent: "field.brokenPercent", .brokenKinds: "field.brokenKinds",
+        .hardCases: "field.hardCases",
         .sent("vendor-id"): "field.vendorID",
     ]
 
