@@ -81,6 +81,7 @@ struct ClientOptions: ParsableArguments {
         case .slowBody: "--slow-body"
         case .brokenPercent: "--broken"
         case .brokenKinds: "--broken-kinds"
+        case .hardCases: "--hard-cases"
         case .productSecret, .sent: nil
         }
     }

@@ -19,6 +19,12 @@ struct Faults: AsyncParsableCommand {
               openmarket faults set --identifier YOUR-IDENTIFIER \\
                 --latency 800ms±200ms --fail 10% \\
                 --broken 20% --broken-kinds number_as_text,null --seed 7
+
+            Hard cases change what a team's reads answer, not whether they fail: its lists, details \
+            and pictures answer as if the market held an empty catalogue, a thousand pages, prices \
+            at the edges and so on, while everyone else sees the market as it is:
+
+              openmarket faults set --identifier YOUR-IDENTIFIER --hard-cases shifting,missing_picture
             """,
         subcommands: [Set.self, Show.self, Clear.self])
 
@@ -79,7 +85,14 @@ struct Faults: AsyncParsableCommand {
                 """)
         var brokenKinds: String?
 
-        @Option(help: "Makes the failures repeat in the same order each time these faults are set.")
+        @Option(
+            help: """
+                Catalogues the reads answer with instead of the market's, separated by commas: \
+                \(HardCase.allCases.map(\.rawValue).joined(separator: ", ")).
+                """)
+        var hardCases: String?
+
+        @Option(help: "Makes the failures and the hard cases' products repeat each time these faults are set.")
         var seed: UInt64?
 
         func run() async throws {
@@ -90,6 +103,7 @@ struct Faults: AsyncParsableCommand {
                 slowBodyMs: try FaultText.milliseconds(slowBody ?? "0ms", flag: "--slow-body"),
                 brokenPercent: try FaultText.percent(broken ?? "0%", flag: "--broken"),
                 broken: try BrokenAnswer.named(brokenKinds.map { $0.split(separator: ",").map(String.init) } ?? []),
+                hardCases: try HardCase.named(hardCases.map { $0.split(separator: ",").map(String.init) } ?? []),
                 seed: seed)
             let set = try await storage.withMarket { market in
                 try await target.set(faults, in: market)
@@ -163,6 +177,8 @@ enum FaultText {
         lines.append("slow body: \(faults.slowBodyMs)ms")
         let kinds = faults.broken.isEmpty ? "any kind" : faults.broken.map(\.rawValue).joined(separator: ", ")
         lines.append("broken:    \(faults.brokenPercent)% (\(kinds))")
+        let cases = faults.hardCases.isEmpty ? "none" : faults.hardCases.map(\.rawValue).joined(separator: ", ")
+        lines.append("hard cases: \(cases)")
         lines.append("seed:      \(faults.seed.map(String.init) ?? "none (a new sequence each time)")")
         return lines.joined(separator: "\n")
     }

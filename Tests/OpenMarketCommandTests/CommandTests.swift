@@ -172,6 +172,32 @@ import Testing
         #expect(try await server.terminate() == 0)
     }
 
+    /// One team's hard cases from the shell: an unknown name is refused with every name, the running market answers
+    /// that team with them, and the plain address keeps the market.
+    @Test func hardCasesAreSetForOneTeamFromTheShell() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try OpenMarketBinary.start(["serve", "--port", "0", "--data-dir", dataDir])
+        let market = MarketPeer(port: try await server.listeningPort())
+        let added = try await OpenMarketBinary.run(["vendors", "add", "--data-dir", dataDir, "--name", "team 1"])
+        let identifier = String(try #require(added.output.firstMatch(of: /identifier:\s+(\S+)/)?.1))
+        let unknown = try await OpenMarketBinary.run([
+            "faults", "set", "--identifier", identifier, "--data-dir", dataDir, "--hard-cases", "empty,endless",
+        ])
+        #expect(unknown.status != 0 && unknown.errors.contains("thousand_pages"), "\(unknown.errors)")
+        let set = try await OpenMarketBinary.run([
+            "faults", "set", "--identifier", identifier, "--data-dir", dataDir, "--hard-cases", "thousand_pages",
+            "--seed", "3",
+        ])
+        #expect(set.output.contains("hard cases: thousand_pages"), "\(set.output)\(set.errors)")
+        try await waitUntil("the running market follows") {
+            try await market.send("GET", "/teams/1/api/products?page_no=1&items_per_page=10").text.contains(
+                #""last_page":1000"#)
+        }
+        #expect(
+            try await market.send("GET", "/api/products?page_no=1&items_per_page=10").text.contains(#""last_page":0"#))
+        #expect(try await server.terminate() == 0)
+    }
+
     @Test func aTeamsOwnPortIsTheTeamsInEveryShapeOfURL() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let judy = TestMarket.judy
