@@ -517,6 +517,29 @@ class LiveInspectorTest(StorefrontTest):
         page.wait(lambda: "장애 설정을 껐습니다" in page.text())
         self.assertEqual(market.api(f"/api/products/{product['id']}", identifier=JUDY[0])["name"], "망가질 램프")
 
+    def test_a_hard_case_ticked_in_the_inspector_shapes_only_the_learners_reads_and_says_so(self):
+        page = self.page
+        market.create_product("모두가 보는 상품", vendor=PAPRI)
+        self.addCleanup(lambda: market.command("faults", "clear", "--identifier", JUDY[0]))
+        self.sign_in(JUDY)
+        page.open("/inspector")
+        page.find("input[name=case_sold_out]").click()
+        page.button("장애 설정 저장").send_keys(Keys.ENTER)
+        page.wait(lambda: "장애 설정을 저장했습니다" in page.text())
+        self.assertTrue(page.find("input[name=case_sold_out]").is_selected(), "the case is shown as saved")
+        self.assertIn("품절", page.find("input[name=case_sold_out]").find_element("xpath", "..").text)
+        rehearsed = market.api("/api/products?page_no=1&items_per_page=10", identifier=JUDY[0])["pages"]
+        self.assertEqual([item["stock"] for item in rehearsed[:2]], [0, 0])
+        self.assertNotIn("모두가 보는 상품", [item["name"] for item in rehearsed])
+        everyone = market.api("/api/products?page_no=1&items_per_page=10")["pages"]
+        self.assertEqual(everyone[0]["name"], "모두가 보는 상품", "everyone else reads the market")
+        page.open("/inspector")
+        page.wait(lambda: "GET /api/products?page_no=1" in page.find("ol.requests").text)
+        page.find("ol.requests li summary").click()
+        self.assertIn("이 응답을 만든 까다로운 경우: 품절", page.text())
+        self.assertEqual(AccessibilityTest.violations(self), [], "the hard cases' form and a shaped answer")
+        page.screenshot("inspector-hard-case-ko")
+
 
 class ReplayTest(StorefrontTest):
     """A learner sends a refused request again from the inspector with the right secret."""
