@@ -10,19 +10,21 @@ public final class CatalogueRehearsal: Sendable {
     /// working, while what it had before is the market's, which the cases replace.
     public let vendorID: Int64
     public let since: Date
-    /// The teacher set them for every team.
-    public let forEveryTeam: Bool
+    /// The cases the teacher set for every team.
+    public let classCases: Set<HardCase>
     private let met = Mutex<(cases: Set<HardCase>, repeated: Int)>(([], 0))
 
     public init(
-        cases: [HardCase], seed: UInt64, vendorID: Int64, since: Date = .distantPast, forEveryTeam: Bool = false
+        cases: [HardCase], seed: UInt64, vendorID: Int64, since: Date = .distantPast, classCases: Set<HardCase> = []
     ) {
         (self.cases, self.seed, self.vendorID, self.since) = (cases, seed, vendorID, since)
-        self.forEveryTeam = forEveryTeam
+        self.classCases = classCases
     }
 
     /// The cases that shaped the answer, in the order of `HardCase.allCases`.
     public var shaped: [HardCase] { met.withLock { met in HardCase.allCases.filter(met.cases.contains) } }
+    /// Some of them were the teacher's for every team.
+    public var shapedForEveryTeam: Bool { met.withLock { !$0.cases.isDisjoint(with: classCases) } }
     /// How many items the answer gave again that an earlier page had given (`shifting`).
     public var repeatedItems: Int { met.withLock { $0.repeated } }
 
@@ -45,19 +47,19 @@ extension MarketService {
         page.after = nil
         let catalogue = rehearsal.catalogue
         let own = try await ownProducts(of: rehearsal, newestFirst: page.order == .newestFirst)
-        let specials = catalogue.specials
+        let caseProducts = catalogue.caseProducts
         let per = page.itemsPerPage
         rehearsal.note(catalogue.cases.filter(\.shapesPaging))
         if !term.isEmpty {
-            let named = (own + specials.map { $0.product(catalogue).summary }).filter {
+            let named = (own + caseProducts.map { $0.product(catalogue).summary }).filter {
                 $0.name.lowercased().contains(term)
             }
             let shown = Array(named.dropFirst(page.offset).prefix(per))
-            rehearsal.note(shown.compactMap { ProductSpecial(id: $0.id)?.hardCase })
+            rehearsal.note(shown.compactMap { HardCaseProduct(id: $0.id)?.hardCase })
             return Page(request: page, totalCount: named.count, items: shown)
         }
-        let ordinary = catalogue.ordinaryCount(itemsPerPage: per, others: own.count + specials.count)
-        let total = own.count + specials.count + ordinary
+        let ordinary = catalogue.ordinaryCount(itemsPerPage: per, others: own.count + caseProducts.count)
+        let total = own.count + caseProducts.count + ordinary
         let repeatedPerPage = catalogue.repeatedPerPage(itemsPerPage: per)
         let repeated = repeatedPerPage * (page.number - 1)
         let start = page.offset - repeated
@@ -71,13 +73,13 @@ extension MarketService {
                 continue
             }
             if ownFirst { position -= own.count }
-            if position < specials.count {
-                items.append(specials[position].product(catalogue).summary)
-                rehearsal.note([specials[position].hardCase])
-            } else if position < specials.count + ordinary {
-                items.append(catalogue.ordinary(position - specials.count).summary)
+            if position < caseProducts.count {
+                items.append(caseProducts[position].product(catalogue).summary)
+                rehearsal.note([caseProducts[position].hardCase])
+            } else if position < caseProducts.count + ordinary {
+                items.append(catalogue.ordinary(position - caseProducts.count).summary)
             } else {
-                items.append(own[position - specials.count - ordinary])
+                items.append(own[position - caseProducts.count - ordinary])
             }
         }
         if repeated > 0, !items.isEmpty { rehearsal.note([], repeated: min(items.count, repeatedPerPage)) }
@@ -88,18 +90,27 @@ extension MarketService {
     func product(id: Int64, rehearsing rehearsal: CatalogueRehearsal) async throws -> Product {
         let catalogue = rehearsal.catalogue
         guard let product = catalogue.product(id: id) else { return try await product(id: id) }
-        let hardCase = ProductSpecial(id: id)?.hardCase
+        let hardCase = HardCaseProduct(id: id)?.hardCase
         if let hardCase { rehearsal.note([hardCase]) }
         guard hardCase != .vanishing else { throw MarketError.productNotFound(id) }
         return product
     }
+
+    /// A hard case's picture: given afresh each time, so that a slow one stays slow and a missing one is asked again.
+    public static func isRehearsalPicture(_ key: String) -> Bool { RehearsalPicture(key: key) != nil }
 
     /// The rehearsal's picture with this key, drawn and kept the first time it is asked for; nil for the missing one.
     func rehearsalPicture(_ picture: RehearsalPicture, key: String) async throws -> ImageContent? {
         if picture == .slow { try await Task.sleep(for: RehearsalPicture.slowDelay) }
         guard let drawn = picture.drawn else { return nil }
         if let stored = try await images.content(forKey: key) { return stored }
-        let image = try await imageWork.admitting(1) { steps in try await imageProcessor.draw(drawn, in: steps) }
+        let image: EncodedImage
+        do {
+            image = try await imageWork.admitting(1) { steps in try await imageProcessor.draw(drawn, in: steps) }
+        } catch let rejection as ImageRejection {
+            // This libvips cannot write the format (HEIC needs libheif's HEVC encoder).
+            throw MarketError(.unavailable, .rule(rejection.rule))
+        }
         try await images.put(image.data, key: key)
         return .bytes(image.data)
     }
@@ -107,7 +118,7 @@ extension MarketService {
     private func ownProducts(of rehearsal: CatalogueRehearsal, newestFirst: Bool) async throws -> [ProductSummary] {
         let own = try await store.products(
             PageRequest(number: 1, itemsPerPage: PageRequest.maximumItemsPerPage), ofVendor: rehearsal.vendorID
-        ).items.filter { $0.createdAt >= rehearsal.since }.sorted { $0.id > $1.id }
+        ).items.filter { $0.createdAt >= rehearsal.since }
         return newestFirst ? own : own.reversed()
     }
 }

@@ -66,22 +66,19 @@ public final class FaultInjector: Sendable {
             bodyTrickle: max(everyTeam.bodyTrickle, own.bodyTrickle), forEveryTeam: true)
     }
 
-    /// The hard cases a vendor's reads answer with (their own and, for a team, the class's), as `nextFault` last
-    /// read them; nil when there are none. The vendor's own seed makes them repeat, else the class's.
-    public func hardCases(for vendorID: Int64, asTeam: Bool = false) -> CatalogueRehearsal? {
-        state.withLock { state in
-            let own = state.settings[.vendor(vendorID)]?.faults
-            let everyTeam = asTeam ? state.settings[.everyTeam]?.faults : nil
-            let chosen = Set((own?.hardCases ?? []) + (everyTeam?.hardCases ?? []))
-            guard !chosen.isEmpty else { return nil }
-            let rehearsing = [own, everyTeam].compactMap { $0 }.filter { !$0.hardCases.isEmpty }
-            return CatalogueRehearsal(
-                cases: HardCase.allCases.filter(chosen.contains), seed: rehearsing.first?.seed ?? 0,
-                vendorID: vendorID,
-                since: rehearsing.compactMap(\.hardCasesSince).min().map(Date.init(timeIntervalSince1970:))
-                    ?? .distantPast,
-                forEveryTeam: everyTeam.map { !$0.hardCases.isEmpty } ?? false)
-        }
+    /// The hard cases a vendor's reads answer with (their own and, for a team, the class's), or nil when there are
+    /// none. The first seed set among them makes them repeat.
+    public func hardCases(for vendorID: Int64, asTeam: Bool = false) async throws -> CatalogueRehearsal? {
+        let own = try await current(.vendor(vendorID))
+        let everyTeam = asTeam ? try await current(.everyTeam) : nil
+        let chosen = Set((own?.hardCases ?? []) + (everyTeam?.hardCases ?? []))
+        guard !chosen.isEmpty else { return nil }
+        let rehearsing = [own, everyTeam].compactMap { $0 }.filter { !$0.hardCases.isEmpty }
+        return CatalogueRehearsal(
+            cases: HardCase.allCases.filter(chosen.contains), seed: rehearsing.lazy.compactMap(\.seed).first ?? 0,
+            vendorID: vendorID,
+            since: rehearsing.compactMap(\.hardCasesSince).min().map(Date.init(timeIntervalSince1970:)) ?? .distantPast,
+            classCases: Set(everyTeam?.hardCases ?? []))
     }
 
     private func read(_ rehearser: Rehearser) async throws -> FaultSettings? {
@@ -115,7 +112,8 @@ public final class FaultInjector: Sendable {
         }
     }
 
-    private func nextFault(from rehearser: Rehearser, for vendorID: Int64) async throws -> InjectedFault? {
+    /// The settings as last read, read again when older than `freshness`.
+    private func current(_ rehearser: Rehearser) async throws -> FaultSettings? {
         let start = elapsed()
         if state.withLock({ $0.settings[rehearser].map { start - $0.readAt > Self.freshness } ?? true }) {
             let read = try await read(rehearser)
@@ -126,6 +124,11 @@ public final class FaultInjector: Sendable {
                 state.settings[rehearser] = CachedFaults(faults: read, readAt: start)
             }
         }
+        return state.withLock { $0.settings[rehearser]?.faults }
+    }
+
+    private func nextFault(from rehearser: Rehearser, for vendorID: Int64) async throws -> InjectedFault? {
+        guard try await current(rehearser) != nil else { return nil }
         return state.withLock { state in
             guard let setting = state.settings[rehearser]?.faults else { return nil }
             let served = state.served[rehearser, default: [:]][vendorID, default: 0]

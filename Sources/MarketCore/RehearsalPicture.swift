@@ -8,14 +8,15 @@ enum RehearsalPicture: Hashable, Sendable {
     /// Pictures of ordinary products, told apart by their colours.
     case ordinary(Int)
     case slow, huge, png, heic
-    /// Never kept: its key answers 404.
-    case missing
+    /// Never kept: its key answers 404. The missing product's picture has another key than its thumbnail, so that
+    /// an app that shows both asks for each once.
+    case missing, missingOriginal
 
     static let ordinaryCount = 6
     static let slowDelay: Duration = .seconds(3)
 
     private static let all: [RehearsalPicture] =
-        (0..<ordinaryCount).map(RehearsalPicture.ordinary) + [.slow, .huge, .png, .heic, .missing]
+        (0..<ordinaryCount).map(RehearsalPicture.ordinary) + [.slow, .huge, .png, .heic, .missing, .missingOriginal]
     private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
 
     init?(key: String) {
@@ -33,7 +34,7 @@ enum RehearsalPicture: Hashable, Sendable {
         case .huge: .hugePicture
         case .png: .pngPicture
         case .heic: .heicPicture
-        case .missing: .missingPicture
+        case .missing, .missingOriginal: .missingPicture
         }
     }
 
@@ -45,6 +46,7 @@ enum RehearsalPicture: Hashable, Sendable {
         case .png: "png"
         case .heic: "heic"
         case .missing: "missing"
+        case .missingOriginal: "missing original"
         }
     }
 
@@ -63,21 +65,20 @@ enum RehearsalPicture: Hashable, Sendable {
         }
     }
 
-    /// How it is drawn; nil for the missing one.
+    /// How it is drawn; nil for the missing ones.
     var drawn: DrawnPicture? {
-        guard self != .missing else { return nil }
+        let number: Int
+        switch self {
+        case .ordinary(let ordinary): number = ordinary
+        case .slow: number = 1
+        case .huge: number = 2
+        case .png: number = 3
+        case .heic: number = 4
+        case .missing, .missingOriginal: return nil
+        }
         let colours: [[Double]] = [
             [244, 162, 97], [42, 157, 143], [231, 111, 81], [38, 70, 83], [233, 196, 106], [130, 110, 200],
         ]
-        let number =
-            switch self {
-            case .ordinary(let number): number
-            case .slow: 1
-            case .huge: 2
-            case .png: 3
-            case .heic: 4
-            case .missing: 5
-            }
         return DrawnPicture(
             width: size.width, height: size.height, from: colours[number % colours.count],
             to: colours[(number + 3) % colours.count], dots: number % 4 + 1, format: format)
@@ -85,6 +86,7 @@ enum RehearsalPicture: Hashable, Sendable {
 
     func image(id: Int64, at date: Date) -> ProductImage {
         ProductImage(
-            id: id, originalKey: key, thumbnailKey: key, width: size.width, height: size.height, createdAt: date)
+            id: id, originalKey: self == .missing ? Self.missingOriginal.key : key, thumbnailKey: key,
+            width: size.width, height: size.height, createdAt: date)
     }
 }

@@ -18,8 +18,8 @@ struct RehearsedCatalogue: Sendable {
     var vendor: VendorSummary { VendorSummary(id: Self.firstID, name: "연습 상점", createdAt: Self.shownSince) }
 
     /// The cases' own products, in the order the list shows them.
-    var specials: [ProductSpecial] {
-        cases.contains(.empty) ? [] : cases.flatMap { hardCase in ProductSpecial.all(of: hardCase) }
+    var caseProducts: [HardCaseProduct] {
+        cases.contains(.empty) ? [] : cases.flatMap { hardCase in HardCaseProduct.all(of: hardCase) }
     }
 
     /// How many ordinary products there are, for pages of `itemsPerPage` besides `others` products.
@@ -40,12 +40,13 @@ struct RehearsedCatalogue: Sendable {
 
     /// The product with this id as the catalogue holds it; nil when it holds none.
     func product(id: Int64) -> Product? {
-        if let special = ProductSpecial(id: id), specials.contains(special) { return special.product(self) }
-        let index = id - Self.firstOrdinaryID
-        guard index >= 0, index < 1000 * Int64(PageRequest.maximumItemsPerPage), !cases.contains(.empty) else {
-            return nil
+        if let caseProduct = HardCaseProduct(id: id), caseProducts.contains(caseProduct) {
+            return caseProduct.product(self)
         }
-        return ordinary(Int(index))
+        // As many as the largest page size lists, so that every product a list showed has its detail.
+        let most = ordinaryCount(itemsPerPage: PageRequest.maximumItemsPerPage, others: 0)
+        guard id >= Self.firstOrdinaryID, id - Self.firstOrdinaryID < most else { return nil }
+        return ordinary(Int(id - Self.firstOrdinaryID))
     }
 
     func ordinary(_ index: Int) -> Product {
@@ -75,12 +76,12 @@ struct RehearsedCatalogue: Sendable {
 }
 
 /// One of a hard case's own products, named by its case and its place among them.
-struct ProductSpecial: Hashable, Sendable {
+struct HardCaseProduct: Hashable, Sendable {
     let hardCase: HardCase
     let number: Int
 
-    static func all(of hardCase: HardCase) -> [ProductSpecial] {
-        (0..<count(of: hardCase)).map { ProductSpecial(hardCase: hardCase, number: $0) }
+    static func all(of hardCase: HardCase) -> [HardCaseProduct] {
+        (0..<count(of: hardCase)).map { HardCaseProduct(hardCase: hardCase, number: $0) }
     }
 
     static func count(of hardCase: HardCase) -> Int {
@@ -98,8 +99,8 @@ struct ProductSpecial: Hashable, Sendable {
     init(hardCase: HardCase, number: Int) { (self.hardCase, self.number) = (hardCase, number) }
 
     init?(id: Int64) {
+        guard id >= RehearsedCatalogue.firstID, id < RehearsedCatalogue.firstOrdinaryID else { return nil }
         let offset = id - RehearsedCatalogue.firstID
-        guard offset >= 0, offset < RehearsedCatalogue.firstOrdinaryID - RehearsedCatalogue.firstID else { return nil }
         let cases = HardCase.allCases
         guard Int(offset / 100) < cases.count, Int(offset % 100) < Self.count(of: cases[Int(offset / 100)]) else {
             return nil
@@ -160,13 +161,13 @@ struct ProductSpecial: Hashable, Sendable {
                 "사진 다섯 장 상품", "사진을 넘겨 보세요. Five pictures to swipe.",
                 pictures: (0..<5).map { .ordinary($0) })
         case (.empty, _), (.halfLastPage, _), (.thousandPages, _), (.shifting, _):
-            return make("", "")
+            preconditionFailure("the paging cases have no products of their own")
         }
     }
 
-    /// 100 characters, the most a name holds: Korean, emoji and a line break.
+    /// 100 characters, the most a name holds: Korean and emoji. Line breaks are for descriptions: a name holds none.
     static let longKoreanName = String(
-        String(repeating: "🎁 아주아주 긴 이름의 한정판 수제 가죽 지갑\n", count: 5).prefix(100))
+        String(repeating: "🎁 아주아주 긴 이름의 한정판 수제 가죽 지갑 ", count: 5).prefix(100))
     static let longDescription = String(
         String(repeating: "손으로 한 땀 한 땀 꿰맨 가죽 지갑이에요 😊 카드 여덟 장과 지폐가 들어가요.\n", count: 40).prefix(1000))
     /// No space to break a line at.

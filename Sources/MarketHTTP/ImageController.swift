@@ -20,7 +20,8 @@ struct ImageController<Context: ConnectionRequestContext> {
         guard let stored, let format = ImageKey.format(of: key) else { throw MarketError(.notFound, .noImage(key)) }
         let tag = "\"" + ImageKey.name(of: key) + "\""
         let headers: HTTPFields = [
-            .contentType: format.mediaType, .eTag: tag, .cacheControl: "public, max-age=31536000, immutable",
+            .contentType: format.mediaType, .eTag: tag,
+            .cacheControl: MarketService.isRehearsalPicture(key) ? "no-store" : "public, max-age=31536000, immutable",
         ]
         switch stored {
         case .redirect(let url): return Response(status: .found, headers: [.location: url.absoluteString])

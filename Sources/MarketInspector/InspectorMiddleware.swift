@@ -43,7 +43,7 @@ package struct InspectorMiddleware<Context: ConnectionRequestContext>: RouterMid
         var context = context
         if let vendor {
             fault = try? await faults.nextFault(for: vendor.id, asTeam: vendor.isTeam)
-            context.rehearsal = faults.hardCases(for: vendor.id, asTeam: vendor.isTeam)
+            context.rehearsal = try? await faults.hardCases(for: vendor.id, asTeam: vendor.isTeam)
         }
         // The operator's ring holds 300 requests that named no vendor: each keeps what the inspector shows of a text.
         let captured = BodyCapture(keeping: vendor == nil ? RequestDiagnosis.shownTextBytes : BodyCapture.keptBytes)

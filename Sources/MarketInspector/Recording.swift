@@ -39,7 +39,7 @@ struct Recording: Sendable {
         var answered = self
         answered.status = status
         answered.hardCases = rehearsal?.shaped ?? []
-        answered.forEveryTeam = forEveryTeam || !answered.hardCases.isEmpty && rehearsal?.forEveryTeam == true
+        answered.forEveryTeam = forEveryTeam || rehearsal?.shapedForEveryTeam == true
         answered.repeatedItems = rehearsal?.repeatedItems ?? 0
         answered.recognised = notes?.recognised
         answered.refusal = notes?.refusal

@@ -92,14 +92,14 @@ struct TeamProgress: Sendable {
         var quirks: [(kind: String, example: Quirk, count: Int)] = []
         var casesMet: Set<HardCase> = []
         var nextPagesAsked: Set<String> = []
-        var missingPictureAsked = 0
+        var missingPictureAsked: [String: Int] = [:]
         for (index, request) in requests.enumerated() {
             casesMet.formUnion(request.hardCases)
             repeatedItems += request.repeatedItems
             if request.isNextPage, !request.hardCases.isEmpty, !nextPagesAsked.insert(request.asked).inserted {
                 pagesAskedAgain += 1
             }
-            if request.isMissingPicture { missingPictureAsked += 1 }
+            if request.isMissingPicture { missingPictureAsked[request.asked, default: 0] += 1 }
             if let flow = request.flow, firstWorked[flow].map({ $0 > request.at }) ?? true {
                 firstWorked[flow] = request.at
             }
@@ -139,7 +139,7 @@ struct TeamProgress: Sendable {
         }
         usesV1 = usesV1 || Flow.v1.contains { firstWorked[$0] != nil }
         hardCasesMet = HardCase.allCases.filter(casesMet.contains)
-        missingPictureAskedAgain = max(0, missingPictureAsked - 1)
+        missingPictureAskedAgain = missingPictureAsked.values.reduce(0) { $0 + $1 - 1 }
         // Kinds in the order first met, so that of those met as often the first stays first on every reload.
         commonestRefusal =
             refusals.map(\.refused).enumerated().max {
