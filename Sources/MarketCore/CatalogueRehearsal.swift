@@ -6,8 +6,8 @@ import Synchronization
 public final class CatalogueRehearsal: Sendable {
     public let cases: [HardCase]
     public let seed: UInt64
-    /// The team whose products registered `since` (seconds since 1970) show among the cases': its writes keep
-    /// working, while what it had before is the market's, which the cases replace.
+    /// The team whose products registered `since` show among the cases': its writes keep working, while what it
+    /// had before is the market's, which the cases replace.
     public let vendorID: Int64
     public let since: Date
     /// The cases the teacher set for every team.
@@ -58,8 +58,8 @@ extension MarketService {
             rehearsal.note(shown.compactMap { HardCaseProduct(id: $0.id)?.hardCase })
             return Page(request: page, totalCount: named.count, items: shown)
         }
-        let ordinary = catalogue.ordinaryCount(itemsPerPage: per, others: own.count + caseProducts.count)
-        let total = own.count + caseProducts.count + ordinary
+        let fillers = catalogue.fillerCount(itemsPerPage: per, others: own.count + caseProducts.count)
+        let total = own.count + caseProducts.count + fillers
         let repeatedPerPage = catalogue.repeatedPerPage(itemsPerPage: per)
         let repeated = repeatedPerPage * (page.number - 1)
         let start = page.offset - repeated
@@ -76,17 +76,17 @@ extension MarketService {
             if position < caseProducts.count {
                 items.append(caseProducts[position].product(catalogue).summary)
                 rehearsal.note([caseProducts[position].hardCase])
-            } else if position < caseProducts.count + ordinary {
-                items.append(catalogue.ordinary(position - caseProducts.count).summary)
+            } else if position < caseProducts.count + fillers {
+                items.append(catalogue.filler(position - caseProducts.count).summary)
             } else {
-                items.append(own[position - caseProducts.count - ordinary])
+                items.append(own[position - caseProducts.count - fillers])
             }
         }
         if repeated > 0, !items.isEmpty { rehearsal.note([], repeated: min(items.count, repeatedPerPage)) }
         return Page(request: page, totalCount: total + repeated, items: items)
     }
 
-    /// The product as the rehearsed catalogue holds it: a case's own, an ordinary one, or the market's.
+    /// The product as the rehearsed catalogue holds it: a case's own, a filler one, or the market's.
     func product(id: Int64, rehearsing rehearsal: CatalogueRehearsal) async throws -> Product {
         let catalogue = rehearsal.catalogue
         guard let product = catalogue.product(id: id) else { return try await product(id: id) }

@@ -5,18 +5,18 @@ import MarketModel
 /// knows it without having made it; the picture is drawn and kept the first time anyone asks for it, and again
 /// whenever the sweep of unused pictures has taken it.
 enum RehearsalPicture: Hashable, Sendable {
-    /// Pictures of ordinary products, told apart by their colours.
-    case ordinary(Int)
+    /// Pictures of filler products, told apart by their colours.
+    case filler(Int)
     case slow, huge, png, heic
     /// Never kept: its key answers 404. The missing product's picture has another key than its thumbnail, so that
     /// an app that shows both asks for each once.
     case missing, missingOriginal
 
-    static let ordinaryCount = 6
+    static let fillerCount = 6
     static let slowDelay: Duration = .seconds(3)
 
     private static let all: [RehearsalPicture] =
-        (0..<ordinaryCount).map(RehearsalPicture.ordinary) + [.slow, .huge, .png, .heic, .missing, .missingOriginal]
+        (0..<fillerCount).map(RehearsalPicture.filler) + [.slow, .huge, .png, .heic, .missing, .missingOriginal]
     private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
 
     init?(key: String) {
@@ -26,10 +26,10 @@ enum RehearsalPicture: Hashable, Sendable {
 
     var key: String { Digest.sha256Hex(Data("openmarket hard case picture \(name)".utf8)) + "." + format.fileExtension }
 
-    /// The case whose products show this picture; nil for the ordinary ones.
+    /// The case whose products show this picture; nil for the fillers.
     var hardCase: HardCase? {
         switch self {
-        case .ordinary: nil
+        case .filler: nil
         case .slow: .slowPicture
         case .huge: .hugePicture
         case .png: .pngPicture
@@ -40,7 +40,7 @@ enum RehearsalPicture: Hashable, Sendable {
 
     private var name: String {
         switch self {
-        case .ordinary(let number): "ordinary \(number)"
+        case .filler(let number): "filler \(number)"
         case .slow: "slow"
         case .huge: "huge"
         case .png: "png"
@@ -69,7 +69,7 @@ enum RehearsalPicture: Hashable, Sendable {
     var drawn: DrawnPicture? {
         let number: Int
         switch self {
-        case .ordinary(let ordinary): number = ordinary
+        case .filler(let filler): number = filler
         case .slow: number = 1
         case .huge: number = 2
         case .png: number = 3

@@ -1,36 +1,36 @@
 import Foundation
 import MarketModel
 
-/// The catalogue a team's hard cases make: the cases' own products first in the list's order, then ordinary
+/// The catalogue a team's hard cases make: the cases' own products first in the list's order, then filler
 /// products enough for the paging cases, and the team's own products where its dialect lists new ones. Every
 /// product is made from its id and the seed, so a page and a detail agree and a run repeats.
 struct RehearsedCatalogue: Sendable {
     /// Far above any real product's id: a rehearsed id never names one of the market's.
     static let firstID: Int64 = 2_000_000_000
-    static let firstOrdinaryID = firstID + 10_000
-    /// A page of ordinary products, when no case says how many.
-    static let ordinaryCount = 20
-    static let shownSince = Date(timeIntervalSince1970: 1_764_547_200)
+    static let firstFillerID = firstID + 10_000
+    /// A page of filler products, when no case says how many.
+    static let fillerPerCatalogue = 20
+    static let listedAt = Date(timeIntervalSince1970: 1_764_547_200)
 
     let cases: [HardCase]
     let seed: UInt64
 
-    var vendor: VendorSummary { VendorSummary(id: Self.firstID, name: "연습 상점", createdAt: Self.shownSince) }
+    var vendor: VendorSummary { VendorSummary(id: Self.firstID, name: "연습 상점", createdAt: Self.listedAt) }
 
     /// The cases' own products, in the order the list shows them.
     var caseProducts: [HardCaseProduct] {
         cases.contains(.empty) ? [] : cases.flatMap { hardCase in HardCaseProduct.all(of: hardCase) }
     }
 
-    /// How many ordinary products there are, for pages of `itemsPerPage` besides `others` products.
-    func ordinaryCount(itemsPerPage per: Int, others: Int) -> Int {
+    /// How many filler products there are, for pages of `itemsPerPage` besides `others` (the cases' and the team's own).
+    func fillerCount(itemsPerPage per: Int, others: Int) -> Int {
         guard !cases.contains(.empty) else { return 0 }
         let halfPage = cases.contains(.halfLastPage) ? max(1, per / 2) : 0
         let wholePages =
             [(HardCase.thousandPages, 1000), (.halfLastPage, 2), (.shifting, 5)].first {
                 cases.contains($0.0)
             }?.1 ?? 0
-        let total = wholePages == 0 ? others + Self.ordinaryCount : wholePages * per + halfPage
+        let total = wholePages == 0 ? others + Self.fillerPerCatalogue : wholePages * per + halfPage
         return max(0, total - others)
     }
 
@@ -44,29 +44,29 @@ struct RehearsedCatalogue: Sendable {
             return caseProduct.product(self)
         }
         // As many as the largest page size lists, so that every product a list showed has its detail.
-        let most = ordinaryCount(itemsPerPage: PageRequest.maximumItemsPerPage, others: 0)
-        guard id >= Self.firstOrdinaryID, id - Self.firstOrdinaryID < most else { return nil }
-        return ordinary(Int(id - Self.firstOrdinaryID))
+        let most = fillerCount(itemsPerPage: PageRequest.maximumItemsPerPage, others: 0)
+        guard id >= Self.firstFillerID, id - Self.firstFillerID < most else { return nil }
+        return filler(Int(id - Self.firstFillerID))
     }
 
-    func ordinary(_ index: Int) -> Product {
+    func filler(_ index: Int) -> Product {
         var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D)
         let words = ["머그컵", "우산", "키보드", "에코백", "텀블러", "운동화", "책상 조명", "블루투스 스피커", "Notebook", "Desk Fan"]
         let word = words[Int(random.next() % UInt64(words.count))]
         let price = Int64(random.next() % 200 + 1) * 500
         let discount = random.next() % 4 == 0 ? price / 10 : 0
-        return make(
-            id: Self.firstOrdinaryID + Int64(index), name: "\(word) \(index + 1)",
+        return product(
+            id: Self.firstFillerID + Int64(index), name: "\(word) \(index + 1)",
             description: "연습용 상품 \(index + 1)번이에요.\nA product to practise with.", price: price,
             discount: discount, stock: Int64(random.next() % 30 + 1),
-            pictures: [.ordinary(Int(random.next() % UInt64(RehearsalPicture.ordinaryCount)))])
+            pictures: [.filler(Int(random.next() % UInt64(RehearsalPicture.fillerCount)))])
     }
 
-    func make(
+    func product(
         id: Int64, name: String, description: String, currency: Currency = .krw, price: Int64, discount: Int64 = 0,
         stock: Int64 = 5, pictures: [RehearsalPicture]
     ) -> Product {
-        let shown = Self.shownSince.addingTimeInterval(-Double(id - Self.firstID) * 60)
+        let shown = Self.listedAt.addingTimeInterval(-Double(id - Self.firstID) * 60)
         return Product(
             id: id, vendor: vendor, name: name, description: description, currency: currency, price: price,
             discount: discount, stock: stock,
@@ -99,7 +99,7 @@ struct HardCaseProduct: Hashable, Sendable {
     init(hardCase: HardCase, number: Int) { (self.hardCase, self.number) = (hardCase, number) }
 
     init?(id: Int64) {
-        guard id >= RehearsedCatalogue.firstID, id < RehearsedCatalogue.firstOrdinaryID else { return nil }
+        guard id >= RehearsedCatalogue.firstID, id < RehearsedCatalogue.firstFillerID else { return nil }
         let offset = id - RehearsedCatalogue.firstID
         let cases = HardCase.allCases
         guard Int(offset / 100) < cases.count, Int(offset % 100) < Self.count(of: cases[Int(offset / 100)]) else {
@@ -113,12 +113,12 @@ struct HardCaseProduct: Hashable, Sendable {
     }
 
     func product(_ catalogue: RehearsedCatalogue) -> Product {
-        let plain: [RehearsalPicture] = [.ordinary(number % RehearsalPicture.ordinaryCount)]
+        let plain: [RehearsalPicture] = [.filler(number % RehearsalPicture.fillerCount)]
         func make(
             _ name: String, _ description: String, currency: Currency = .krw, price: Int64 = 12_000,
             discount: Int64 = 0, stock: Int64 = 5, pictures: [RehearsalPicture]? = nil
         ) -> Product {
-            catalogue.make(
+            catalogue.product(
                 id: id, name: name, description: description, currency: currency, price: price, discount: discount,
                 stock: stock, pictures: pictures ?? plain)
         }
@@ -159,7 +159,7 @@ struct HardCaseProduct: Hashable, Sendable {
         case (.fivePictures, _):
             return make(
                 "사진 다섯 장 상품", "사진을 넘겨 보세요. Five pictures to swipe.",
-                pictures: (0..<5).map { .ordinary($0) })
+                pictures: (0..<5).map { .filler($0) })
         case (.empty, _), (.halfLastPage, _), (.thousandPages, _), (.shifting, _):
             preconditionFailure("the paging cases have no products of their own")
         }
