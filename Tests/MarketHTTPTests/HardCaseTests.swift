@@ -38,6 +38,23 @@ import Testing
         }
     }
 
+    /// A team meets its cases through its own port (here as a proxy forwards it) and by naming itself in
+    /// `identifier` at the plain address, as through its team address; the plain address alone keeps the market.
+    @Test func aTeamMeetsItsHardCasesThroughItsPortAndByItsIdentifierToo() async throws {
+        try await TestMarket.inProcess(configure: { $0.teamPorts = TeamPorts("8101-8140") }) { market in
+            try await market.addProduct("진짜 상품", by: TestMarket.nala)
+            let found = try #require(try await market.service.vendor(.identifier(TestMarket.papri.identifier)))
+            let port = 8100 + (try await market.service.teamAddressUsed(by: found).teamSeat ?? 0)
+            #expect(try await InspectorTests.setFaults(#"{"hard_cases":["empty"]}"#, market).status == 200)
+            let list = "/api/products?page_no=1&items_per_page=10"
+            let throughPort = try await market.send("GET", list, headers: ["X-Forwarded-Host: class.local:\(port)"])
+            #expect(try StrictV2.page(throughPort.body).totalCount == 0)
+            let named = try await market.send("GET", list, headers: ["identifier: \(TestMarket.papri.identifier)"])
+            #expect(try StrictV2.page(named.body).totalCount == 0)
+            #expect(try StrictV2.page(try await market.send("GET", list).body).totalCount == 1)
+        }
+    }
+
     @Test func aTeamsOwnRegisterIsStoredAndShownAmongItsHardCasesInEachDialectsPlace() async throws {
         try await TestMarket.inProcess { market in
             try await market.addProduct("rehearsal 전에 올린 상품", by: TestMarket.papri)
